@@ -1,0 +1,5 @@
+"""``python -m rouge155py``."""
+
+from .cli import main
+
+main()

@@ -1,0 +1,98 @@
+"""Bootstrap resampling exactly as ROUGE-1.5.5.pl does it.
+
+Resample i seeds Perl's drand48 with ``srand(i)`` and draws N instance indices
+``int(rand(N))``. The draws depend only on (i, N), so they are made once per N
+for all resamples at once. Sums run in draw order, one draw at a time across
+all resamples, so every float addition is the Perl's.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from .errors import ComputeError
+from .scoring import f_measure, fmt5, ratio
+
+__all__ = ["Summary", "drand48_indices", "resample", "summarize"]
+
+_A = np.uint64(0x5DEECE66D)
+_C = np.uint64(0xB)
+_MASK = np.uint64((1 << 48) - 1)
+_SCALE = 2.0**-48
+
+
+@lru_cache(maxsize=64)
+def drand48_indices(n: int, resamples: int) -> np.ndarray:
+    """Index matrix (resamples × n): row i holds ``int(rand(n))`` n times after ``srand(i)``."""
+    state = (np.arange(resamples, dtype=np.uint64) << np.uint64(16)) + np.uint64(0x330E)
+    out = np.empty((resamples, n), dtype=np.int64)
+    with np.errstate(over="ignore"):
+        for k in range(n):
+            state = (state * _A + _C) & _MASK
+            out[:, k] = (float(n) * (state.astype(np.float64) * _SCALE)).astype(np.int64)
+    out.setflags(write=False)
+    return out
+
+
+def resample(rows: np.ndarray, resamples: int, counting: int, alpha: float) -> np.ndarray:
+    """The r resample values (3 × r) of an instance table (N × 3).
+
+    ``counting`` 0: rows are rounded R, P, F; a resample is their mean.
+    ``counting`` 1: rows are (model count, peer count, hits); a resample is the
+    R, P, F of their sums.
+    """
+    n = rows.shape[0]
+    sums = np.zeros((3, resamples))
+    if n:
+        index = drand48_indices(n, resamples)
+        columns = rows.T
+        sums = columns[:, index[:, 0]].copy()
+        for k in range(1, n):
+            sums += columns[:, index[:, k]]
+    if counting == 1:
+        recall = ratio(sums[2], sums[0])
+        precision = ratio(sums[2], sums[1])
+        return np.stack([recall, precision, f_measure(precision, recall, alpha)])
+    return sums / n if n else sums
+
+
+@dataclass(frozen=True)
+class Summary:
+    """Average and confidence interval of R, P and F, as printed."""
+
+    average: tuple[str, str, str]
+    lower: tuple[str, str, str]
+    upper: tuple[str, str, str]
+
+
+def _bound(ranked: list[float], index: int, weight: float) -> float:
+    """Interpolate between ranked[index] and ranked[index + 1]; past the end reads 0."""
+
+    def at(i: int) -> float:
+        return ranked[i] if 0 <= i < len(ranked) else 0.0
+
+    return at(index) + (at(index + 1) - at(index)) * weight
+
+
+def summarize(values: np.ndarray, confidence: float) -> Summary:
+    """Mean of the resample values (summed in ascending order) and the CI bounds."""
+    resamples = values.shape[1]
+    if resamples <= 0:
+        raise ComputeError("the number of resamples (-r) must be positive (division by zero)")
+    delta = resamples * ((100 - confidence) / 2.0) / 100.0
+    upper_a = int(resamples - delta - 1)
+    lower_a = int(delta)
+    weight = resamples - delta - 1 - upper_a
+    averages, lowers, uppers = [], [], []
+    for row in values:
+        ranked = np.sort(row).tolist()
+        total = 0.0
+        for value in ranked:
+            total += value
+        averages.append(fmt5(total / resamples))
+        lowers.append(fmt5(_bound(ranked, lower_a, weight)))
+        uppers.append(fmt5(_bound(ranked, upper_a, weight)))
+    return Summary(tuple(averages), tuple(lowers), tuple(uppers))  # type: ignore[arg-type]

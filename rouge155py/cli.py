@@ -1,0 +1,64 @@
+"""The ``rouge155py`` command: ROUGE-1.5.5.pl's command line, clear errors."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Optional, Sequence
+
+import click
+
+from . import __version__
+from .errors import RougeError
+from .evaluate import evaluate
+from .options import parse_command_line
+from .parallel import evaluate_parallel
+from .report import format_legacy, to_json
+from .usage import usage
+
+__all__ = ["main"]
+
+
+def run(argv: Sequence[str]) -> int:
+    """Run one command line; returns the exit code."""
+    try:
+        request = parse_command_line(argv)
+        for warning in request.warnings:
+            click.echo(warning, err=True)
+        if request.show_version:
+            click.echo(f"rouge155py {__version__}")
+            return 0
+        if request.usage is not None:
+            click.echo(usage("rouge155py", request.usage == "full"), nl=False)
+            return 0
+        options = request.options
+        assert options is not None
+        report = evaluate_parallel(options) if options.jobs > 1 else evaluate(options)
+        for warning in report.warnings:
+            click.echo(warning, err=True)
+        signature = options.signature(__version__)
+        if request.show_signature:
+            click.echo(signature, err=True)
+        out = sys.stdout.buffer
+        if request.output_format == "json":
+            out.write(json.dumps(to_json(report, signature), indent=2).encode("utf-8") + b"\n")
+        else:
+            out.write(format_legacy(report).encode("utf-8", "surrogateescape"))
+        out.flush()
+        return 0
+    except RougeError as error:
+        click.echo(f"rouge155py: error: {error}", err=True)
+        return error.exit_code
+    except KeyboardInterrupt:
+        click.echo("rouge155py: interrupted", err=True)
+        return 130
+
+
+@click.command(
+    context_settings={"ignore_unknown_options": True, "help_option_names": []},
+    add_help_option=False,
+)
+@click.argument("argv", nargs=-1, type=click.UNPROCESSED)
+def main(argv: Optional[Sequence[str]] = None) -> None:
+    """Score summaries with ROUGE-1.5.5's rules; same command line, same output."""
+    sys.exit(run(list(argv or ())))

@@ -1,0 +1,171 @@
+"""Evaluation configurations: ROUGE-EVAL XML files and ``-z`` file lists.
+
+Both give the same thing: evals in first-seen order, each with its input
+format, its peers (peer ID -> path) and its models (model IDs in order,
+model ID -> path). Paths are relative to the current directory, as in the Perl.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from typing import Optional
+
+from lxml import etree
+
+from .errors import ConfigError
+
+__all__ = ["INPUT_FORMATS", "Eval", "EvalConfig", "read_file_list", "read_xml_config"]
+
+INPUT_FORMATS = ("SEE", "ISI", "SPL", "SIMPLE")
+_FORMAT = re.compile(r"(?:SEE|ISI|SPL|SIMPLE)\Z", re.IGNORECASE | re.ASCII)
+_EDGE_SPACE = re.compile(r"\A\s+|\s+\Z", re.ASCII)
+
+
+@dataclass
+class Eval:
+    """One evaluation: a set of peers scored against a set of models."""
+
+    eval_id: str
+    input_format: Optional[str] = None
+    peer_root: Optional[str] = None
+    model_root: Optional[str] = None
+    peers: dict[str, str] = field(default_factory=dict)
+    model_ids: list[str] = field(default_factory=list)
+    models: dict[str, Optional[str]] = field(default_factory=dict)
+    from_file_list: bool = False
+
+    def peer_path(self, peer_id: str) -> str:
+        """The path the Perl opens for this peer (``PEER-ROOT/file``)."""
+        name = self.peers[peer_id]
+        return name if self.from_file_list else f"{self.peer_root or ''}/{name}"
+
+    def model_paths(self) -> list[str]:
+        """The model paths in model-ID order, a repeated ID giving its last file."""
+        if self.from_file_list:
+            return [self.models[m] or "" for m in self.model_ids]
+        return [f"{self.model_root or ''}/{self.models.get(m) or ''}" for m in self.model_ids]
+
+
+@dataclass
+class EvalConfig:
+    """All evals of a configuration, and every peer ID it names."""
+
+    evals: list[Eval]
+    peer_ids: set[str]
+
+
+def _trim(text: str) -> str:
+    return _EDGE_SPACE.sub("", text)
+
+
+def _text_nodes(element: etree._Element) -> list[str]:
+    """The element's direct text children, as the DOM sees them."""
+    nodes = [element.text] if element.text is not None else []
+    nodes.extend(child.tail for child in element if child.tail is not None)
+    return nodes
+
+
+def _name_is(element: etree._Element, name: str) -> bool:
+    tag = element.tag
+    return isinstance(tag, str) and tag.upper() == name
+
+
+def _attribute(element: etree._Element, name: str, path: str) -> str:
+    value = element.get(name)
+    if value is None:
+        raise ConfigError(f"{path}: <{element.tag}> on line {element.sourceline} has no {name} attribute")
+    return value
+
+
+def read_xml_config(path: str) -> EvalConfig:
+    """Read a ROUGE-EVAL XML file (no external entities, no network)."""
+    parser = etree.XMLParser(
+        resolve_entities="internal", no_network=True, load_dtd=False, huge_tree=False
+    )
+    try:
+        with open(path, "rb") as handle:
+            root = etree.parse(handle, parser).getroot()
+    except OSError as exc:
+        raise ConfigError(f"cannot open configuration file {path}: {exc.strerror}") from None
+    except etree.XMLSyntaxError as exc:
+        raise ConfigError(f"{path}: invalid XML: {exc}") from None
+    evals: dict[str, Eval] = {}
+    peer_ids: set[str] = set()
+
+    def current(eval_id: Optional[str], what: str, element: etree._Element) -> Eval:
+        key = "" if eval_id is None else eval_id
+        if key not in evals:
+            raise ConfigError(f"{path}: <{what}> on line {element.sourceline} is outside any <EVAL>")
+        return evals[key]
+
+    def walk(element: etree._Element, eval_id: Optional[str]) -> None:
+        if not isinstance(element.tag, str):
+            return
+        if _name_is(element, "EVAL"):
+            eval_id = _attribute(element, "ID", path)
+            evals.setdefault(eval_id, Eval(eval_id))
+        elif _name_is(element, "INPUT-FORMAT"):
+            input_format = _attribute(element, "TYPE", path)
+            if not _FORMAT.match(input_format):
+                raise ConfigError(f"{path}: unknown input type {input_format!r} on line {element.sourceline}")
+            current(eval_id, "INPUT-FORMAT", element).input_format = input_format
+            return
+        elif _name_is(element, "PEER-ROOT") or _name_is(element, "MODEL-ROOT"):
+            is_peer = _name_is(element, "PEER-ROOT")
+            for text in _text_nodes(element):
+                target = current(eval_id, str(element.tag), element)
+                if is_peer:
+                    target.peer_root = _trim(text)
+                else:
+                    target.model_root = _trim(text)
+            return
+        elif _name_is(element, "PEERS"):
+            for child in element:
+                if isinstance(child.tag, str) and _name_is(child, "P"):
+                    peer_id = _attribute(child, "ID", path)
+                    peer_ids.add(peer_id)
+                    target = current(eval_id, "PEERS", child)
+                    for text in _text_nodes(child):
+                        target.peers[peer_id] = _trim(text)
+            return
+        elif _name_is(element, "MODELS"):
+            for child in element:
+                if isinstance(child.tag, str) and _name_is(child, "M"):
+                    model_id = _attribute(child, "ID", path)
+                    target = current(eval_id, "MODELS", child)
+                    target.model_ids.append(model_id)
+                    for text in _text_nodes(child):
+                        target.models[model_id] = _trim(text)
+            return
+        for child in element:
+            walk(child, eval_id)
+
+    walk(root, None)
+    return EvalConfig(list(evals.values()), peer_ids)
+
+
+def read_file_list(path: str, input_format: str, peer_id: str) -> EvalConfig:
+    """Read a ``-z`` list: one eval per line, ``peer model1 model2 ...``."""
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except OSError as exc:
+        raise ConfigError(f"cannot open file list {path}: {exc.strerror}") from None
+    evals: list[Eval] = []
+    for line in data.split(b"\n"):
+        if line.startswith(b"#") or not line.strip(b" \t\n\r\f\v"):
+            continue
+        files = [os.fsdecode(f) for f in re.split(rb"[ \t\n\r\f\v]+", line.strip(b" \t\n\r\f\v"))]
+        if len(files) < 2:
+            raise ConfigError(
+                f"{path}: a file list line needs a peer and at least one model: {os.fsdecode(line)!r}"
+            )
+        item = Eval(str(len(evals) + 1), input_format=input_format, from_file_list=True)
+        item.peers[peer_id] = files[0]
+        for number, model in enumerate(files[1:], start=1):
+            item.model_ids.append(f"M.{number}")
+            item.models[f"M.{number}"] = model
+        evals.append(item)
+    return EvalConfig(evals, {peer_id})

@@ -1,0 +1,85 @@
+"""Every file read and tokenized once per run, whatever the number of metrics and peers.
+
+The corpus caches, per (path, format): the sentences; per stemming choice:
+the n-gram reader's tokens and the LCS reader's token sentences; and, on top,
+each metric's counts of a file.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Callable, Hashable, Optional, TypeVar
+
+from .metrics import Grams
+from .metrics.be import basic_elements
+from .metrics.lcs import LcsText
+from .metrics.ngram import ngrams
+from .metrics.skipbigram import skip_bigrams
+from .readers import limit_for_lcs, limit_for_ngrams, read_be_lines, read_sentences
+from .resources import LinguisticData
+from .text.tokenize import Tokenizer
+
+__all__ = ["Corpus"]
+
+T = TypeVar("T")
+
+
+class Corpus:
+    """Cached views of the summary files of one run."""
+
+    def __init__(self, data: LinguisticData, remove_stopwords: bool, words: int, nbytes: int) -> None:
+        self.tokenizer = Tokenizer(data, remove_stopwords)
+        self._words = words
+        self._bytes = nbytes
+        self._cache: dict[Hashable, object] = {}
+
+    def _cached(self, key: Hashable, make: Callable[[], T]) -> T:
+        try:
+            return self._cache[key]  # type: ignore[return-value]
+        except KeyError:
+            value = self._cache[key] = make()
+            return value
+
+    def sentences(self, path: str, fmt: Optional[str]) -> list[str]:
+        """The file's sentences (lowercased), before any length limit."""
+        return self._cached(("sentences", path, fmt), lambda: read_sentences(path, fmt))
+
+    def tokens(self, path: str, fmt: Optional[str], stem: bool) -> list[str]:
+        """Tokens as the n-gram reader sees them (``-l``/``-b`` applied across sentences)."""
+
+        def make() -> list[str]:
+            pieces = limit_for_ngrams(self.sentences(path, fmt), self._words, self._bytes)
+            return self.tokenizer.tokens(pieces, stem)
+
+        return self._cached(("tokens", path, fmt, stem), make)
+
+    def ngrams(self, path: str, fmt: Optional[str], stem: bool, n: int) -> Grams:
+        """ROUGE-N units of a file."""
+        return self._cached(("ngrams", path, fmt, stem, n), lambda: ngrams(self.tokens(path, fmt, stem), n))
+
+    def skip_bigrams(self, path: str, fmt: Optional[str], stem: bool, distance: int, unigrams: bool) -> Grams:
+        """ROUGE-S/SU units of a file."""
+        return self._cached(
+            ("skip", path, fmt, stem, distance, unigrams),
+            lambda: skip_bigrams(self.tokens(path, fmt, stem), distance, unigrams),
+        )
+
+    def lcs_text(self, path: str, fmt: Optional[str], stem: bool, unigram_stem: bool) -> LcsText:
+        """ROUGE-L/W view: the LCS reader's sentences and the n-gram reader's unigrams."""
+
+        def make() -> LcsText:
+            kept = limit_for_lcs(self.sentences(path, fmt), self._words, self._bytes)
+            sentences = [self.tokenizer.tokens([s], stem) for s in kept]
+            unigrams = self.tokens(path, fmt, unigram_stem)
+            return LcsText(sentences, Counter(unigrams), len(unigrams))
+
+        return self._cached(("lcs", path, fmt, stem, unigram_stem), make)
+
+    def basic_elements(self, path: str, fmt: Optional[str], stem: bool, mode: str) -> Grams:
+        """ROUGE-BE units of a file."""
+
+        def make() -> Grams:
+            lines = self._cached(("be-lines", path, fmt), lambda: read_be_lines(path, fmt))
+            return basic_elements(lines, mode, self.tokenizer.morph_stem if stem else None, path)
+
+        return self._cached(("be", path, fmt, stem, mode), make)

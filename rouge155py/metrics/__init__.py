@@ -1,0 +1,52 @@
+"""Metrics: each turns one peer and one model into raw counts.
+
+Every metric returns :class:`ModelCounts` (hits, model count, peer count, and
+the score ``-f B`` compares); :mod:`rouge155py.scoring` alone turns counts into
+recall, precision and F.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Hashable, Union
+
+__all__ = ["Grams", "ModelCounts", "clipped_hits", "rounded_ratio", "score_grams"]
+
+Number = Union[int, float]
+
+
+@dataclass(frozen=True)
+class ModelCounts:
+    """What one model contributes to an instance."""
+
+    hit: Number
+    model_count: Number
+    peer_count: Number
+    score: float
+
+
+@dataclass(frozen=True)
+class Grams:
+    """A multiset of units (n-grams, skip-bigrams, BEs) and the count the Perl keeps."""
+
+    counts: Counter[Hashable]
+    total: int
+
+
+def clipped_hits(model: Counter[Hashable], peer: Counter[Hashable]) -> int:
+    """Sum over the model's units of min(peer count, model count)."""
+    if len(peer) < len(model):
+        return sum(min(n, model[g]) for g, n in peer.items() if g in model)
+    return sum(min(n, peer[g]) for g, n in model.items() if g in peer)
+
+
+def rounded_ratio(hit: Number, count: Number) -> float:
+    """The Perl's per-model recall for ``-f B``: ``%07.5f`` of hit/count, 0 without units."""
+    return float(f"{hit / count:07.5f}") if count != 0 else 0.0
+
+
+def score_grams(model: Grams, peer: Grams) -> ModelCounts:
+    """Clipped unit matches of one model against the peer."""
+    hit = clipped_hits(model.counts, peer.counts)
+    return ModelCounts(hit, model.total, peer.total, rounded_ratio(hit, model.total))

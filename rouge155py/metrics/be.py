@@ -1,0 +1,82 @@
+"""ROUGE-BE: Basic Elements (``head|modifier|relation``) in six matching modes."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import Callable, Hashable, Optional
+
+from ..errors import InputError
+from . import Grams
+
+__all__ = ["BE_MODES", "basic_elements"]
+
+BE_MODES = ("H", "HM", "HMR", "HM1", "HMR1", "HMR2")
+_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+_ALNUM = re.compile(r"[A-Za-z0-9]")
+_BRACKET = re.compile(r"-LRB-|-RRB-|-LSB-|-RSB-|-LCB-|-RCB-")
+_WS = re.compile(r"\s+", re.ASCII)
+# The Perl keeps its unit count under this key in the same hash as the BEs.
+_COUNT_KEY = "_cn_"
+
+
+def _fields(line: str) -> list[str]:
+    fields = line.split("|")
+    while fields and fields[-1] == "":
+        fields.pop()
+    return fields
+
+
+def _stem_phrase(phrase: str, stem: Callable[[str], str]) -> str:
+    words = _WS.split(phrase)
+    while words and words[-1] == "":
+        words.pop()
+    return " ".join(
+        stem(w) if _ALNUM.search(w) and not _BRACKET.search(w) else w for w in words
+    )
+
+
+def _key(mode: str, head: str, modifier: str, raw: list[str]) -> Optional[str]:
+    """The matching key of a BE in ``mode``, or None when the mode skips it."""
+    if mode == "H":
+        return head if modifier == "nil" else None
+    if mode == "HM":
+        return f"{head}|{modifier}" if modifier != "nil" else None
+    if mode == "HMR":
+        return f"{head}|{modifier}|{raw[2]}" if raw[2] != "nil" else None
+    if mode == "HM1":
+        return f"{head}|{modifier}"
+    if mode == "HMR1":
+        return f"{head}|{modifier}|{raw[2]}" if raw[1] != "nil" else None
+    if mode == "HMR2":
+        return f"{head}|{modifier}|{raw[2]}"
+    return None
+
+
+def basic_elements(
+    lines: list[str], mode: str, stem: Optional[Callable[[str], str]], path: str
+) -> Grams:
+    """Count the BEs of a file; ``stem`` is the token stemmer under ``-m``."""
+    counts: Counter[Hashable] = Counter()
+    total = 0
+    for line in lines:
+        raw = _fields(line.translate(_LOWER))
+        if len(raw) != 3:
+            raise InputError(
+                f"{path}: invalid Basic Element line {line!r}: expected HEAD|MODIFIER|RELATION"
+            )
+        head, modifier = raw[0], raw[1]
+        if stem is not None:
+            if len(head) > 3:
+                head = _stem_phrase(head, stem)
+            if len(modifier) > 3:
+                modifier = _stem_phrase(modifier, stem)
+        key = _key(mode, head, modifier, raw)
+        if key is None:
+            continue
+        total += 1
+        if key == _COUNT_KEY:
+            total += 1
+        else:
+            counts[key] += 1
+    return Grams(counts, total)

@@ -1,0 +1,31 @@
+"""ROUGE-S and ROUGE-SU: skip-bigrams, with unigrams under ``-u``."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Hashable
+
+from . import Grams
+
+__all__ = ["skip_bigrams"]
+
+
+def skip_bigrams(tokens: list[str], distance: int, unigrams: bool) -> Grams:
+    """Pairs (i, j), i < j <= i + distance + 1 (any j when distance < 0).
+
+    As in the Perl, i stops at the second-to-last token, so the last token's
+    unigram is never counted under ``-u``.
+    """
+    counts: Counter[Hashable] = Counter()
+    last = len(tokens) - 1
+    total = 0
+    for i in range(last):
+        first = tokens[i]
+        if unigrams:
+            counts[first] += 1
+            total += 1
+        end = last if distance < 0 else min(last, i + distance + 1)
+        for j in range(i + 1, end + 1):
+            counts[(first, tokens[j])] += 1
+        total += max(end - i, 0)
+    return Grams(counts, total)

@@ -1,0 +1,282 @@
+"""Command-line options: the Perl's ``Getopt::Std`` rules and its checks.
+
+``parse_command_line`` reads an argument vector exactly as ROUGE-1.5.5.pl
+does (bundled flags such as ``-am``, values glued or separate, ``-2 -1``),
+then validates the values where the Perl dies, and returns :class:`Options`.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from typing import Optional, Sequence
+
+from .errors import UsageError
+
+__all__ = ["PERL_OPTION_SPEC", "Options", "Request", "parse_command_line"]
+
+#: The Perl's own ``getopts`` string, plus ``j:`` for ``-j N`` (worker processes).
+PERL_OPTION_SPEC = "ahHb:c:de:f:l:mMn:p:st:r:2:3:w:uUvxz:j:"
+
+_INT = re.compile(r"[+-]?[0-9]+\Z")
+_NUM = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\Z")
+
+
+@dataclass(frozen=True)
+class Options:
+    """Everything that changes what is computed or printed."""
+
+    config_path: str
+    system_id: Optional[str] = None
+    all_systems: bool = False
+    file_list_format: Optional[str] = None
+    file_list_peer_id: str = "X"
+    data_dir: Optional[str] = None
+    max_ngram: int = 0
+    lcs: bool = True
+    wlcs_weight: Optional[float] = None
+    wlcs_label: str = ""
+    skip_distance: Optional[int] = None
+    skip_label: str = ""
+    skip_unigrams: bool = False
+    skip_both: bool = False
+    be_mode: Optional[str] = None
+    stem: bool = False
+    stem_models_only: bool = False
+    stopwords: bool = False
+    length_limit: int = 0
+    byte_limit: int = 0
+    best_model: bool = False
+    alpha: float = 0.5
+    counting: int = 0
+    resamples: int = 1000
+    confidence: float = 95.0
+    confidence_label: str = "95"
+    per_eval: bool = False
+    verbose: bool = False
+    jobs: int = 1
+
+    def signature(self, version: str) -> str:
+        """A short string naming every setting that changes the numbers."""
+        parts = [
+            f"n:{self.max_ngram}",
+            f"L:{'yes' if self.lcs else 'no'}",
+            f"w:{self.wlcs_label or 'no'}",
+            f"2:{self.skip_label if self.skip_distance is not None else 'no'}",
+            f"u:{'yes' if self.skip_unigrams else 'no'}",
+            f"U:{'yes' if self.skip_both else 'no'}",
+            f"3:{self.be_mode or 'no'}",
+            f"m:{'yes' if self.stem else 'no'}",
+            f"M:{'yes' if self.stem_models_only else 'no'}",
+            f"s:{'yes' if self.stopwords else 'no'}",
+            f"l:{self.length_limit}",
+            f"b:{self.byte_limit}",
+            f"f:{'B' if self.best_model else 'A'}",
+            f"p:{self.alpha!r}",
+            f"t:{self.counting}",
+            f"c:{self.confidence_label}",
+            f"r:{self.resamples}",
+            f"version:{version}",
+        ]
+        return "|".join(parts)
+
+
+@dataclass(frozen=True)
+class Request:
+    """What the command line asks for: usage text, or an evaluation."""
+
+    usage: Optional[str] = None  # "short" or "full" when help was asked for
+    options: Optional[Options] = None
+    output_format: str = "text"
+    show_signature: bool = False
+    show_version: bool = False
+    warnings: list[str] = field(default_factory=list)
+
+
+def _getopts(argv: list[str], spec: str) -> tuple[dict[str, Optional[str]], list[str], list[str]]:
+    """Perl ``Getopt::Std::getopts``: options stop at the first non-option or ``--``."""
+    takes_value = {ch for i, ch in enumerate(spec) if ch != ":" and spec[i + 1 : i + 2] == ":"}
+    known = set(spec) - {":"}
+    found: dict[str, Optional[str]] = {}
+    warnings: list[str] = []
+    args = list(argv)
+    while args and len(args[0]) >= 2 and args[0].startswith("-"):
+        first, rest = args[0][1], args[0][2:]
+        if first == "-" and rest == "":
+            args.pop(0)
+            break
+        if first in known:
+            if first in takes_value:
+                args.pop(0)
+                if rest == "":
+                    rest = args.pop(0) if args else None  # type: ignore[assignment]
+                found[first] = rest
+            else:
+                found[first] = "1"
+                if rest == "":
+                    args.pop(0)
+                else:
+                    args[0] = "-" + rest
+        else:
+            warnings.append(f"Unknown option: {first}")
+            if rest:
+                args[0] = "-" + rest
+            else:
+                args.pop(0)
+    return found, args, warnings
+
+
+def _number(name: str, value: str, integer: bool) -> float:
+    pattern = _INT if integer else _NUM
+    if not pattern.match(value.strip()):
+        kind = "an integer" if integer else "a number"
+        raise UsageError(f"option -{name} needs {kind}, got {value!r}")
+    return int(value) if integer else float(value)
+
+
+def _long_options(argv: Sequence[str]) -> tuple[list[str], dict[str, Optional[str]]]:
+    """Take out the long options of this port (``--json``, ``--jobs N`` ...)."""
+    flags = {"--json", "--signature", "--help", "--version"}
+    valued = {"--jobs", "--format"}
+    rest: list[str] = []
+    found: dict[str, Optional[str]] = {}
+    args = list(argv)
+    while args:
+        arg = args.pop(0)
+        if arg == "--":
+            rest.append(arg)
+            rest.extend(args)
+            break
+        name, eq, value = arg.partition("=")
+        if name in flags and not eq:
+            found[name] = "1"
+        elif name in valued:
+            if not eq:
+                if not args:
+                    raise UsageError(f"option {name} needs a value")
+                value = args.pop(0)
+            found[name] = value
+        elif arg.startswith("--") and len(arg) > 2:
+            raise UsageError(f"unknown option {arg}")
+        else:
+            rest.append(arg)
+    return rest, found
+
+
+def parse_command_line(argv: Sequence[str], environ: Optional[dict[str, str]] = None) -> Request:
+    """Parse and validate a ROUGE-1.5.5.pl command line."""
+    env = os.environ if environ is None else environ
+    argv, long_opts = _long_options(argv)
+    output_format = "json" if "--json" in long_opts else long_opts.get("--format") or "text"
+    if output_format not in ("text", "json"):
+        raise UsageError(f"--format must be text or json, got {output_format!r}")
+    if "--version" in long_opts:
+        return Request(show_version=True)
+    if "--help" in long_opts:
+        return Request(usage="full")
+    opts, args, warnings = _getopts(list(argv), PERL_OPTION_SPEC)
+    if "H" in opts:
+        return Request(usage="full", warnings=warnings)
+    if "h" in opts:
+        return Request(usage="short", warnings=warnings)
+    if not args:
+        raise UsageError(
+            "Please specify the ROUGE configuration file or use option '-h' for help"
+        )
+
+    def given(name: str) -> bool:
+        return opts.get(name) is not None
+
+    file_list = opts.get("z")
+    all_systems = given("a") and file_list is None
+    if len(args) == 1 and file_list is None and not all_systems:
+        raise UsageError(
+            "Please specify a system ID to evaluate or use option '-a' to evaluate all systems."
+        )
+    system_id = args[1] if len(args) >= 2 else None
+    # With -z the list's peers get the system ID known before the list is read:
+    # the second argument when there are exactly two, "X" for one, none for more.
+    list_peer = {1: "X", 2: args[1] if len(args) == 2 else ""}.get(len(args), "")
+    if file_list is not None and system_id is None:
+        system_id = "X"
+
+    data_dir = opts.get("e")
+    if data_dir is None:
+        data_dir = env.get("ROUGE_EVAL_HOME", env.get("RED_EVAL_HOME"))
+
+    if given("l") and given("b"):
+        raise UsageError("Please specify length limit in words or bytes but not both.")
+    length_limit = int(_number("l", opts["l"], True)) if given("l") else 0  # type: ignore[arg-type]
+    byte_limit = int(_number("b", opts["b"], True)) if given("b") else 0  # type: ignore[arg-type]
+
+    confidence_label = opts.get("c") or "95"
+    confidence = _number("c", confidence_label, False)
+    if confidence < 0 or confidence > 100:
+        raise UsageError("Confidence interval should be within 0 and 100 (option -c).")
+
+    weight: Optional[float] = None
+    if given("w"):
+        weight = _number("w", opts["w"], False)  # type: ignore[arg-type]
+        if weight <= 0:
+            raise UsageError("ROUGE-W weight factor must be greater than 0 (option -w).")
+
+    resamples = int(_number("r", opts["r"], True)) if given("r") else 1000  # type: ignore[arg-type]
+
+    alpha = 0.5
+    if given("p"):
+        alpha = _number("p", opts["p"], False)  # type: ignore[arg-type]
+        if alpha < 0 or alpha > 1:
+            raise UsageError(
+                "Relative importance of ROUGE recall and precision (option -p) "
+                "has to be between 0 and 1 inclusively."
+            )
+
+    counting = 0
+    if given("t"):
+        t = _number("t", opts["t"], False)  # type: ignore[arg-type]
+        counting = int(t) if t in (1, 2) else 0
+
+    skip_distance = int(_number("2", opts["2"], True)) if given("2") else None  # type: ignore[arg-type]
+    max_ngram = int(_number("n", opts["n"], True)) if given("n") else 0  # type: ignore[arg-type]
+    jobs = int(long_opts.get("--jobs") or opts.get("j") or 1)
+    if jobs < 1:
+        raise UsageError("the number of jobs must be at least 1")
+
+    options = Options(
+        config_path=args[0],
+        system_id=system_id,
+        all_systems=all_systems,
+        file_list_format=file_list,
+        file_list_peer_id=list_peer,
+        data_dir=data_dir,
+        max_ngram=max_ngram,
+        lcs=not given("x") and not given("3"),
+        wlcs_weight=weight,
+        wlcs_label=opts.get("w") or "",
+        skip_distance=skip_distance,
+        skip_label=opts.get("2") or "",
+        skip_unigrams=given("u"),
+        skip_both=given("U"),
+        be_mode=opts.get("3"),
+        stem=given("m"),
+        stem_models_only=given("M"),
+        stopwords=given("s"),
+        length_limit=length_limit,
+        byte_limit=byte_limit,
+        best_model=opts.get("f") == "B",
+        alpha=alpha,
+        counting=counting,
+        resamples=resamples,
+        confidence=confidence,
+        confidence_label=confidence_label,
+        per_eval=given("d"),
+        verbose=given("v"),
+        jobs=jobs,
+    )
+    return Request(
+        options=options,
+        output_format=output_format,
+        show_signature="--signature" in long_opts,
+        warnings=warnings,
+    )

@@ -1,0 +1,86 @@
+"""The data files: SMART stopwords and the WordNet 2.0 exception lists.
+
+Lookup order: ``-e DIR``, then ``ROUGE_EVAL_HOME``, then ``RED_EVAL_HOME``
+(resolved by the options), else the copy bundled with the package. A real
+ROUGE-1.5.5 ``data/`` directory works: its ``WordNet-2.0-Exceptions/*.exc``
+are read directly, so its Berkeley-DB file is never needed.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Optional
+
+from .errors import DataError
+
+__all__ = ["LinguisticData", "bundled_data_dir", "load_data"]
+
+STOPWORDS_FILE = "smart_common_words.txt"
+EXCEPTION_FILES = ("adj.exc", "adv.exc", "noun.exc", "verb.exc")
+EXCEPTION_DIRS = ("WordNet-2.0-Exceptions", "WordNet-exceptions")
+_FIELDS = re.compile(rb"[ \t\n\r\f\v]+")
+
+
+@dataclass(frozen=True)
+class LinguisticData:
+    """Stopwords (exact lines) and the inflection exception map."""
+
+    stopwords: frozenset[str]
+    exceptions: dict[str, str]
+    source: str
+
+
+def bundled_data_dir() -> Path:
+    """The data directory shipped inside the package, or the source tree's."""
+    inside = Path(__file__).resolve().parent / "data"
+    if (inside / STOPWORDS_FILE).is_file():
+        return inside
+    return Path(__file__).resolve().parent.parent / "data"
+
+
+def _read_lines(path: Path) -> list[bytes]:
+    data = path.read_bytes()
+    lines = data.split(b"\n")
+    if lines and lines[-1] == b"":
+        lines.pop()
+    return lines
+
+
+def _read_exceptions(directory: Path) -> dict[str, str]:
+    # Same as inserting every line into the Perl's hash in this order: a later
+    # line overwrites an earlier key; a line without a second field maps to "".
+    exceptions: dict[str, str] = {}
+    for name in EXCEPTION_FILES:
+        for line in _read_lines(directory / name):
+            fields = _FIELDS.split(line)
+            exceptions[fields[0].decode("latin-1")] = (
+                fields[1].decode("latin-1") if len(fields) > 1 else ""
+            )
+    return exceptions
+
+
+def _exception_dir(directory: Path) -> Optional[Path]:
+    for name in EXCEPTION_DIRS:
+        candidate = directory / name
+        if all((candidate / f).is_file() for f in EXCEPTION_FILES):
+            return candidate
+    return None
+
+
+@lru_cache(maxsize=8)
+def load_data(data_dir: Optional[str]) -> LinguisticData:
+    """Load stopwords and exceptions from ``data_dir`` (None: the bundled data)."""
+    bundled = bundled_data_dir()
+    directory = Path(data_dir) if data_dir is not None else bundled
+    stop_path = directory / STOPWORDS_FILE
+    try:
+        stopwords = frozenset(line.decode("latin-1") for line in _read_lines(stop_path))
+    except OSError as exc:
+        raise DataError(f"cannot open stopword list {stop_path}: {exc.strerror}") from None
+    exception_dir = _exception_dir(directory) or _exception_dir(bundled)
+    if exception_dir is None:
+        raise DataError(f"no WordNet exception lists in {directory} or in {bundled}")
+    return LinguisticData(stopwords, _read_exceptions(exception_dir), str(directory))

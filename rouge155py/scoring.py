@@ -1,0 +1,77 @@
+"""From counts to scores: ``-f`` combines models, ``-p`` weighs P against R.
+
+``ratio`` and ``f_measure`` are the only formulas; the per-instance scores
+(rounded to ``%7.5f`` as the Perl does), the ``-t 1`` resamples and the
+report all go through them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Sequence, Union
+
+import numpy as np
+
+from .metrics import ModelCounts, Number
+
+__all__ = ["Totals", "combine_models", "f_measure", "fmt5", "instance_scores", "ratio"]
+
+ArrayLike = Union[float, np.ndarray]
+
+
+@dataclass(frozen=True)
+class Totals:
+    """One instance's counts after ``-f`` has combined its models."""
+
+    model_count: Number
+    peer_count: Number
+    hit: Number
+
+
+def combine_models(per_model: Sequence[ModelCounts], best_model: bool) -> Totals:
+    """``-f A`` sums over models in order; ``-f B`` keeps the first best-scoring one."""
+    model_count: Number = 0
+    peer_count: Number = 0
+    hit: Number = 0
+    best = -1.0
+    for counts in per_model:
+        if best_model:
+            if counts.score > best:
+                best = counts.score
+                model_count, peer_count, hit = counts.model_count, counts.peer_count, counts.hit
+        else:
+            hit += counts.hit
+            model_count += counts.model_count
+            peer_count += counts.peer_count
+    return Totals(model_count, peer_count, hit)
+
+
+def ratio(hit: ArrayLike, count: ArrayLike) -> ArrayLike:
+    """hit / count, 0 where count is not positive."""
+    if isinstance(count, np.ndarray) or isinstance(hit, np.ndarray):
+        hit_a, count_a = np.asarray(hit, dtype=float), np.asarray(count, dtype=float)
+        out = np.zeros(np.broadcast(hit_a, count_a).shape)
+        np.divide(hit_a, count_a, out=out, where=count_a > 0)
+        return out
+    return hit / count if count > 0 else 0.0
+
+
+def f_measure(precision: ArrayLike, recall: ArrayLike, alpha: float) -> ArrayLike:
+    """P·R / ((1−α)·P + α·R), 0 where the denominator is not positive."""
+    denominator = (1 - alpha) * precision + alpha * recall
+    return ratio(precision * recall, denominator)
+
+
+def fmt5(value: float) -> str:
+    """The Perl's ``sprintf("%7.5f")``."""
+    return f"{value:7.5f}"
+
+
+def instance_scores(
+    totals: Totals, alpha: float, inverse: Callable[[float], float] = float
+) -> tuple[str, str, str]:
+    """Rounded R, P, F of one instance; F is computed from the ROUNDED P and R."""
+    recall = fmt5(inverse(totals.hit / totals.model_count)) if totals.model_count != 0 else fmt5(0)
+    precision = fmt5(inverse(totals.hit / totals.peer_count)) if totals.peer_count != 0 else fmt5(0)
+    f = f_measure(float(precision), float(recall), alpha)
+    return recall, precision, fmt5(f)

@@ -1,0 +1,1 @@
+"""Text processing: tokenising, stemming and word lists."""

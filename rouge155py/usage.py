@@ -1,0 +1,77 @@
+"""The usage texts of ``-h`` and ``-H`` (the Perl's options, and this port's additions)."""
+
+from __future__ import annotations
+
+__all__ = ["usage"]
+
+_SHORT = """\
+{prog}
+         [-a (evaluate all systems)]
+         [-c cf]
+         [-d (print per evaluation scores)]
+         [-e ROUGE_EVAL_HOME]
+         [-h (usage)]
+         [-H (detailed usage)]
+         [-b n-bytes|-l n-words]
+         [-m (use Porter stemmer)]
+         [-n max-ngram]
+         [-s (remove stopwords)]
+         [-r number-of-samples (for resampling)]
+         [-2 max-gap-length (if < 0 then no gap length limit)]
+         [-3 <H|HM|HMR|HM1|HMR1|HMR2> (for scoring based on BE)]
+         [-u (include unigram in skip-bigram) default no)]
+         [-U (same as -u but also compute regular skip-bigram)]
+         [-w weight (weighting factor for WLCS)]
+         [-v (verbose)]
+         [-x (do not calculate ROUGE-L)]
+         [-f A|B (scoring formula)]
+         [-p alpha (0 <= alpha <=1)]
+         [-t 0|1|2 (count by token instead of sentence)]
+         [-z <SEE|SPL|ISI|SIMPLE>]
+         [-j N | --jobs N (worker processes)]
+         [--json | --format text|json] [--signature] [--version]
+         <ROUGE-eval-config-file> [<systemID>]
+"""
+
+_DETAILS = """\
+ROUGE-eval-config-file: the evaluation setup (a ROUGE-EVAL XML file, or with -z a
+          file list: one "peer model1 model2 ..." line per evaluation).
+systemID: the system (peer ID) to evaluate; not needed with -a. With -z it names
+          the peers of the list (default X).
+Defaults: ROUGE-L is computed; 95% confidence interval; no stemming; stopwords kept;
+  data files from -e, else ROUGE_EVAL_HOME, else RED_EVAL_HOME, else the copy bundled
+  with rouge155py; model average scoring (-f A); alpha = 0.5; sentence-level averages.
+Options:
+  -2 d: skip-bigrams (ROUGE-S) with at most d words between the two (d < 0: no limit).
+  -u: add unigrams to the skip-bigrams (ROUGE-SU); -U: compute both S and SU.
+  -3 mode: Basic Element scoring on SIMPLE BE files (H, HM, HMR, HM1, HMR1, HMR2).
+  -a: evaluate every system of the configuration.
+  -c cf: cf% confidence interval (0 <= cf <= 100), default 95.
+  -d: print each evaluation's scores.
+  -e dir: data directory (smart_common_words.txt and WordNet exception lists).
+  -f A|B: average over models (A) or take the best model (B).
+  -b n / -l n: only use the first n bytes / words of every summary.
+  -m: stem with the Porter stemmer and WordNet exceptions; -M: stem models only.
+  -n n: ROUGE-N for n = 1 .. n.
+  -p alpha: F-measure weight (alpha -> 1 favours precision).
+  -s: remove stopwords.
+  -t 0|1|2: average over sentences (0), over tokens (1), or print raw counts (2).
+  -r n: number of bootstrap resamples, default 1000.
+  -w weight: ROUGE-W with weight (typically 1.2).
+  -v: diagnostics on stderr.
+  -x: do not compute ROUGE-L.
+  -z format: the configuration is a file list in this format (SEE, SPL, ISI, SIMPLE).
+Additions of rouge155py:
+  -j N, --jobs N: N worker processes (same output as one).
+  --json, --format json: machine-readable output; --signature: print the settings
+  signature on stderr; --version: print the version.
+Exit codes: 0 success; 1 other error; 2 bad command line or option value;
+  3 bad configuration; 4 missing or invalid summary file; 5 bad data directory;
+  6 computation undefined (e.g. ROUGE-W on an empty model, -r 0).
+"""
+
+
+def usage(prog: str, full: bool) -> str:
+    """The short usage, or with ``full`` the detailed one."""
+    text = _SHORT.format(prog=prog)
+    return text + "\n" + _DETAILS if full else text

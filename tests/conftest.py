@@ -1,0 +1,28 @@
+"""Shared test setup: the repository paths and the reference Perl, when present."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "scripts"))
+
+import perl_oracle  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def repo() -> Path:
+    """The repository root."""
+    return REPO
+
+
+@pytest.fixture(scope="session")
+def oracle() -> perl_oracle.Oracle:
+    """The reference ROUGE-1.5.5.pl; the test is skipped where it is not installed."""
+    found = perl_oracle.find_oracle()
+    if found is None:
+        pytest.skip("reference Perl not available (python scripts/perl_oracle.py --install)")
+    return found
