@@ -32,6 +32,7 @@ class Corpus:
         self._words = words
         self._bytes = nbytes
         self._cache: dict[Hashable, object] = {}
+        self.vocabulary: dict[str, int] = {}
 
     def _cached(self, key: Hashable, make: Callable[[], T]) -> T:
         try:
@@ -71,7 +72,7 @@ class Corpus:
             kept = limit_for_lcs(self.sentences(path, fmt), self._words, self._bytes)
             sentences = [self.tokenizer.tokens([s], stem) for s in kept]
             unigrams = self.tokens(path, fmt, unigram_stem)
-            return LcsText(sentences, Counter(unigrams), len(unigrams))
+            return LcsText(sentences, Counter(unigrams), len(unigrams), self.vocabulary)
 
         return self._cached(("lcs", path, fmt, stem, unigram_stem), make)
 

@@ -10,25 +10,54 @@ ROUGE-W does the same with the weighted DP and weighs runs of counted hits.
 
 from __future__ import annotations
 
+from array import array
 from collections import Counter
-from dataclasses import dataclass
-from typing import Callable
+from dataclasses import dataclass, field
+from typing import Callable, Optional
 
 from ..errors import ComputeError
 from . import ModelCounts
 
-__all__ = ["LcsText", "lcs_marks", "score_lcs", "score_wlcs", "wlcs_marks"]
+try:
+    from .. import _accel
+except ImportError:  # the optional C kernel was not built: the pure-Python path
+    _accel = None
+
+__all__ = ["LcsText", "kernel_available", "lcs_marks", "score_lcs", "score_wlcs", "wlcs_marks"]
 
 Marker = Callable[[list[str], list[str], list[bool]], None]
 
 
+def kernel_available() -> bool:
+    """Whether the compiled union-LCS kernel is in use."""
+    return _accel is not None
+
+
 @dataclass(frozen=True)
 class LcsText:
-    """A summary as the LCS metrics see it."""
+    """A summary as the LCS metrics see it, plus a packed form for the kernel.
+
+    ``sentences`` come from the LCS reader; ``unigrams`` (the clipping budget)
+    from the n-gram reader. ``vocabulary`` maps tokens to the run's integer ids.
+    """
 
     sentences: list[list[str]]
     unigrams: Counter[str]
     unigram_total: int
+    vocabulary: Optional[dict[str, int]] = field(default=None, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if _accel is None or self.vocabulary is None:
+            return
+        vocab = self.vocabulary
+        ids, offsets, local, distinct = array("i"), array("i", [0]), array("i"), {}
+        for sentence in self.sentences:
+            for token in sentence:
+                ids.append(vocab.setdefault(token, len(vocab)))
+                local.append(distinct.setdefault(token, len(distinct)))
+            offsets.append(len(ids))
+        longest = max((len(s) for s in self.sentences), default=0)
+        object.__setattr__(self, "_packed", (ids, offsets, local, tuple(distinct), longest))
 
 
 def lcs_marks(model: list[str], peer: list[str], mask: list[bool]) -> None:
@@ -111,8 +140,35 @@ def _union_hits(model: LcsText, peer: LcsText, marker: Marker, on_sentence: Call
         on_sentence(sentence, mask, counted)
 
 
+def _kernel(model: LcsText, peer: LcsText, weight: Optional[float]) -> Optional[tuple[float, float]]:
+    """(hit, base) from the C kernel, or None when it is not in use for these texts."""
+    packed, peer_packed = getattr(model, "_packed", None), getattr(peer, "_packed", None)
+    if packed is None or peer_packed is None:
+        return None
+    ids, offsets, local, distinct, longest = packed
+    budget_m, budget_p = model.unigrams, peer.unigrams
+    caps = array("i", [min(budget_m[t], budget_p[t]) for t in distinct])
+    weights = None if weight is None else _weights(weight, max(longest, peer_packed[4]) + 2)
+    return _accel.union_lcs(ids, offsets, peer_packed[0], peer_packed[1], local, caps, weights)
+
+
+_WEIGHT_TABLES: dict[float, array] = {}
+
+
+def _weights(weight: float, size: int) -> array:
+    """f[k] = k ** weight for k < size, computed by Python as the pure path does."""
+    table = _WEIGHT_TABLES.get(weight)
+    if table is None or len(table) < size:
+        table = _WEIGHT_TABLES[weight] = array("d", [k**weight for k in range(max(size, 256))])
+    return table
+
+
 def score_lcs(model: LcsText, peer: LcsText) -> ModelCounts:
     """ROUGE-L counts of one model: hits, model tokens, peer tokens."""
+    fast = _kernel(model, peer, None)
+    if fast is not None:
+        hit_k, base_k = int(fast[0]), int(fast[1])
+        return ModelCounts(hit_k, base_k, peer.unigram_total, hit_k / base_k if base_k > 0 else 0.0)
     hit = 0
     base = 0
 
@@ -128,6 +184,9 @@ def score_lcs(model: LcsText, peer: LcsText) -> ModelCounts:
 
 def score_wlcs(model: LcsText, peer: LcsText, weight: float, path: str) -> ModelCounts:
     """ROUGE-W counts of one model, with the Perl's weights applied twice to the base."""
+    fast = _kernel(model, peer, weight)
+    if fast is not None:
+        return _wlcs_counts(fast[0], fast[1], peer, weight, path)
     hit: float = 0
     base: float = 0
 
@@ -148,6 +207,10 @@ def score_wlcs(model: LcsText, peer: LcsText, weight: float, path: str) -> Model
                 run = 0
 
     _union_hits(model, peer, wlcs_marks(weight), add)
+    return _wlcs_counts(hit, base, peer, weight, path)
+
+
+def _wlcs_counts(hit: float, base: float, peer: LcsText, weight: float, path: str) -> ModelCounts:
     if base == 0:
         raise ComputeError(f"ROUGE-W: model summary {path} has no tokens (division by zero)")
     score = (hit / base) ** (1 / weight)

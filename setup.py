@@ -1,0 +1,18 @@
+"""Build script: metadata is in setup.cfg; this only adds the optional C kernel.
+
+If the kernel cannot be compiled, rouge155py installs without it and uses its
+pure-Python path, which gives the same bytes.
+"""
+
+from setuptools import Extension, setup
+
+setup(
+    ext_modules=[
+        Extension(
+            "rouge155py._accel",
+            ["rouge155py/_accel.c"],
+            extra_compile_args=["-O2", "-ffp-contract=off"],
+            optional=True,
+        )
+    ]
+)
