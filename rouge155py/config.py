@@ -81,9 +81,7 @@ def _attribute(element: etree._Element, name: str, path: str) -> str:
 
 def read_xml_config(path: str) -> EvalConfig:
     """Read a ROUGE-EVAL XML file (no external entities, no network)."""
-    parser = etree.XMLParser(
-        resolve_entities="internal", no_network=True, load_dtd=False, huge_tree=False
-    )
+    parser = etree.XMLParser(resolve_entities="internal", no_network=True, load_dtd=False, huge_tree=False)
     try:
         with open(path, "rb") as handle:
             root = etree.parse(handle, parser).getroot()

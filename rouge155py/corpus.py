@@ -7,14 +7,15 @@ each metric's counts of a file.
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 from typing import Callable, Hashable, Optional, TypeVar
+
+import numpy as np
 
 from .metrics import Grams
 from .metrics.be import basic_elements
 from .metrics.lcs import LcsText
-from .metrics.ngram import ngrams
-from .metrics.skipbigram import skip_bigrams
 from .readers import limit_for_lcs, limit_for_ngrams, read_be_lines, read_sentences
 from .resources import LinguisticData
 from .text.tokenize import Tokenizer
@@ -54,16 +55,19 @@ class Corpus:
 
         return self._cached(("tokens", path, fmt, stem), make)
 
-    def ngrams(self, path: str, fmt: Optional[str], stem: bool, n: int) -> Grams:
-        """ROUGE-N units of a file."""
-        return self._cached(("ngrams", path, fmt, stem, n), lambda: ngrams(self.tokens(path, fmt, stem), n))
+    def token_ids(self, path: str, fmt: Optional[str], stem: bool) -> np.ndarray:
+        """The n-gram reader's tokens as the run's integer ids."""
 
-    def skip_bigrams(self, path: str, fmt: Optional[str], stem: bool, distance: int, unigrams: bool) -> Grams:
-        """ROUGE-S/SU units of a file."""
-        return self._cached(
-            ("skip", path, fmt, stem, distance, unigrams),
-            lambda: skip_bigrams(self.tokens(path, fmt, stem), distance, unigrams),
-        )
+        def make() -> np.ndarray:
+            vocab = self.vocabulary
+            ids = [vocab.setdefault(t, len(vocab)) for t in self.tokens(path, fmt, stem)]
+            return np.array(ids, dtype=np.int64)
+
+        return self._cached(("ids", path, fmt, stem), make)
+
+    def exists(self, path: str) -> bool:
+        """Whether the path exists (the Perl's ``-e`` test on model files)."""
+        return self._cached(("exists", path), lambda: os.path.exists(path))
 
     def lcs_text(self, path: str, fmt: Optional[str], stem: bool, unigram_stem: bool) -> LcsText:
         """ROUGE-L/W view: the LCS reader's sentences and the n-gram reader's unigrams."""

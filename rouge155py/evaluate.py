@@ -8,22 +8,22 @@ Perl's order, which matters for one of its quirks (``-m`` with ``-M``).
 from __future__ import annotations
 
 import functools
-import os
 import re
 from dataclasses import dataclass, field
-from typing import Optional, Union
+from typing import Callable, Optional, Union
 
 import numpy as np
 
 from .bootstrap import Summary, resample, summarize
-from .config import Eval, EvalConfig, read_file_list, read_xml_config
+from .config import EvalConfig, read_file_list, read_xml_config
 from .corpus import Corpus
 from .errors import ComputeError, InputError
-from .metrics import ModelCounts, score_grams
+from .metrics import ModelCounts, rounded_ratio, score_grams
 from .metrics.lcs import score_lcs, score_wlcs
+from .metrics.units import UnitTable, ngram_units, skip_bigram_units
 from .options import Options
 from .resources import load_data
-from .scoring import Totals, combine_models, instance_scores
+from .scoring import combine_models, instance_scores
 
 __all__ = ["MetricResult", "MetricSpec", "Report", "evaluate", "load_config", "metric_plan"]
 
@@ -97,73 +97,178 @@ def _by_eval_id(a: str, b: str) -> int:
     return (x > y) - (x < y)
 
 
-class _Run:
-    """State of one evaluation run."""
+@dataclass(frozen=True)
+class Task:
+    """One instance to score: a peer against the models of one eval, for one metric.
+
+    ``peer_stem`` and ``model_stems`` (per model: token stemming, unigram
+    stemming) are fixed when the task is planned, in the Perl's order.
+    """
+
+    peer_id: str
+    spec: int
+    eval_id: str
+    input_format: Optional[str]
+    peer: str
+    models: tuple[str, ...]
+    peer_stem: bool
+    model_stems: tuple[tuple[bool, bool], ...]
+
+    @property
+    def instance_id(self) -> str:
+        return f"{self.eval_id}.{self.peer_id}"
+
+
+def plan_tasks(
+    options: Options, config: EvalConfig, plan: list[MetricSpec], exists: Callable[[str], bool]
+) -> tuple[list[Task], list[str]]:
+    """Every task in the Perl's order (peer, metric, eval), and the missing-peer warnings.
+
+    ``-M`` stems models, and the Perl does it by switching ``-m`` on and then
+    off for good: with ``-m`` too, peers stop being stemmed after the first
+    model read that way. The order of this walk decides which tasks that is.
+    """
+    peers = sorted(config.peer_ids) if options.all_systems else [options.system_id or ""]
+    stem_now, only_models = options.stem, options.stem_models_only
+    tasks: list[Task] = []
+    warnings: list[str] = []
+    warned: set[tuple[str, str]] = set()
+    for peer_id in peers:
+        for index, spec in enumerate(plan):
+            for ev in config.evals:
+                if peer_id not in ev.peers:
+                    if (ev.eval_id, peer_id) not in warned:
+                        warned.add((ev.eval_id, peer_id))
+                        warnings.append(
+                            f"*ROUGE Warning: test instance for peer {peer_id} "
+                            f"does not exist for evaluation {ev.eval_id}"
+                        )
+                    continue
+                models = ev.model_paths()
+                for path in models:
+                    if not exists(path):
+                        raise InputError(f"Cannot find model summary: {path}")
+                forced = only_models or stem_now
+                if spec.kind == "N":
+                    stems = [(stem_now, stem_now)] * len(models)
+                elif spec.kind == "W":
+                    stems = [
+                        (stem_now if k == 0 or not only_models else False, forced) for k in range(len(models))
+                    ]
+                else:
+                    stems = [(forced, forced)] * len(models)
+                tasks.append(
+                    Task(
+                        peer_id,
+                        index,
+                        ev.eval_id,
+                        ev.input_format,
+                        ev.peer_path(peer_id),
+                        tuple(models),
+                        stem_now,
+                        tuple(stems),
+                    )
+                )
+                if models and spec.kind != "N" and only_models:
+                    stem_now = False
+    return tasks, warnings
+
+
+class _Scorer:
+    """Computes the rows of many tasks, batching the files of each metric."""
 
     def __init__(self, options: Options) -> None:
         self.options = options
         data = load_data(options.data_dir)
         self.corpus = Corpus(data, options.stopwords, options.length_limit, options.byte_limit)
-        # -M switches stemming on for models and then off for good: with -m it
-        # ends peer stemming at the first model the Perl reads that way.
-        self.stem_now = options.stem
 
-    def model_counts(self, spec: MetricSpec, ev: Eval, peer: str, models: list[str]) -> list[ModelCounts]:
-        """Counts of every model of one eval against the peer."""
-        o, c, fmt = self.options, self.corpus, ev.input_format
-        now, forced = self.stem_now, self.options.stem_models_only or self.stem_now
-        if spec.kind == "N":
-            p = c.ngrams(peer, fmt, now, spec.n)
-            return [score_grams(c.ngrams(m, fmt, now, spec.n), p) for m in models]
-        if spec.kind == "S":
-            d = o.skip_distance if o.skip_distance is not None else 0
-            p = c.skip_bigrams(peer, fmt, now, d, spec.unigrams)
-            return [score_grams(c.skip_bigrams(m, fmt, forced, d, spec.unigrams), p) for m in models]
+    def model_counts(self, spec: MetricSpec, tasks: list[Task]) -> list[list[ModelCounts]]:
+        """Per task, the counts of each of its models against its peer."""
+        o, c = self.options, self.corpus
+        if spec.kind in ("N", "S"):
+            views: dict[tuple, int] = {}
+            pairs = []
+            for t in tasks:
+                p = views.setdefault((t.peer, t.input_format, t.peer_stem), len(views))
+                for m, (stem, _) in zip(t.models, t.model_stems):
+                    pairs.append((p, views.setdefault((m, t.input_format, stem), len(views))))
+            files = [c.token_ids(*view) for view in views]
+            if spec.kind == "N":
+                codes, owner = ngram_units(files, spec.n)
+            else:
+                codes, owner = skip_bigram_units(files, o.skip_distance or 0, spec.unigrams)
+            table = UnitTable(codes, owner, len(files))
+            pair_array = np.array(pairs, dtype=np.int64).reshape(-1, 2)
+            hits = table.hits(pair_array[:, 0], pair_array[:, 1]).tolist()
+            totals = table.totals.tolist()
+            flat = [
+                ModelCounts(h, totals[m], totals[p], rounded_ratio(h, totals[m]))
+                for h, (p, m) in zip(hits, pairs)
+            ]
+            out, at = [], 0
+            for t in tasks:
+                out.append(flat[at : at + len(t.models)])
+                at += len(t.models)
+            return out
         if spec.kind == "BE":
             mode = o.be_mode or ""
-            p = c.basic_elements(peer, fmt, now, mode)
-            return [score_grams(c.basic_elements(m, fmt, forced, mode), p) for m in models]
-        peer_text = c.lcs_text(peer, fmt, now, now)
-        if spec.kind == "L":
-            return [score_lcs(c.lcs_text(m, fmt, forced, forced), peer_text) for m in models]
-        weight = o.wlcs_weight or 1.0
+            return [
+                [
+                    score_grams(
+                        c.basic_elements(m, t.input_format, stem, mode),
+                        c.basic_elements(t.peer, t.input_format, t.peer_stem, mode),
+                    )
+                    for m, (stem, _) in zip(t.models, t.model_stems)
+                ]
+                for t in tasks
+            ]
         out = []
-        for k, m in enumerate(models):
-            token_stem = now if (k == 0 or not o.stem_models_only) else False
-            out.append(score_wlcs(c.lcs_text(m, fmt, token_stem, forced), peer_text, weight, m))
+        for t in tasks:
+            peer_text = c.lcs_text(t.peer, t.input_format, t.peer_stem, t.peer_stem)
+            texts = [c.lcs_text(m, t.input_format, s, u) for m, (s, u) in zip(t.models, t.model_stems)]
+            if spec.kind == "L":
+                out.append([score_lcs(m, peer_text) for m in texts])
+            else:
+                weight = o.wlcs_weight or 1.0
+                out.append([score_wlcs(m, peer_text, weight, p) for m, p in zip(texts, t.models)])
         return out
 
-    def instance(self, spec: MetricSpec, ev: Eval, peer_id: str) -> Row:
-        """One eval's row for one peer: rounded R, P, F, or raw counts under ``-t``."""
-        models = ev.model_paths()
-        for path in models:
-            if not os.path.exists(path):
-                raise InputError(f"Cannot find model summary: {path}")
-        per_model = self.model_counts(spec, ev, ev.peer_path(peer_id), models)
-        if models and spec.kind != "N" and self.options.stem_models_only:
-            self.stem_now = False
-        totals: Totals = combine_models(per_model, self.options.best_model)
-        if self.options.counting:
-            return (totals.model_count, totals.peer_count, totals.hit)  # type: ignore[return-value]
-        if spec.kind == "W":
-            power = 1 / (self.options.wlcs_weight or 1.0)
-            return instance_scores(totals, self.options.alpha, lambda x: x**power)
-        return instance_scores(totals, self.options.alpha)
-
-    def result(self, spec: MetricSpec, peer_id: str, instances: dict[str, Row]) -> MetricResult:
-        """Averages and confidence intervals (or ``-t 2`` count sums) of one metric."""
+    def rows(self, plan: list[MetricSpec], tasks: list[Task]) -> list[Row]:
+        """The report row of every task: rounded R, P, F, or raw counts under ``-t``."""
         o = self.options
-        ids = sorted(instances)
-        per_eval = {i: instances[i] for i in sorted(ids, key=functools.cmp_to_key(_by_eval_id))}
-        if o.counting == 2:
-            sums = [0, 0, 0]
-            for i in ids:
-                for k in range(3):
-                    sums[k] += instances[i][k]  # type: ignore[operator]
-            return MetricResult(peer_id, spec.label, per_eval, counts=tuple(int(s) for s in sums))  # type: ignore[arg-type]
-        rows = np.array([[float(v) for v in instances[i]] for i in ids], dtype=float).reshape(-1, 3)
-        values = resample(rows, o.resamples, o.counting, o.alpha)
-        return MetricResult(peer_id, spec.label, per_eval, summary=summarize(values, o.confidence))
+        by_spec: dict[int, list[int]] = {}
+        for i, t in enumerate(tasks):
+            by_spec.setdefault(t.spec, []).append(i)
+        rows: list[Row] = [("", "", "")] * len(tasks)
+        for index, members in by_spec.items():
+            spec = plan[index]
+            counts = self.model_counts(spec, [tasks[i] for i in members])
+            power = 1 / (o.wlcs_weight or 1.0) if spec.kind == "W" else None
+            for i, per_model in zip(members, counts):
+                totals = combine_models(per_model, o.best_model)
+                if o.counting:
+                    rows[i] = (totals.model_count, totals.peer_count, totals.hit)  # type: ignore[assignment]
+                else:
+                    rows[i] = instance_scores(totals, o.alpha, power)
+        return rows
+
+
+def summarize_metric(
+    options: Options, spec: MetricSpec, peer_id: str, instances: dict[str, Row]
+) -> MetricResult:
+    """Averages and confidence intervals (or ``-t 2`` count sums) of one peer's metric."""
+    o = options
+    ids = sorted(instances)
+    per_eval = {i: instances[i] for i in sorted(ids, key=functools.cmp_to_key(_by_eval_id))}
+    if o.counting == 2:
+        sums = [0, 0, 0]
+        for i in ids:
+            for k in range(3):
+                sums[k] += instances[i][k]  # type: ignore[operator]
+        return MetricResult(peer_id, spec.label, per_eval, counts=tuple(int(s) for s in sums))  # type: ignore[arg-type]
+    rows = np.array([[float(v) for v in instances[i]] for i in ids], dtype=float).reshape(-1, 3)
+    values = resample(rows, o.resamples, o.counting, o.alpha)
+    return MetricResult(peer_id, spec.label, per_eval, summary=summarize(values, o.confidence))
 
 
 def evaluate(options: Options, config: Optional[EvalConfig] = None) -> Report:
@@ -176,21 +281,23 @@ def evaluate(options: Options, config: Optional[EvalConfig] = None) -> Report:
         return report
     if options.counting != 2 and options.resamples <= 0:
         raise ComputeError("the number of resamples (-r) must be positive (division by zero)")
-    run = _Run(options)
-    peers = sorted(config.peer_ids) if options.all_systems else [options.system_id or ""]
-    warned: set[tuple[str, str]] = set()
-    for peer_id in peers:
-        for spec in plan:
-            instances: dict[str, Row] = {}
-            for ev in config.evals:
-                if peer_id not in ev.peers:
-                    if (ev.eval_id, peer_id) not in warned:
-                        warned.add((ev.eval_id, peer_id))
-                        report.warnings.append(
-                            f"*ROUGE Warning: test instance for peer {peer_id} "
-                            f"does not exist for evaluation {ev.eval_id}"
-                        )
-                    continue
-                instances.setdefault(f"{ev.eval_id}.{peer_id}", run.instance(spec, ev, peer_id))
-            report.results.append(run.result(spec, peer_id, instances))
+    scorer = _Scorer(options)
+    tasks, report.warnings = plan_tasks(options, config, plan, scorer.corpus.exists)
+    rows = scorer.rows(plan, tasks)
+    report.results = collect_results(options, plan, config, tasks, rows)
     return report
+
+
+def collect_results(
+    options: Options, plan: list[MetricSpec], config: EvalConfig, tasks: list[Task], rows: list[Row]
+) -> list[MetricResult]:
+    """Group the rows per peer and metric, in the Perl's output order, and summarize."""
+    peers = sorted(config.peer_ids) if options.all_systems else [options.system_id or ""]
+    grouped: dict[tuple[str, int], dict[str, Row]] = {}
+    for task, row in zip(tasks, rows):
+        grouped.setdefault((task.peer_id, task.spec), {}).setdefault(task.instance_id, row)
+    return [
+        summarize_metric(options, spec, peer_id, grouped.get((peer_id, index), {}))
+        for peer_id in peers
+        for index, spec in enumerate(plan)
+    ]

@@ -181,9 +181,7 @@ def parse_command_line(argv: Sequence[str], environ: Optional[dict[str, str]] = 
     if "h" in opts:
         return Request(usage="short", warnings=warnings)
     if not args:
-        raise UsageError(
-            "Please specify the ROUGE configuration file or use option '-h' for help"
-        )
+        raise UsageError("Please specify the ROUGE configuration file or use option '-h' for help")
 
     def given(name: str) -> bool:
         return opts.get(name) is not None
@@ -191,9 +189,7 @@ def parse_command_line(argv: Sequence[str], environ: Optional[dict[str, str]] = 
     file_list = opts.get("z")
     all_systems = given("a") and file_list is None
     if len(args) == 1 and file_list is None and not all_systems:
-        raise UsageError(
-            "Please specify a system ID to evaluate or use option '-a' to evaluate all systems."
-        )
+        raise UsageError("Please specify a system ID to evaluate or use option '-a' to evaluate all systems.")
     system_id = args[1] if len(args) >= 2 else None
     # With -z the list's peers get the system ID known before the list is read:
     # the second argument when there are exactly two, "X" for one, none for more.

@@ -33,8 +33,7 @@ def _metric_text(result: MetricResult, confidence: str, per_eval: bool) -> list[
         s = result.summary
         for k, name in enumerate("RPF"):
             lines.append(
-                f"{head} Average_{name}: {s.average[k]} "
-                f"({confidence}%-conf.int. {s.lower[k]} - {s.upper[k]})"
+                f"{head} Average_{name}: {s.average[k]} ({confidence}%-conf.int. {s.lower[k]} - {s.upper[k]})"
             )
     else:
         m, p, h = result.counts or (0, 0, 0)
@@ -72,9 +71,7 @@ def to_json(report: Report, signature: str) -> dict[str, Any]:
         else:
             entry["counts"] = dict(zip(("model", "peer", "hit"), result.counts or (0, 0, 0)))
         if o.per_eval:
-            entry["per_eval"] = {
-                i: [float(v) for v in row] for i, row in result.instances.items()
-            }
+            entry["per_eval"] = {i: [float(v) for v in row] for i, row in result.instances.items()}
         systems.setdefault(result.peer_id, {})[result.label] = entry
     return {
         "signature": signature,

@@ -56,9 +56,7 @@ def _read_exceptions(directory: Path) -> dict[str, str]:
     for name in EXCEPTION_FILES:
         for line in _read_lines(directory / name):
             fields = _FIELDS.split(line)
-            exceptions[fields[0].decode("latin-1")] = (
-                fields[1].decode("latin-1") if len(fields) > 1 else ""
-            )
+            exceptions[fields[0].decode("latin-1")] = fields[1].decode("latin-1") if len(fields) > 1 else ""
     return exceptions
 
 

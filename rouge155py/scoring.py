@@ -8,7 +8,7 @@ report all go through them.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Sequence, Union
+from typing import Optional, Sequence, Union
 
 import numpy as np
 
@@ -67,11 +67,18 @@ def fmt5(value: float) -> str:
     return f"{value:7.5f}"
 
 
-def instance_scores(
-    totals: Totals, alpha: float, inverse: Callable[[float], float] = float
-) -> tuple[str, str, str]:
-    """Rounded R, P, F of one instance; F is computed from the ROUNDED P and R."""
-    recall = fmt5(inverse(totals.hit / totals.model_count)) if totals.model_count != 0 else fmt5(0)
-    precision = fmt5(inverse(totals.hit / totals.peer_count)) if totals.peer_count != 0 else fmt5(0)
+def instance_scores(totals: Totals, alpha: float, power: Optional[float] = None) -> tuple[str, str, str]:
+    """Rounded R, P, F of one instance; F is computed from the ROUNDED P and R.
+
+    ``power`` (ROUGE-W's 1/w) is applied to the ratios before rounding.
+    """
+
+    def score(count: Number) -> str:
+        if count == 0:
+            return fmt5(0)
+        value = totals.hit / count
+        return fmt5(value if power is None else value**power)
+
+    recall, precision = score(totals.model_count), score(totals.peer_count)
     f = f_measure(float(precision), float(recall), alpha)
     return recall, precision, fmt5(f)

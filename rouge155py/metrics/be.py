@@ -31,9 +31,7 @@ def _stem_phrase(phrase: str, stem: Callable[[str], str]) -> str:
     words = _WS.split(phrase)
     while words and words[-1] == "":
         words.pop()
-    return " ".join(
-        stem(w) if _ALNUM.search(w) and not _BRACKET.search(w) else w for w in words
-    )
+    return " ".join(stem(w) if _ALNUM.search(w) and not _BRACKET.search(w) else w for w in words)
 
 
 def _key(mode: str, head: str, modifier: str, raw: list[str]) -> Optional[str]:
@@ -53,18 +51,14 @@ def _key(mode: str, head: str, modifier: str, raw: list[str]) -> Optional[str]:
     return None
 
 
-def basic_elements(
-    lines: list[str], mode: str, stem: Optional[Callable[[str], str]], path: str
-) -> Grams:
+def basic_elements(lines: list[str], mode: str, stem: Optional[Callable[[str], str]], path: str) -> Grams:
     """Count the BEs of a file; ``stem`` is the token stemmer under ``-m``."""
     counts: Counter[Hashable] = Counter()
     total = 0
     for line in lines:
         raw = _fields(line.translate(_LOWER))
         if len(raw) != 3:
-            raise InputError(
-                f"{path}: invalid Basic Element line {line!r}: expected HEAD|MODIFIER|RELATION"
-            )
+            raise InputError(f"{path}: invalid Basic Element line {line!r}: expected HEAD|MODIFIER|RELATION")
         head, modifier = raw[0], raw[1]
         if stem is not None:
             if len(head) > 3:

@@ -182,9 +182,7 @@ def _step5(w: str) -> str:
     m = _STEP5_E.search(w)
     if m:
         stem = w[: m.start()]
-        if _M_GT_1.search(stem) or (
-            _M_EQ_1.search(stem) and not _SHORT_CVC.search(stem)
-        ):
+        if _M_GT_1.search(stem) or (_M_EQ_1.search(stem) and not _SHORT_CVC.search(stem)):
             w = stem
     if _STEP5_LL.search(w) and _M_GT_1.search(w):
         w = w[:-1]
