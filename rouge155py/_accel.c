@@ -1,6 +1,6 @@
-/* Union-LCS kernel for ROUGE-L and ROUGE-W.
+/* Kernels of rouge155py: union LCS (ROUGE-L, ROUGE-W) and clipped unit hits.
  *
- * One call scores one model against one peer: for each model sentence, the
+ * union_lcs scores one model against one peer: for each model sentence, the
  * LCS with every peer sentence marks model positions (the Perl's backtrack:
  * diagonal on equal tokens, else up when the cell above is >= the cell to the
  * left, else left); marked positions are then counted while the token's
@@ -90,72 +90,84 @@ static int get_buffer(PyObject *obj, Py_buffer *view, const char *what, Py_ssize
     return 0;
 }
 
-/* union_lcs(model, model_offsets, peer, peer_offsets, local_ids, caps, weights)
+/* Budget of a token in a sorted (ids, counts) table; 0 when absent. */
+static int lookup(const int *ids, const int *counts, Py_ssize_t n, int id) {
+    Py_ssize_t lo = 0, hi = n;
+    while (lo < hi) {
+        Py_ssize_t mid = lo + (hi - lo) / 2;
+        if (ids[mid] < id) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < n && ids[lo] == id ? counts[lo] : 0;
+}
+
+#define N_BUFFERS 9
+
+/* union_lcs(model, model_offsets, local_ids, distinct_ids, distinct_budget,
+ *           peer, peer_offsets, peer_unigram_ids, peer_unigram_counts, weights)
  *   model, peer: int32 token ids, sentences concatenated;
  *   *_offsets: int32, sentence s is [off[s], off[s+1]);
- *   local_ids: int32 per model position, index into caps;
- *   caps: int32 per local token, min(model count, peer count) of that token;
+ *   local_ids: int32 per model position, index into distinct_ids;
+ *   distinct_ids, distinct_budget: int32, the model's distinct tokens and their
+ *     unigram counts (the model's clipping budget);
+ *   peer_unigram_ids (sorted), peer_unigram_counts: int32, the peer's budget;
  *   weights: None for ROUGE-L, else float64 f[k] = k ** w for k = 0 .. longest+1.
  * Returns (hit, base): counted hits (weighted runs for ROUGE-W) and the model
  * length (sum of f[len] per sentence for ROUGE-W).
  */
 static PyObject *union_lcs(PyObject *self, PyObject *args) {
-    PyObject *o_model, *o_moff, *o_peer, *o_poff, *o_lid, *o_caps, *o_weights;
-    Py_buffer model, moff, peer, poff, lid, caps, weights;
-    int have_weights;
+    PyObject *objs[N_BUFFERS], *o_weights;
+    Py_buffer bufs[N_BUFFERS], weights;
+    static const char *names[N_BUFFERS] = {"model", "model offsets", "local ids", "distinct ids",
+                                           "distinct budget", "peer", "peer offsets",
+                                           "peer unigram ids", "peer unigram counts"};
+    int have_weights, got = 0, k;
     Work w = {NULL, NULL, 0};
     PyObject *result = NULL;
     unsigned char *mask = NULL;
-    int *used = NULL;
+    int *used = NULL, *cap = NULL;
 
-    if (!PyArg_ParseTuple(args, "OOOOOOO", &o_model, &o_moff, &o_peer, &o_poff, &o_lid, &o_caps,
-                          &o_weights))
+    if (!PyArg_ParseTuple(args, "OOOOOOOOOO", &objs[0], &objs[1], &objs[2], &objs[3], &objs[4],
+                          &objs[5], &objs[6], &objs[7], &objs[8], &o_weights))
         return NULL;
     have_weights = o_weights != Py_None;
-    if (get_buffer(o_model, &model, "model", 4) < 0) return NULL;
-    if (get_buffer(o_moff, &moff, "model offsets", 4) < 0) goto release_model;
-    if (get_buffer(o_peer, &peer, "peer", 4) < 0) goto release_moff;
-    if (get_buffer(o_poff, &poff, "peer offsets", 4) < 0) goto release_peer;
-    if (get_buffer(o_lid, &lid, "local ids", 4) < 0) goto release_poff;
-    if (get_buffer(o_caps, &caps, "caps", 4) < 0) goto release_lid;
-    if (have_weights) {
-        if (get_buffer(o_weights, &weights, "weights", 8) < 0) goto release_caps;
-    }
+    for (got = 0; got < N_BUFFERS; got++)
+        if (get_buffer(objs[got], &bufs[got], names[got], 4) < 0) goto release;
+    if (have_weights && get_buffer(o_weights, &weights, "weights", 8) < 0) goto release;
     {
-        const int *mt = (const int *)model.buf, *mo = (const int *)moff.buf;
-        const int *pt = (const int *)peer.buf, *po = (const int *)poff.buf;
-        const int *ids = (const int *)lid.buf, *cap = (const int *)caps.buf;
+        const int *mt = (const int *)bufs[0].buf, *mo = (const int *)bufs[1].buf;
+        const int *ids = (const int *)bufs[2].buf, *dist = (const int *)bufs[3].buf;
+        const int *budget = (const int *)bufs[4].buf;
+        const int *pt = (const int *)bufs[5].buf, *po = (const int *)bufs[6].buf;
+        const int *pu = (const int *)bufs[7].buf, *pc = (const int *)bufs[8].buf;
+        Py_ssize_t ndist = bufs[3].len / 4, npu = bufs[7].len / 4;
         const double *f = have_weights ? (const double *)weights.buf : NULL;
         Py_ssize_t nf = have_weights ? weights.len / 8 : 0;
-        Py_ssize_t ms = moff.len / 4 - 1, ps = poff.len / 4 - 1, s, t, longest = 0;
-        Py_ssize_t total = model.len / 4;
+        Py_ssize_t ms = bufs[1].len / 4 - 1, ps = bufs[6].len / 4 - 1, s, t, longest = 0;
+        Py_ssize_t total = bufs[0].len / 4;
         double hit = 0.0, base = 0.0;
 
         for (t = 0; t < ps; t++)
             if (po[t + 1] - po[t] > longest) longest = po[t + 1] - po[t];
-        mask = (unsigned char *)malloc(total ? total : 1);
-        used = (int *)calloc(caps.len / 4 + 1, sizeof(int));
-        if (!mask || !used) {
+        mask = (unsigned char *)calloc(total ? total : 1, 1);
+        used = (int *)calloc(ndist + 1, sizeof(int));
+        cap = (int *)calloc(ndist + 1, sizeof(int));
+        if (!mask || !used || !cap) {
             PyErr_NoMemory();
             goto done;
         }
-        memset(mask, 0, total ? total : 1);
+        for (k = 0; k < ndist; k++) {
+            int peer_budget = lookup(pu, pc, npu, dist[k]);
+            cap[k] = budget[k] < peer_budget ? budget[k] : peer_budget;
+        }
         for (s = 0; s < ms; s++) {
             Py_ssize_t start = mo[s], m = mo[s + 1] - mo[s], j, run = 0;
-            if (f) {
-                if (m >= nf) {
-                    PyErr_SetString(PyExc_ValueError, "weight table too short");
-                    goto done;
-                }
-                base += f[m];
-            } else {
-                base += (double)m;
-            }
-            if (m == 0) continue;
             if (f && (m + 1 >= nf || longest + 1 >= nf)) {
                 PyErr_SetString(PyExc_ValueError, "weight table too short");
                 goto done;
             }
+            base += f ? f[m] : (double)m;
+            if (m == 0) continue;
             for (t = 0; t < ps; t++) {
                 Py_ssize_t n = po[t + 1] - po[t];
                 if (n == 0) continue;
@@ -167,18 +179,16 @@ static PyObject *union_lcs(PyObject *self, PyObject *args) {
             }
             for (j = 0; j < m; j++) {
                 Py_ssize_t pos = start + j;
-                if (!mask[pos]) continue;
-                if (used[ids[pos]] < cap[ids[pos]]) {
-                    used[ids[pos]]++;
-                    if (f) {
-                        run++;
-                        if ((j + 1 < m && !mask[pos + 1]) || j + 1 == m) {
-                            hit += f[run];
-                            run = 0;
-                        }
-                    } else {
-                        hit += 1.0;
-                    }
+                if (!mask[pos] || used[ids[pos]] >= cap[ids[pos]]) continue;
+                used[ids[pos]]++;
+                if (!f) {
+                    hit += 1.0;
+                    continue;
+                }
+                run++;
+                if ((j + 1 < m && !mask[pos + 1]) || j + 1 == m) {
+                    hit += f[run];
+                    run = 0;
                 }
             }
         }
@@ -187,26 +197,66 @@ static PyObject *union_lcs(PyObject *self, PyObject *args) {
 done:
     free(mask);
     free(used);
+    free(cap);
     free(w.c);
     free(w.runs);
     if (have_weights) PyBuffer_Release(&weights);
-release_caps:
-    PyBuffer_Release(&caps);
-release_lid:
-    PyBuffer_Release(&lid);
-release_poff:
-    PyBuffer_Release(&poff);
-release_peer:
-    PyBuffer_Release(&peer);
-release_moff:
-    PyBuffer_Release(&moff);
-release_model:
-    PyBuffer_Release(&model);
+release:
+    while (got-- > 0) PyBuffer_Release(&bufs[got]);
     return result;
+}
+
+/* clipped_hits(keys, counts, starts, width, peers, models, out)
+ *   keys (sorted int64 file * width + unit) and counts: the unit table;
+ *   starts: int64 [files + 1], file f's entries are [starts[f], starts[f+1]);
+ *   out[q] = sum over units of min(count in peers[q], count in models[q]).
+ */
+static PyObject *clipped_hits(PyObject *self, PyObject *args) {
+    PyObject *objs[6];
+    Py_buffer bufs[6];
+    long long width;
+    int got;
+    if (!PyArg_ParseTuple(args, "OOOLOOO", &objs[0], &objs[1], &objs[2], &width, &objs[3], &objs[4],
+                          &objs[5]))
+        return NULL;
+    for (got = 0; got < 6; got++)
+        if (get_buffer(objs[got], &bufs[got], "clipped_hits argument", 8) < 0) goto release;
+    {
+        const long long *keys = bufs[0].buf, *counts = bufs[1].buf, *starts = bufs[2].buf;
+        const long long *peers = bufs[3].buf, *models = bufs[4].buf;
+        long long *out = bufs[5].buf;
+        Py_ssize_t q, pairs = bufs[3].len / 8;
+        if (bufs[4].len / 8 != pairs || bufs[5].len / 8 != pairs) {
+            PyErr_SetString(PyExc_ValueError, "pair arrays differ in length");
+            goto release;
+        }
+        for (q = 0; q < pairs; q++) {
+            Py_ssize_t a = starts[models[q]], a_end = starts[models[q] + 1];
+            Py_ssize_t b = starts[peers[q]], b_end = starts[peers[q] + 1];
+            long long a_base = models[q] * width, b_base = peers[q] * width, sum = 0;
+            while (a < a_end && b < b_end) {
+                long long ua = keys[a] - a_base, ub = keys[b] - b_base;
+                if (ua < ub) a++;
+                else if (ub < ua) b++;
+                else {
+                    sum += counts[a] < counts[b] ? counts[a] : counts[b];
+                    a++;
+                    b++;
+                }
+            }
+            out[q] = sum;
+        }
+    }
+    while (got-- > 0) PyBuffer_Release(&bufs[got]);
+    Py_RETURN_NONE;
+release:
+    while (got-- > 0) PyBuffer_Release(&bufs[got]);
+    return NULL;
 }
 
 static PyMethodDef methods[] = {
     {"union_lcs", union_lcs, METH_VARARGS, "Union-LCS hits and base of one model against one peer."},
+    {"clipped_hits", clipped_hits, METH_VARARGS, "Clipped unit hits of (peer, model) pairs."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -22,6 +22,7 @@ _A = np.uint64(0x5DEECE66D)
 _C = np.uint64(0xB)
 _MASK = np.uint64((1 << 48) - 1)
 _SCALE = 2.0**-48
+_BLOCK = 256
 
 
 @lru_cache(maxsize=64)
@@ -49,9 +50,12 @@ def resample(rows: np.ndarray, resamples: int, counting: int, alpha: float) -> n
     if n:
         index = drand48_indices(n, resamples)
         columns = rows.T
-        sums = columns[:, index[:, 0]].copy()
-        for k in range(1, n):
-            sums += columns[:, index[:, k]]
+        for start in range(0, n, _BLOCK):
+            # cumsum adds strictly left to right: the Perl's order of additions.
+            block = columns[:, index[:, start : start + _BLOCK]]
+            block[:, :, 0] += sums
+            np.cumsum(block, axis=2, out=block)
+            sums = block[:, :, -1]
     if counting == 1:
         recall = ratio(sums[2], sums[0])
         precision = ratio(sums[2], sums[1])

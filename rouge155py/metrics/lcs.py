@@ -15,6 +15,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
+import numpy as np
+
 from ..errors import ComputeError
 from . import ModelCounts
 
@@ -50,14 +52,29 @@ class LcsText:
         if _accel is None or self.vocabulary is None:
             return
         vocab = self.vocabulary
-        ids, offsets, local, distinct = array("i"), array("i", [0]), array("i"), {}
-        for sentence in self.sentences:
-            for token in sentence:
-                ids.append(vocab.setdefault(token, len(vocab)))
-                local.append(distinct.setdefault(token, len(distinct)))
-            offsets.append(len(ids))
+        flat = [vocab.setdefault(t, len(vocab)) for s in self.sentences for t in s]
+        ids = np.array(flat, dtype=np.int32)
+        offsets = np.cumsum([0] + [len(s) for s in self.sentences]).astype(np.int32)
+        distinct, local = np.unique(ids, return_inverse=True)
+        pairs = sorted((vocab.setdefault(t, len(vocab)), n) for t, n in self.unigrams.items())
+        unigram_ids = np.array([i for i, _ in pairs], dtype=np.int32)
+        unigram_counts = np.array([n for _, n in pairs], dtype=np.int32)
+        where = np.minimum(np.searchsorted(unigram_ids, distinct), max(len(unigram_ids) - 1, 0))
+        budget = np.zeros(len(distinct), dtype=np.int32)
+        if len(unigram_ids):
+            budget = np.where(unigram_ids[where] == distinct, unigram_counts[where], 0).astype(np.int32)
         longest = max((len(s) for s in self.sentences), default=0)
-        object.__setattr__(self, "_packed", (ids, offsets, local, tuple(distinct), longest))
+        packed = (
+            ids,
+            offsets,
+            local.reshape(-1).astype(np.int32),
+            distinct.astype(np.int32),
+            budget,
+            unigram_ids,
+            unigram_counts,
+            longest,
+        )
+        object.__setattr__(self, "_packed", packed)
 
 
 def lcs_marks(model: list[str], peer: list[str], mask: list[bool]) -> None:
@@ -142,14 +159,11 @@ def _union_hits(model: LcsText, peer: LcsText, marker: Marker, on_sentence: Call
 
 def _kernel(model: LcsText, peer: LcsText, weight: Optional[float]) -> Optional[tuple[float, float]]:
     """(hit, base) from the C kernel, or None when it is not in use for these texts."""
-    packed, peer_packed = getattr(model, "_packed", None), getattr(peer, "_packed", None)
-    if packed is None or peer_packed is None:
+    m, p = getattr(model, "_packed", None), getattr(peer, "_packed", None)
+    if m is None or p is None:
         return None
-    ids, offsets, local, distinct, longest = packed
-    budget_m, budget_p = model.unigrams, peer.unigrams
-    caps = array("i", [min(budget_m[t], budget_p[t]) for t in distinct])
-    weights = None if weight is None else _weights(weight, max(longest, peer_packed[4]) + 2)
-    return _accel.union_lcs(ids, offsets, peer_packed[0], peer_packed[1], local, caps, weights)
+    weights = None if weight is None else _weights(weight, max(m[7], p[7]) + 2)
+    return _accel.union_lcs(m[0], m[1], m[2], m[3], m[4], p[0], p[1], p[5], p[6], weights)
 
 
 _WEIGHT_TABLES: dict[float, array] = {}

@@ -9,11 +9,19 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["raw_tokens"]
+__all__ = ["counted_tokens", "raw_tokens"]
 
 _TOKEN = re.compile(r"[A-Za-z0-9]+|-")
+# A token counts when it starts with [a-z0-9$]: of the tokens above, those that
+# start with a lowercase letter or a digit ("-" never counts).
+_COUNTED = re.compile(r"(?<![A-Za-z0-9])[a-z0-9][A-Za-z0-9]*")
 
 
 def raw_tokens(text: str) -> list[str]:
     """The whitespace-separated tokens of the normalised text."""
     return _TOKEN.findall(text)
+
+
+def counted_tokens(text: str) -> list[str]:
+    """The tokens of ``raw_tokens`` that the metrics count, in order."""
+    return _COUNTED.findall(text)
