@@ -25,7 +25,15 @@ from .options import Options
 from .resources import load_data
 from .scoring import combine_models, instance_scores
 
-__all__ = ["MetricResult", "MetricSpec", "Report", "evaluate", "load_config", "metric_plan"]
+__all__ = [
+    "MetricResult",
+    "MetricSpec",
+    "Report",
+    "evaluate",
+    "evaluated_peers",
+    "load_config",
+    "metric_plan",
+]
 
 Row = Union[tuple[str, str, str], tuple[float, float, float]]
 
@@ -119,8 +127,17 @@ class Task:
         return f"{self.eval_id}.{self.peer_id}"
 
 
+def evaluated_peers(options: Options, config: EvalConfig) -> list[str]:
+    """The peers to report: all of the configuration's (sorted) under ``-a``, else the system ID."""
+    return sorted(config.peer_ids) if options.all_systems else [options.system_id or ""]
+
+
 def plan_tasks(
-    options: Options, config: EvalConfig, plan: list[MetricSpec], exists: Callable[[str], bool]
+    options: Options,
+    config: EvalConfig,
+    plan: list[MetricSpec],
+    exists: Callable[[str], bool],
+    peers: list[str],
 ) -> tuple[list[Task], list[str]]:
     """Every task in the Perl's order (peer, metric, eval), and the missing-peer warnings.
 
@@ -128,7 +145,6 @@ def plan_tasks(
     off for good: with ``-m`` too, peers stop being stemmed after the first
     model read that way. The order of this walk decides which tasks that is.
     """
-    peers = sorted(config.peer_ids) if options.all_systems else [options.system_id or ""]
     stem_now, only_models = options.stem, options.stem_models_only
     tasks: list[Task] = []
     warnings: list[str] = []
@@ -271,8 +287,13 @@ def summarize_metric(
     return MetricResult(peer_id, spec.label, per_eval, summary=summarize(values, o.confidence))
 
 
-def evaluate(options: Options, config: Optional[EvalConfig] = None) -> Report:
-    """Run the evaluation the options describe and return what to print."""
+def evaluate(
+    options: Options, config: Optional[EvalConfig] = None, peers: Optional[list[str]] = None
+) -> Report:
+    """Run the evaluation the options describe and return what to print.
+
+    ``peers`` restricts the run to some of the evaluated peers (in their order).
+    """
     report = Report(options)
     plan = metric_plan(options)
     if config is None:
@@ -281,18 +302,19 @@ def evaluate(options: Options, config: Optional[EvalConfig] = None) -> Report:
         return report
     if options.counting != 2 and options.resamples <= 0:
         raise ComputeError("the number of resamples (-r) must be positive (division by zero)")
+    if peers is None:
+        peers = evaluated_peers(options, config)
     scorer = _Scorer(options)
-    tasks, report.warnings = plan_tasks(options, config, plan, scorer.corpus.exists)
+    tasks, report.warnings = plan_tasks(options, config, plan, scorer.corpus.exists, peers)
     rows = scorer.rows(plan, tasks)
-    report.results = collect_results(options, plan, config, tasks, rows)
+    report.results = collect_results(options, plan, peers, tasks, rows)
     return report
 
 
 def collect_results(
-    options: Options, plan: list[MetricSpec], config: EvalConfig, tasks: list[Task], rows: list[Row]
+    options: Options, plan: list[MetricSpec], peers: list[str], tasks: list[Task], rows: list[Row]
 ) -> list[MetricResult]:
     """Group the rows per peer and metric, in the Perl's output order, and summarize."""
-    peers = sorted(config.peer_ids) if options.all_systems else [options.system_id or ""]
     grouped: dict[tuple[str, int], dict[str, Row]] = {}
     for task, row in zip(tasks, rows):
         grouped.setdefault((task.peer_id, task.spec), {}).setdefault(task.instance_id, row)

@@ -9,7 +9,6 @@ from .stem import porter_stem
 __all__ = ["Tokenizer"]
 
 
-
 class Tokenizer:
     """Turns text into tokens under one run's ``-s`` setting and data files."""
 
