@@ -101,16 +101,14 @@ static int lookup(const int *ids, const int *counts, Py_ssize_t n, int id) {
     return lo < n && ids[lo] == id ? counts[lo] : 0;
 }
 
-#define N_BUFFERS 9
+#define N_BUFFERS 8
 
-/* union_lcs(model, model_offsets, local_ids, distinct_ids, distinct_budget,
+/* union_lcs(model, model_offsets, model_unigram_ids, model_unigram_counts,
  *           peer, peer_offsets, peer_unigram_ids, peer_unigram_counts, weights)
  *   model, peer: int32 token ids, sentences concatenated;
  *   *_offsets: int32, sentence s is [off[s], off[s+1]);
- *   local_ids: int32 per model position, index into distinct_ids;
- *   distinct_ids, distinct_budget: int32, the model's distinct tokens and their
- *     unigram counts (the model's clipping budget);
- *   peer_unigram_ids (sorted), peer_unigram_counts: int32, the peer's budget;
+ *   *_unigram_ids (sorted) and *_unigram_counts: int32, the text's unigram
+ *     counts from the n-gram reader: the clipping budgets;
  *   weights: None for ROUGE-L, else float64 f[k] = k ** w for k = 0 .. longest+1.
  * Returns (hit, base): counted hits (weighted runs for ROUGE-W) and the model
  * length (sum of f[len] per sentence for ROUGE-W).
@@ -118,17 +116,18 @@ static int lookup(const int *ids, const int *counts, Py_ssize_t n, int id) {
 static PyObject *union_lcs(PyObject *self, PyObject *args) {
     PyObject *objs[N_BUFFERS], *o_weights;
     Py_buffer bufs[N_BUFFERS], weights;
-    static const char *names[N_BUFFERS] = {"model", "model offsets", "local ids", "distinct ids",
-                                           "distinct budget", "peer", "peer offsets",
+    static const char *names[N_BUFFERS] = {"model", "model offsets", "model unigram ids",
+                                           "model unigram counts", "peer", "peer offsets",
                                            "peer unigram ids", "peer unigram counts"};
-    int have_weights, got = 0, k;
+    int have_weights, got = 0;
+    Py_ssize_t k;
     Work w = {NULL, NULL, 0};
     PyObject *result = NULL;
     unsigned char *mask = NULL;
-    int *used = NULL, *cap = NULL;
+    int *used = NULL, *cap = NULL, *slot = NULL;
 
-    if (!PyArg_ParseTuple(args, "OOOOOOOOOO", &objs[0], &objs[1], &objs[2], &objs[3], &objs[4],
-                          &objs[5], &objs[6], &objs[7], &objs[8], &o_weights))
+    if (!PyArg_ParseTuple(args, "OOOOOOOOO", &objs[0], &objs[1], &objs[2], &objs[3], &objs[4],
+                          &objs[5], &objs[6], &objs[7], &o_weights))
         return NULL;
     have_weights = o_weights != Py_None;
     for (got = 0; got < N_BUFFERS; got++)
@@ -136,29 +135,40 @@ static PyObject *union_lcs(PyObject *self, PyObject *args) {
     if (have_weights && get_buffer(o_weights, &weights, "weights", 8) < 0) goto release;
     {
         const int *mt = (const int *)bufs[0].buf, *mo = (const int *)bufs[1].buf;
-        const int *ids = (const int *)bufs[2].buf, *dist = (const int *)bufs[3].buf;
-        const int *budget = (const int *)bufs[4].buf;
-        const int *pt = (const int *)bufs[5].buf, *po = (const int *)bufs[6].buf;
-        const int *pu = (const int *)bufs[7].buf, *pc = (const int *)bufs[8].buf;
-        Py_ssize_t ndist = bufs[3].len / 4, npu = bufs[7].len / 4;
+        const int *mu = (const int *)bufs[2].buf, *mc = (const int *)bufs[3].buf;
+        const int *pt = (const int *)bufs[4].buf, *po = (const int *)bufs[5].buf;
+        const int *pu = (const int *)bufs[6].buf, *pc = (const int *)bufs[7].buf;
+        Py_ssize_t nmu = bufs[2].len / 4, npu = bufs[6].len / 4;
         const double *f = have_weights ? (const double *)weights.buf : NULL;
         Py_ssize_t nf = have_weights ? weights.len / 8 : 0;
-        Py_ssize_t ms = bufs[1].len / 4 - 1, ps = bufs[6].len / 4 - 1, s, t, longest = 0;
+        Py_ssize_t ms = bufs[1].len / 4 - 1, ps = bufs[5].len / 4 - 1, s, t, longest = 0;
         Py_ssize_t total = bufs[0].len / 4;
         double hit = 0.0, base = 0.0;
 
         for (t = 0; t < ps; t++)
             if (po[t + 1] - po[t] > longest) longest = po[t + 1] - po[t];
         mask = (unsigned char *)calloc(total ? total : 1, 1);
-        used = (int *)calloc(ndist + 1, sizeof(int));
-        cap = (int *)calloc(ndist + 1, sizeof(int));
-        if (!mask || !used || !cap) {
+        used = (int *)calloc(nmu + 1, sizeof(int));
+        cap = (int *)calloc(nmu + 1, sizeof(int));
+        slot = (int *)malloc((total ? total : 1) * sizeof(int));
+        if (!mask || !used || !cap || !slot) {
             PyErr_NoMemory();
             goto done;
         }
-        for (k = 0; k < ndist; k++) {
-            int peer_budget = lookup(pu, pc, npu, dist[k]);
-            cap[k] = budget[k] < peer_budget ? budget[k] : peer_budget;
+        /* A model token's budget is shared by all its occurrences: slot[pos]
+         * is its index in the model's unigram table (nmu when it has none). */
+        for (k = 0; k < nmu; k++) {
+            int peer_budget = lookup(pu, pc, npu, mu[k]);
+            cap[k] = mc[k] < peer_budget ? mc[k] : peer_budget;
+        }
+        for (k = 0; k < total; k++) {
+            Py_ssize_t lo = 0, hi = nmu;
+            while (lo < hi) {
+                Py_ssize_t mid = lo + (hi - lo) / 2;
+                if (mu[mid] < mt[k]) lo = mid + 1;
+                else hi = mid;
+            }
+            slot[k] = lo < nmu && mu[lo] == mt[k] ? (int)lo : (int)nmu;
         }
         for (s = 0; s < ms; s++) {
             Py_ssize_t start = mo[s], m = mo[s + 1] - mo[s], j, run = 0;
@@ -179,8 +189,8 @@ static PyObject *union_lcs(PyObject *self, PyObject *args) {
             }
             for (j = 0; j < m; j++) {
                 Py_ssize_t pos = start + j;
-                if (!mask[pos] || used[ids[pos]] >= cap[ids[pos]]) continue;
-                used[ids[pos]]++;
+                if (!mask[pos] || used[slot[pos]] >= cap[slot[pos]]) continue;
+                used[slot[pos]]++;
                 if (!f) {
                     hit += 1.0;
                     continue;
@@ -198,12 +208,66 @@ done:
     free(mask);
     free(used);
     free(cap);
+    free(slot);
     free(w.c);
     free(w.runs);
     if (have_weights) PyBuffer_Release(&weights);
 release:
     while (got-- > 0) PyBuffer_Release(&bufs[got]);
     return result;
+}
+
+/* bootstrap_sums(rows, resamples, out)
+ *   rows: float64 (n x 3), the instance values in sorted instance order;
+ *   out: float64 (resamples x 3).  Resample i seeds Perl's drand48 with
+ *   srand(i), draws n indices int(n * drand48()) and adds the drawn rows in
+ *   draw order.
+ */
+static PyObject *bootstrap_sums(PyObject *self, PyObject *args) {
+    PyObject *o_rows, *o_out;
+    Py_ssize_t resamples;
+    Py_buffer rows, out;
+    if (!PyArg_ParseTuple(args, "OnO", &o_rows, &resamples, &o_out)) return NULL;
+    if (get_buffer(o_rows, &rows, "rows", 8) < 0) return NULL;
+    if (get_buffer(o_out, &out, "out", 8) < 0) {
+        PyBuffer_Release(&rows);
+        return NULL;
+    }
+    {
+        const double *v = (const double *)rows.buf;
+        double *o = (double *)out.buf;
+        Py_ssize_t n = rows.len / 8 / 3, i, k;
+        if (out.len / 8 != resamples * 3) {
+            PyErr_SetString(PyExc_ValueError, "output has the wrong size");
+            PyBuffer_Release(&rows);
+            PyBuffer_Release(&out);
+            return NULL;
+        }
+        for (i = 0; i < resamples; i++) {
+            unsigned long long state = ((unsigned long long)i << 16) + 0x330EULL;
+            double a = 0.0, b = 0.0, c = 0.0;
+            for (k = 0; k < n; k++) {
+                Py_ssize_t at;
+                state = (state * 0x5DEECE66DULL + 0xBULL) & 0xFFFFFFFFFFFFULL;
+                at = (Py_ssize_t)((double)n * ((double)state * 0x1p-48));
+                if (k == 0) {
+                    a = v[3 * at];
+                    b = v[3 * at + 1];
+                    c = v[3 * at + 2];
+                } else {
+                    a += v[3 * at];
+                    b += v[3 * at + 1];
+                    c += v[3 * at + 2];
+                }
+            }
+            o[3 * i] = a;
+            o[3 * i + 1] = b;
+            o[3 * i + 2] = c;
+        }
+    }
+    PyBuffer_Release(&rows);
+    PyBuffer_Release(&out);
+    Py_RETURN_NONE;
 }
 
 /* clipped_hits(keys, counts, starts, width, peers, models, out)
@@ -257,6 +321,7 @@ release:
 static PyMethodDef methods[] = {
     {"union_lcs", union_lcs, METH_VARARGS, "Union-LCS hits and base of one model against one peer."},
     {"clipped_hits", clipped_hits, METH_VARARGS, "Clipped unit hits of (peer, model) pairs."},
+    {"bootstrap_sums", bootstrap_sums, METH_VARARGS, "Perl-exact bootstrap resample sums."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -20,9 +20,17 @@ from .readers import limit_for_lcs, limit_for_ngrams, read_be_lines, read_senten
 from .resources import LinguisticData
 from .text.tokenize import Tokenizer
 
-__all__ = ["Corpus"]
+__all__ = ["Corpus", "Vocabulary"]
 
 T = TypeVar("T")
+
+
+class Vocabulary(dict):  # type: ignore[type-arg]
+    """Token -> integer id, a new id for each new token."""
+
+    def __missing__(self, token: str) -> int:
+        value = self[token] = len(self)
+        return value
 
 
 class Corpus:
@@ -33,7 +41,8 @@ class Corpus:
         self._words = words
         self._bytes = nbytes
         self._cache: dict[Hashable, object] = {}
-        self.vocabulary: dict[str, int] = {}
+        self.vocabulary = Vocabulary()
+        self._limited = bool(words or nbytes)
 
     def _cached(self, key: Hashable, make: Callable[[], T]) -> T:
         try:
@@ -46,10 +55,19 @@ class Corpus:
         """The file's sentences (lowercased), before any length limit."""
         return self._cached(("sentences", path, fmt), lambda: read_sentences(path, fmt))
 
+    def sentence_tokens(self, path: str, fmt: Optional[str], stem: bool) -> list[list[str]]:
+        """Tokens of each sentence, before any length limit."""
+        return self._cached(
+            ("sentence tokens", path, fmt, stem),
+            lambda: self.tokenizer.sentence_tokens(self.sentences(path, fmt), stem),
+        )
+
     def tokens(self, path: str, fmt: Optional[str], stem: bool) -> list[str]:
         """Tokens as the n-gram reader sees them (``-l``/``-b`` applied across sentences)."""
 
         def make() -> list[str]:
+            if not self._limited:
+                return [t for sentence in self.sentence_tokens(path, fmt, stem) for t in sentence]
             pieces = limit_for_ngrams(self.sentences(path, fmt), self._words, self._bytes)
             return self.tokenizer.tokens(pieces, stem)
 
@@ -57,13 +75,10 @@ class Corpus:
 
     def token_ids(self, path: str, fmt: Optional[str], stem: bool) -> np.ndarray:
         """The n-gram reader's tokens as the run's integer ids."""
-
-        def make() -> np.ndarray:
-            vocab = self.vocabulary
-            ids = [vocab.setdefault(t, len(vocab)) for t in self.tokens(path, fmt, stem)]
-            return np.array(ids, dtype=np.int64)
-
-        return self._cached(("ids", path, fmt, stem), make)
+        return self._cached(
+            ("ids", path, fmt, stem),
+            lambda: np.fromiter(map(self.vocabulary.__getitem__, self.tokens(path, fmt, stem)), np.int64),
+        )
 
     def exists(self, path: str) -> bool:
         """Whether the path exists (the Perl's ``-e`` test on model files)."""
@@ -73,8 +88,11 @@ class Corpus:
         """ROUGE-L/W view: the LCS reader's sentences and the n-gram reader's unigrams."""
 
         def make() -> LcsText:
-            kept = limit_for_lcs(self.sentences(path, fmt), self._words, self._bytes)
-            sentences = [self.tokenizer.tokens([s], stem) for s in kept]
+            if self._limited:
+                kept = limit_for_lcs(self.sentences(path, fmt), self._words, self._bytes)
+                sentences = self.tokenizer.sentence_tokens(kept, stem)
+            else:
+                sentences = self.sentence_tokens(path, fmt, stem)
             unigrams = self.tokens(path, fmt, unigram_stem)
             return LcsText(sentences, Counter(unigrams), len(unigrams), self.vocabulary)
 

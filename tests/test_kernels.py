@@ -9,7 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rouge155py.metrics import Grams, clipped_hits, lcs
+from rouge155py.corpus import Vocabulary
+from rouge155py.metrics import Grams, clipped_hits, lcs, units
 from rouge155py.metrics.lcs import LcsText, score_lcs, score_wlcs
 from rouge155py.metrics.ngram import ngrams
 from rouge155py.metrics.skipbigram import skip_bigrams
@@ -26,7 +27,7 @@ def _texts(model: list[list[str]], peer: list[list[str]], extra: list[str]) -> t
         unigrams = [t for s in sents for t in s] + extra  # the n-gram reader may differ
         return LcsText(sents, Counter(unigrams), len(unigrams), vocab)  # type: ignore[arg-type]
 
-    vocab: dict[str, int] = {}
+    vocab = Vocabulary()
     return text(model, vocab), text(peer, vocab), text(model, None), text(peer, None)
 
 
@@ -97,3 +98,22 @@ def test_batched_skip_bigrams_match_reference(files, distance, unigrams, data) -
     expected = _reference_hits(grams, pairs)
     assert table.hits(peers, models).tolist() == expected
     assert table._numpy_hits(peers, models).tolist() == expected
+
+
+@settings(max_examples=100, deadline=None)
+@given(token_lists, st.integers(1, 4))
+def test_unit_codes_renumber_before_overflow(files, n) -> None:
+    """With a tiny code limit every renumbering branch runs; the counts must not change."""
+    expected = UnitTable(*ngram_units(_ids(files), n), len(files)).totals.tolist()
+    original = units._LIMIT
+    units._LIMIT = 8
+    try:
+        table = UnitTable(*ngram_units(_ids(files), n), len(files))
+        grams = [ngrams(f, n) for f in files]
+        pairs = [(p, m) for p in range(len(files)) for m in range(len(files))]
+        peers = np.array([p for p, _ in pairs], dtype=np.int64)
+        models = np.array([m for _, m in pairs], dtype=np.int64)
+        assert table.totals.tolist() == expected
+        assert table.hits(peers, models).tolist() == _reference_hits(grams, pairs)
+    finally:
+        units._LIMIT = original

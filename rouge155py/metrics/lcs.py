@@ -15,8 +15,6 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
-import numpy as np
-
 from ..errors import ComputeError
 from . import ModelCounts
 
@@ -40,7 +38,8 @@ class LcsText:
     """A summary as the LCS metrics see it, plus a packed form for the kernel.
 
     ``sentences`` come from the LCS reader; ``unigrams`` (the clipping budget)
-    from the n-gram reader. ``vocabulary`` maps tokens to the run's integer ids.
+    from the n-gram reader. ``vocabulary`` maps tokens to the run's integer ids
+    (it must give a new id to a new token, as :class:`rouge155py.corpus.Vocabulary`).
     """
 
     sentences: list[list[str]]
@@ -52,29 +51,16 @@ class LcsText:
         if _accel is None or self.vocabulary is None:
             return
         vocab = self.vocabulary
-        flat = [vocab.setdefault(t, len(vocab)) for s in self.sentences for t in s]
-        ids = np.array(flat, dtype=np.int32)
-        offsets = np.cumsum([0] + [len(s) for s in self.sentences]).astype(np.int32)
-        distinct, local = np.unique(ids, return_inverse=True)
-        pairs = sorted((vocab.setdefault(t, len(vocab)), n) for t, n in self.unigrams.items())
-        unigram_ids = np.array([i for i, _ in pairs], dtype=np.int32)
-        unigram_counts = np.array([n for _, n in pairs], dtype=np.int32)
-        where = np.minimum(np.searchsorted(unigram_ids, distinct), max(len(unigram_ids) - 1, 0))
-        budget = np.zeros(len(distinct), dtype=np.int32)
-        if len(unigram_ids):
-            budget = np.where(unigram_ids[where] == distinct, unigram_counts[where], 0).astype(np.int32)
-        longest = max((len(s) for s in self.sentences), default=0)
-        packed = (
-            ids,
-            offsets,
-            local.reshape(-1).astype(np.int32),
-            distinct.astype(np.int32),
-            budget,
-            unigram_ids,
-            unigram_counts,
-            longest,
-        )
-        object.__setattr__(self, "_packed", packed)
+        ids = array("i", [vocab[t] for s in self.sentences for t in s])
+        offsets, at = array("i", [0]), 0
+        for sentence in self.sentences:
+            at += len(sentence)
+            offsets.append(at)
+        budget = sorted(zip(map(vocab.__getitem__, self.unigrams), self.unigrams.values()))
+        unigram_ids = array("i", [i for i, _ in budget])
+        unigram_counts = array("i", [n for _, n in budget])
+        longest = max(map(len, self.sentences), default=0)
+        object.__setattr__(self, "_packed", (ids, offsets, unigram_ids, unigram_counts, longest))
 
 
 def lcs_marks(model: list[str], peer: list[str], mask: list[bool]) -> None:
@@ -162,8 +148,8 @@ def _kernel(model: LcsText, peer: LcsText, weight: Optional[float]) -> Optional[
     m, p = getattr(model, "_packed", None), getattr(peer, "_packed", None)
     if m is None or p is None:
         return None
-    weights = None if weight is None else _weights(weight, max(m[7], p[7]) + 2)
-    return _accel.union_lcs(m[0], m[1], m[2], m[3], m[4], p[0], p[1], p[5], p[6], weights)
+    weights = None if weight is None else _weights(weight, max(m[4], p[4]) + 2)
+    return _accel.union_lcs(m[0], m[1], m[2], m[3], p[0], p[1], p[2], p[3], weights)
 
 
 _WEIGHT_TABLES: dict[float, array] = {}

@@ -19,6 +19,8 @@ except ImportError:  # the optional C kernel was not built: numpy only
 
 __all__ = ["UnitTable", "ngram_units", "skip_bigram_units"]
 
+_LIMIT = 1 << 62
+
 
 def _concat(files: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     """Token ids of all files end to end, and the file index of each position."""
@@ -32,13 +34,14 @@ def ngram_units(files: Sequence[np.ndarray], n: int) -> tuple[np.ndarray, np.nda
     ids, owner = _concat(files)
     base = int(ids.max()) + 1 if len(ids) else 1
     codes, valid = ids, np.ones(len(ids), dtype=bool)
+    bound = base  # codes are below this
     for k in range(1, n):
-        if len(codes) <= 1:
-            return np.zeros(0, np.int64), np.zeros(0, np.int64)
+        if bound > _LIMIT // base:  # the next code would overflow: renumber densely first
+            _, codes = np.unique(codes, return_inverse=True)
+            codes, bound = codes.reshape(-1).astype(np.int64), len(codes)
         codes = codes[:-1] * base + ids[k:]
+        bound *= base
         valid = valid[:-1] & (owner[:-k] == owner[k:])
-        _, codes = np.unique(codes, return_inverse=True)  # keep codes small for the next step
-        codes = codes.reshape(-1).astype(np.int64)
     return codes[valid], owner[: len(valid)][valid]
 
 
@@ -73,12 +76,13 @@ class UnitTable:
 
     def __init__(self, codes: np.ndarray, owner: np.ndarray, files: int) -> None:
         self.totals = np.bincount(owner, minlength=files).astype(np.int64)
-        if len(codes):
+        dense = codes
+        self._width = int(codes.max()) + 1 if len(codes) else 1
+        if self._width > _LIMIT // max(files, 1):  # file * width would overflow: renumber
             _, dense = np.unique(codes, return_inverse=True)
+            dense = dense.reshape(-1).astype(np.int64)
             self._width = int(dense.max()) + 1
-        else:
-            dense, self._width = codes, 1
-        keys = owner * self._width + dense.reshape(-1)
+        keys = owner * self._width + dense
         self._keys, counts = np.unique(keys, return_counts=True)
         self._counts = counts.astype(np.int64)
         self._starts = np.searchsorted(self._keys, np.arange(files + 1, dtype=np.int64) * self._width)

@@ -2,11 +2,25 @@
 
 from __future__ import annotations
 
+from typing import Callable
+
 from ..resources import LinguisticData
 from .normalize import counted_tokens
 from .stem import porter_stem
 
 __all__ = ["Tokenizer"]
+
+
+class _Stems(dict):  # type: ignore[type-arg]
+    """Token -> counted form under -m: stemmed when longer than 3 bytes, computed once."""
+
+    def __init__(self, morph_stem: Callable[[str], str]) -> None:
+        super().__init__()
+        self._morph_stem = morph_stem
+
+    def __missing__(self, token: str) -> str:
+        value = self[token] = self._morph_stem(token) if len(token) > 3 else token
+        return value
 
 
 class Tokenizer:
@@ -15,26 +29,27 @@ class Tokenizer:
     def __init__(self, data: LinguisticData, remove_stopwords: bool) -> None:
         self._stopwords = data.stopwords if remove_stopwords else frozenset()
         self._exceptions = data.exceptions
-        self._stems: dict[str, str] = {}
+        self._stems = _Stems(self.morph_stem)
 
     def morph_stem(self, token: str) -> str:
-        """WordNet exception first, else the Perl's Porter variant."""
-        stem = self._stems.get(token)
-        if stem is None:
-            lowered = token.translate(_LOWER)
-            found = self._exceptions.get(lowered)
-            stem = self._stems[token] = found if found is not None else porter_stem(lowered)
-        return stem
+        """WordNet exception first, else the Perl's Porter variant (any length)."""
+        lowered = token.translate(_LOWER)
+        found = self._exceptions.get(lowered)
+        return found if found is not None else porter_stem(lowered)
+
+    def _counted(self, text: str, stem: bool) -> list[str]:
+        found = counted_tokens(text)
+        if self._stopwords:
+            found = [t for t in found if t not in self._stopwords]
+        return list(map(self._stems.__getitem__, found)) if stem else found
 
     def tokens(self, pieces: list[str], stem: bool) -> list[str]:
         """Counted tokens of the pieces, stemmed when longer than 3 bytes under ``-m``."""
-        found = counted_tokens(" ".join(pieces))
-        if self._stopwords:
-            found = [t for t in found if t not in self._stopwords]
-        if stem:
-            stems, morph = self._stems, self.morph_stem
-            found = [(stems.get(t) or morph(t)) if len(t) > 3 else t for t in found]
-        return found
+        return self._counted(" ".join(pieces), stem)
+
+    def sentence_tokens(self, sentences: list[str], stem: bool) -> list[list[str]]:
+        """Counted tokens of each sentence."""
+        return [self._counted(sentence, stem) for sentence in sentences]
 
 
 _LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
