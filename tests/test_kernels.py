@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from rouge155py import bootstrap
 from rouge155py.corpus import Vocabulary
 from rouge155py.metrics import Grams, clipped_hits, lcs, units
 from rouge155py.metrics.lcs import LcsText, score_lcs, score_wlcs
@@ -117,3 +118,17 @@ def test_unit_codes_renumber_before_overflow(files, n) -> None:
         assert table.hits(peers, models).tolist() == _reference_hits(grams, pairs)
     finally:
         units._LIMIT = original
+
+
+@needs_kernel
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(st.tuples(*(st.floats(0, 1, allow_nan=False),) * 3), max_size=40),
+    st.integers(1, 300),
+)
+def test_bootstrap_kernel_matches_numpy(rows, resamples) -> None:
+    table = np.array(rows, dtype=float).reshape(-1, 3)
+    out = np.zeros((resamples, 3))
+    if len(rows):
+        bootstrap._accel.bootstrap_sums(table, resamples, out)
+    assert np.array_equal(out.T, bootstrap._numpy_sums(table, resamples))
