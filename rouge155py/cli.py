@@ -4,19 +4,32 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from typing import Optional, Sequence
 
 import click
 
 from . import __version__
 from .errors import RougeError
-from .evaluate import evaluate
+from .evaluate import Report, evaluate
+from .metrics.lcs import kernel_available
 from .options import parse_command_line
 from .parallel import evaluate_parallel
 from .report import format_legacy, to_json
 from .usage import usage
 
 __all__ = ["main"]
+
+
+def _diagnostics(report: Report, seconds: float) -> None:
+    """``-v``: what was evaluated, on stderr (the Perl's debug dump is not reproduced)."""
+    o = report.options
+    kernel = "C kernel" if kernel_available() else "pure Python"
+    data = o.data_dir or "bundled data"
+    click.echo(f"rouge155py {__version__}: {o.config_path}, {data}, {kernel}", err=True)
+    for result in report.results:
+        click.echo(f"  {result.peer_id} {result.label}: {len(result.instances)} instances", err=True)
+    click.echo(f"  {seconds:.3f} s, {o.jobs} process(es)", err=True)
 
 
 def run(argv: Sequence[str]) -> int:
@@ -33,7 +46,10 @@ def run(argv: Sequence[str]) -> int:
             return 0
         options = request.options
         assert options is not None
+        started = time.perf_counter()
         report = evaluate_parallel(options) if options.jobs > 1 else evaluate(options)
+        if options.verbose:
+            _diagnostics(report, time.perf_counter() - started)
         for warning in report.warnings:
             click.echo(warning, err=True)
         signature = options.signature(__version__)
