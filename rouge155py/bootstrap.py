@@ -99,10 +99,14 @@ def _bound(ranked: list[float], index: int, weight: float) -> float:
     return at(index) + (at(index + 1) - at(index)) * weight
 
 
-def summarize(values: np.ndarray, confidence: float) -> Summary:
-    """Mean of the resample values (summed in ascending order) and the CI bounds."""
-    resamples = values.shape[1]
-    if resamples <= 0:
+def summarize(values: np.ndarray, confidence: float, resamples: float) -> Summary:
+    """Mean of the resample values (summed in ascending order) and the CI bounds.
+
+    ``resamples`` is ``-r`` as given: the Perl draws ceil(r) resamples but puts
+    r itself into the interval formula.
+    """
+    count = values.shape[1]
+    if count <= 0:
         raise ComputeError("the number of resamples (-r) must be positive (division by zero)")
     delta = resamples * ((100 - confidence) / 2.0) / 100.0
     upper_a = int(resamples - delta - 1)
@@ -114,7 +118,7 @@ def summarize(values: np.ndarray, confidence: float) -> Summary:
         total = 0.0
         for value in ranked:
             total += value
-        averages.append(fmt5(total / resamples))
+        averages.append(fmt5(total / count))
         lowers.append(fmt5(_bound(ranked, lower_a, weight)))
         uppers.append(fmt5(_bound(ranked, upper_a, weight)))
     return Summary(tuple(averages), tuple(lowers), tuple(uppers))  # type: ignore[arg-type]

@@ -36,7 +36,7 @@ class Vocabulary(dict):  # type: ignore[type-arg]
 class Corpus:
     """Cached views of the summary files of one run."""
 
-    def __init__(self, data: LinguisticData, remove_stopwords: bool, words: int, nbytes: int) -> None:
+    def __init__(self, data: LinguisticData, remove_stopwords: bool, words: float, nbytes: float) -> None:
         self.tokenizer = Tokenizer(data, remove_stopwords)
         self._words = words
         self._bytes = nbytes

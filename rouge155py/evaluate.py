@@ -283,8 +283,9 @@ def summarize_metric(
                 sums[k] += instances[i][k]  # type: ignore[operator]
         return MetricResult(peer_id, spec.label, per_eval, counts=tuple(int(s) for s in sums))  # type: ignore[arg-type]
     rows = np.array([[float(v) for v in instances[i]] for i in ids], dtype=float).reshape(-1, 3)
-    values = resample(rows, o.resamples, o.counting, o.alpha)
-    return MetricResult(peer_id, spec.label, per_eval, summary=summarize(values, o.confidence))
+    values = resample(rows, o.resample_count, o.counting, o.alpha)
+    summary = summarize(values, o.confidence, o.resamples)
+    return MetricResult(peer_id, spec.label, per_eval, summary=summary)
 
 
 def evaluate(
@@ -300,7 +301,7 @@ def evaluate(
         config = load_config(options)
     if not plan:
         return report
-    if options.counting != 2 and options.resamples <= 0:
+    if options.counting != 2 and options.resample_count == 0:
         raise ComputeError("the number of resamples (-r) must be positive (division by zero)")
     if peers is None:
         peers = evaluated_peers(options, config)

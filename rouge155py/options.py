@@ -7,6 +7,7 @@ then validates the values where the Perl dies, and returns :class:`Options`.
 
 from __future__ import annotations
 
+import math
 import os
 import re
 from dataclasses import dataclass, field
@@ -33,11 +34,11 @@ class Options:
     file_list_format: Optional[str] = None
     file_list_peer_id: str = "X"
     data_dir: Optional[str] = None
-    max_ngram: int = 0
+    max_ngram: int = 0  # -n: ROUGE-1 .. ROUGE-max_ngram
     lcs: bool = True
     wlcs_weight: Optional[float] = None
     wlcs_label: str = ""
-    skip_distance: Optional[int] = None
+    skip_distance: Optional[float] = None
     skip_label: str = ""
     skip_unigrams: bool = False
     skip_both: bool = False
@@ -45,17 +46,22 @@ class Options:
     stem: bool = False
     stem_models_only: bool = False
     stopwords: bool = False
-    length_limit: int = 0
-    byte_limit: int = 0
+    length_limit: float = 0
+    byte_limit: float = 0
     best_model: bool = False
     alpha: float = 0.5
     counting: int = 0
-    resamples: int = 1000
+    resamples: float = 1000  # -r as given: the Perl uses the value itself in the CI formula
     confidence: float = 95.0
     confidence_label: str = "95"
     per_eval: bool = False
     verbose: bool = False
     jobs: int = 1
+
+    @property
+    def resample_count(self) -> int:
+        """How many resamples the Perl draws: ``for (i = 0; i < r; i++)``."""
+        return math.ceil(self.resamples) if self.resamples > 0 else 0
 
     def signature(self, version: str) -> str:
         """A short string naming every setting that changes the numbers."""
@@ -70,13 +76,13 @@ class Options:
             f"m:{'yes' if self.stem else 'no'}",
             f"M:{'yes' if self.stem_models_only else 'no'}",
             f"s:{'yes' if self.stopwords else 'no'}",
-            f"l:{self.length_limit}",
-            f"b:{self.byte_limit}",
+            f"l:{self.length_limit:g}",
+            f"b:{self.byte_limit:g}",
             f"f:{'B' if self.best_model else 'A'}",
             f"p:{self.alpha!r}",
             f"t:{self.counting}",
             f"c:{self.confidence_label}",
-            f"r:{self.resamples}",
+            f"r:{self.resamples:g}",
             f"version:{version}",
         ]
         return "|".join(parts)
@@ -203,8 +209,10 @@ def parse_command_line(argv: Sequence[str], environ: Optional[dict[str, str]] = 
 
     if given("l") and given("b"):
         raise UsageError("Please specify length limit in words or bytes but not both.")
-    length_limit = int(_number("l", opts["l"], True)) if given("l") else 0  # type: ignore[arg-type]
-    byte_limit = int(_number("b", opts["b"], True)) if given("b") else 0  # type: ignore[arg-type]
+    # Numbers are read as Perl reads them ("07", "2.5", "1e1"): where the Perl
+    # uses a fractional value, so does the computation.
+    length_limit = _number("l", opts["l"], False) if given("l") else 0  # type: ignore[arg-type]
+    byte_limit = _number("b", opts["b"], False) if given("b") else 0  # type: ignore[arg-type]
 
     confidence_label = opts.get("c") or "95"
     confidence = _number("c", confidence_label, False)
@@ -217,7 +225,7 @@ def parse_command_line(argv: Sequence[str], environ: Optional[dict[str, str]] = 
         if weight <= 0:
             raise UsageError("ROUGE-W weight factor must be greater than 0 (option -w).")
 
-    resamples = int(_number("r", opts["r"], True)) if given("r") else 1000  # type: ignore[arg-type]
+    resamples = _number("r", opts["r"], False) if given("r") else 1000  # type: ignore[arg-type]
 
     alpha = 0.5
     if given("p"):
@@ -233,8 +241,9 @@ def parse_command_line(argv: Sequence[str], environ: Optional[dict[str, str]] = 
         t = _number("t", opts["t"], False)  # type: ignore[arg-type]
         counting = int(t) if t in (1, 2) else 0
 
-    skip_distance = int(_number("2", opts["2"], True)) if given("2") else None  # type: ignore[arg-type]
-    max_ngram = int(_number("n", opts["n"], True)) if given("n") else 0  # type: ignore[arg-type]
+    skip_distance = _number("2", opts["2"], False) if given("2") else None  # type: ignore[arg-type]
+    ngram_value = _number("n", opts["n"], False) if given("n") else 0  # type: ignore[arg-type]
+    max_ngram = math.floor(ngram_value) if ngram_value >= 1 else 0
     jobs = int(long_opts.get("--jobs") or opts.get("j") or 1)
     if jobs < 1:
         raise UsageError("the number of jobs must be at least 1")

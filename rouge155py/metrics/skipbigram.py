@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from typing import Hashable
 
@@ -10,7 +11,7 @@ from . import Grams
 __all__ = ["skip_bigrams"]
 
 
-def skip_bigrams(tokens: list[str], distance: int, unigrams: bool) -> Grams:
+def skip_bigrams(tokens: list[str], distance: float, unigrams: bool) -> Grams:
     """Pairs (i, j), i < j <= i + distance + 1 (any j when distance < 0).
 
     As in the Perl, i stops at the second-to-last token, so the last token's
@@ -24,7 +25,7 @@ def skip_bigrams(tokens: list[str], distance: int, unigrams: bool) -> Grams:
         if unigrams:
             counts[first] += 1
             total += 1
-        end = last if distance < 0 else min(last, i + distance + 1)
+        end = last if distance < 0 else min(last, i + math.floor(distance + 1))
         for j in range(i + 1, end + 1):
             counts[(first, tokens[j])] += 1
         total += max(end - i, 0)

@@ -8,6 +8,7 @@ min(peer count, model count). Units never span two files.
 
 from __future__ import annotations
 
+import math
 from typing import Sequence
 
 import numpy as np
@@ -46,7 +47,7 @@ def ngram_units(files: Sequence[np.ndarray], n: int) -> tuple[np.ndarray, np.nda
 
 
 def skip_bigram_units(
-    files: Sequence[np.ndarray], distance: int, unigrams: bool
+    files: Sequence[np.ndarray], distance: float, unigrams: bool
 ) -> tuple[np.ndarray, np.ndarray]:
     """(codes, file index) of the skip-bigrams (and ``-u`` unigrams) of every file.
 
@@ -56,7 +57,7 @@ def skip_bigram_units(
     ids, owner = _concat(files)
     base = int(ids.max()) + 1 if len(ids) else 1
     longest = max((len(f) for f in files), default=0)
-    reach = longest - 1 if distance < 0 else min(distance + 1, longest - 1)
+    reach = longest - 1 if distance < 0 else min(math.floor(distance + 1), longest - 1)
     codes, owners = [], []
     if unigrams and len(ids) > 1:
         keep = owner[:-1] == owner[1:]

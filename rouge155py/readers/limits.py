@@ -23,11 +23,13 @@ def perl_split(text: str) -> list[str]:
     return fields
 
 
-def _first_words(fields: list[str], count: int) -> str:
-    return " ".join(fields[: max(count, 0)])
+def _first_words(fields: list[str], words: float, size: int) -> str:
+    # The Perl joins fields[0 .. words - size - 1]; a range end is truncated toward zero.
+    last = int(words - size - 1)
+    return " ".join(fields[: last + 1]) if last >= 0 else ""
 
 
-def limit_for_ngrams(sentences: list[str], words: int, nbytes: int) -> list[str]:
+def limit_for_ngrams(sentences: list[str], words: float, nbytes: float) -> list[str]:
     """The pieces of text the n-gram reader keeps."""
     if words:
         kept, size = [], 0
@@ -37,7 +39,7 @@ def limit_for_ngrams(sentences: list[str], words: int, nbytes: int) -> list[str]
                 kept.append(sentence)
                 size += len(fields)
             else:
-                kept.append(_first_words(fields, words - size))
+                kept.append(_first_words(fields, words, size))
                 break
         return kept
     if nbytes:
@@ -47,13 +49,13 @@ def limit_for_ngrams(sentences: list[str], words: int, nbytes: int) -> list[str]
                 kept.append(sentence)
                 size += len(sentence)
             else:
-                kept.append(sentence[: nbytes - size])
+                kept.append(sentence[: int(nbytes - size)])
                 break
         return kept
     return list(sentences)
 
 
-def limit_for_lcs(sentences: list[str], words: int, nbytes: int) -> list[str]:
+def limit_for_lcs(sentences: list[str], words: float, nbytes: float) -> list[str]:
     """The sentences the LCS reader keeps (each stays a separate unit)."""
     if words:
         return limit_for_ngrams(sentences, words, 0)
@@ -63,7 +65,7 @@ def limit_for_lcs(sentences: list[str], words: int, nbytes: int) -> list[str]:
             if len(sentence) < nbytes:
                 kept.append(sentence)
             else:
-                kept.append(sentence[:nbytes])
+                kept.append(sentence[: int(nbytes)])
                 break
         return kept
     return list(sentences)
