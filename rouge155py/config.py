@@ -19,8 +19,11 @@ from .errors import ConfigError
 __all__ = ["INPUT_FORMATS", "Eval", "EvalConfig", "read_file_list", "read_xml_config"]
 
 INPUT_FORMATS = ("SEE", "ISI", "SPL", "SIMPLE")
-_FORMAT = re.compile(r"(?:SEE|ISI|SPL|SIMPLE)\Z", re.IGNORECASE | re.ASCII)
-_EDGE_SPACE = re.compile(r"\A\s+|\s+\Z", re.ASCII)
+# Perl's "$" also matches before a final newline.
+_FORMAT = re.compile(r"(?:SEE|ISI|SPL|SIMPLE)\n?\Z", re.IGNORECASE | re.ASCII)
+# Perl's \s on the parser's Unicode strings (Python's \s would add \x1c-\x1f).
+_SPACE = "\t\n\x0b\x0c\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
+_EDGE_SPACE = re.compile(f"\\A[{_SPACE}]+|[{_SPACE}]+\\Z")
 
 
 @dataclass

@@ -102,8 +102,6 @@ class Request:
 
 def _getopts(argv: list[str], spec: str) -> tuple[dict[str, Optional[str]], list[str], list[str]]:
     """Perl ``Getopt::Std::getopts``: options stop at the first non-option or ``--``."""
-    takes_value = {ch for i, ch in enumerate(spec) if ch != ":" and spec[i + 1 : i + 2] == ":"}
-    known = set(spec) - {":"}
     found: dict[str, Optional[str]] = {}
     warnings: list[str] = []
     args = list(argv)
@@ -112,8 +110,9 @@ def _getopts(argv: list[str], spec: str) -> tuple[dict[str, Optional[str]], list
         if first == "-" and rest == "":
             args.pop(0)
             break
-        if first in known:
-            if first in takes_value:
+        position = spec.find(first)  # as Perl's index(): even ":" is found
+        if position >= 0:
+            if spec[position + 1 : position + 2] == ":":
                 args.pop(0)
                 if rest == "":
                     rest = args.pop(0) if args else None  # type: ignore[assignment]
@@ -214,7 +213,7 @@ def parse_command_line(argv: Sequence[str], environ: Optional[dict[str, str]] = 
     length_limit = _number("l", opts["l"], False) if given("l") else 0  # type: ignore[arg-type]
     byte_limit = _number("b", opts["b"], False) if given("b") else 0  # type: ignore[arg-type]
 
-    confidence_label = opts.get("c") or "95"
+    confidence_label = opts["c"] if given("c") else "95"  # type: ignore[assignment]
     confidence = _number("c", confidence_label, False)
     if confidence < 0 or confidence > 100:
         raise UsageError("Confidence interval should be within 0 and 100 (option -c).")

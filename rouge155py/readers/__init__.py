@@ -28,7 +28,9 @@ def _format(input_format: Optional[str], known: tuple[str, ...]) -> Optional[str
     if input_format is None:
         return None
     pattern = "|".join(known)
-    return input_format.upper() if re.fullmatch(f"(?ai:{pattern})", input_format) else None
+    # Perl's /^SEE$/i: "$" also matches before a final newline.
+    found = re.fullmatch(f"(?ai:({pattern}))\n?", input_format)
+    return found.group(1).upper() if found else None
 
 
 def _file_lines(path: str) -> list[str]:

@@ -1,0 +1,222 @@
+"""Bootstrap resampling: Perl's drand48, the resample means and the confidence interval.
+
+The reference is computeAverages/bootstrapResampling of ROUGE-1.5.5.pl: resample
+i calls srand(i) and draws int(rand(N)) N times; the printed average is the mean
+of the sorted resample means, and each bound interpolates between two ranked
+resample means.
+"""
+
+from __future__ import annotations
+
+import subprocess
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rouge155py.bootstrap import Summary, drand48_indices, resample, summarize
+from rouge155py.errors import ComputeError
+
+MASK48 = (1 << 48) - 1
+
+
+def perl_rand_ints(seed: int, n: int, count: int) -> list[int]:
+    """int(rand(n)) ``count`` times after srand(seed), with plain integers.
+
+    Perl >= 5.20 seeds its drand48 with state = (seed << 16) + 0x330E and steps
+    state = (state * 0x5DEECE66D + 0xB) mod 2**48; rand(n) = n * state / 2**48.
+    """
+    state = (seed << 16) + 0x330E
+    out = []
+    for _ in range(count):
+        state = (state * 0x5DEECE66D + 0xB) & MASK48
+        out.append(int(n * state / 2**48))
+    return out
+
+
+def test_first_state_by_hand() -> None:
+    # srand(0): state = 0x330E = 13070; next = 13070 * 25214903917 + 11 = 329558794195201,
+    # minus 2**48 = 281474976710656 gives 48083817484545. rand(2) = 2 * 48083817484545 / 2**48
+    # = 0.3416..., so int(rand(2)) = 0.
+    assert 13070 * 0x5DEECE66D + 0xB == 329558794195201
+    assert 329558794195201 % 2**48 == 48083817484545
+    assert perl_rand_ints(0, 2, 1) == [0]
+    assert drand48_indices(2, 1)[0, 0] == 0
+
+
+def test_known_perl_draws() -> None:
+    # perl -e 'srand(3); print join(",", map { int(rand(7)) } 1..7)' prints 5,6,2,1,3,3,1
+    # (Perl 5.36); srand(0..3) with rand(3) three times: 0,2,0 / 0,1,2 / 2,0,1 / 2,2,0.
+    assert drand48_indices(7, 4)[3].tolist() == [5, 6, 2, 1, 3, 3, 1]
+    assert drand48_indices(3, 4).tolist() == [[0, 2, 0], [0, 1, 2], [2, 0, 1], [2, 2, 0]]
+
+
+@pytest.mark.parametrize(("n", "resamples"), [(1, 3), (2, 5), (7, 10), (50, 20), (1000, 3), (99991, 2)])
+def test_indices_match_the_integer_lcg(n: int, resamples: int) -> None:
+    table = drand48_indices(n, resamples)
+    assert table.shape == (resamples, n)
+    for seed in range(resamples):
+        assert table[seed].tolist() == perl_rand_ints(seed, n, n)
+
+
+def test_indices_are_read_only_and_cached() -> None:
+    table = drand48_indices(5, 3)
+    assert drand48_indices(5, 3) is table
+    with pytest.raises(ValueError):
+        table[0, 0] = 1
+
+
+def test_a_single_instance_is_always_drawn() -> None:
+    assert drand48_indices(1, 6).tolist() == [[0]] * 6
+
+
+@pytest.mark.parametrize(("seed", "n"), [(0, 1), (3, 7), (1, 10), (999, 25), (12, 1000), (5, 123457)])
+def test_indices_match_the_perl(oracle, seed: int, n: int) -> None:
+    script = f'srand({seed}); print join(",", map {{ int(rand({n})) }} 1..{n})'
+    done = subprocess.run([oracle.perl, "-e", script], capture_output=True, check=True, timeout=120)
+    perl = [int(v) for v in done.stdout.decode().split(",")]
+    assert drand48_indices(n, seed + 1)[seed].tolist() == perl
+
+
+# ---------------------------------------------------------------------------
+# resample
+# ---------------------------------------------------------------------------
+
+# For N = 3 and r = 4 the draws are (see above) [0,2,0], [0,1,2], [2,0,1], [2,2,0].
+ROWS_SCORES = np.array([[0.5, 0.25, 1.0], [0.0, 0.5, 0.25], [1.0, 0.75, 0.5]])
+
+
+def test_resample_means_of_rounded_scores() -> None:
+    # counting 0: a resample is the mean of the drawn rows, summed in draw order.
+    #   seed 0, rows 0 2 0: R (0.5 + 1.0 + 0.5)/3, P (0.25 + 0.75 + 0.25)/3, F (1 + 0.5 + 1)/3
+    #   seed 1, rows 0 1 2: R 1.5/3, P 1.5/3, F 1.75/3
+    #   seed 2, rows 2 0 1: the same sums as seed 1
+    #   seed 3, rows 2 2 0: R 2.5/3, P 1.75/3, F 2.0/3
+    values = resample(ROWS_SCORES, 4, 0, 0.5)
+    assert values.shape == (3, 4)
+    assert values[0].tolist() == [2.0 / 3, 1.5 / 3, 1.5 / 3, 2.5 / 3]
+    assert values[1].tolist() == [1.25 / 3, 1.5 / 3, 1.5 / 3, 1.75 / 3]
+    assert values[2].tolist() == [2.5 / 3, 1.75 / 3, 1.75 / 3, 2.0 / 3]
+
+
+def test_resample_of_raw_counts() -> None:
+    # counting 1: rows are (model count, peer count, hits); sums, then R, P, F.
+    rows = np.array([[4.0, 5.0, 2.0], [2.0, 2.0, 1.0], [6.0, 3.0, 3.0]])
+    #   seed 0, rows 0 2 0: M 14, P 13, H 7 -> R 7/14, P 7/13
+    #   seed 1, rows 0 1 2: M 12, P 10, H 6 -> R 6/12, P 6/10 (seed 2: the same sums)
+    #   seed 3, rows 2 2 0: M 16, P 11, H 8 -> R 8/16, P 8/11
+    values = resample(rows, 4, 1, 0.5)
+    recall = [7 / 14, 6 / 12, 6 / 12, 8 / 16]
+    precision = [7 / 13, 6 / 10, 6 / 10, 8 / 11]
+    f = [p * r / (0.5 * p + 0.5 * r) for p, r in zip(precision, recall)]
+    assert values[0].tolist() == recall
+    assert values[1].tolist() == precision
+    assert values[2].tolist() == f
+
+
+def test_resample_of_raw_counts_with_zero_sums() -> None:
+    # No model or peer units at all: R = P = 0 and F = 0 (the denominator is not > 0).
+    values = resample(np.zeros((2, 3)), 3, 1, 0.5)
+    assert values.tolist() == [[0.0] * 3] * 3
+
+
+def test_resample_alpha_only_matters_for_counting_one() -> None:
+    rows = np.array([[4.0, 8.0, 2.0]])
+    # One instance: every resample sums it once. R = 2/4, P = 2/8; alpha 1 gives F = P.
+    assert resample(rows, 2, 1, 1.0)[2].tolist() == [0.25, 0.25]
+    assert resample(rows, 2, 1, 0.0)[2].tolist() == [0.5, 0.5]
+
+
+@settings(max_examples=50, deadline=None)
+@given(
+    st.lists(st.tuples(*[st.integers(0, 10000)] * 3), min_size=1, max_size=12),
+    st.integers(1, 8),
+)
+def test_resample_means_match_the_draws(rows: list[tuple[int, int, int]], resamples: int) -> None:
+    table = np.array(rows, dtype=float) / 10000
+    n = len(rows)
+    values = resample(table, resamples, 0, 0.5)
+    for seed in range(resamples):
+        for column in range(3):
+            total = 0.0
+            for index in perl_rand_ints(seed, n, n):
+                total += table[index, column]
+            assert values[column, seed] == total / n
+
+
+# ---------------------------------------------------------------------------
+# summarize
+# ---------------------------------------------------------------------------
+
+
+def _rows(*values: float) -> np.ndarray:
+    return np.array([list(values)] * 3)
+
+
+def test_summary_with_95_percent() -> None:
+    # r = 4, c = 95: delta = 4 * 2.5 / 100 = 0.1; upper index int(4 - 0.1 - 1) = 2,
+    # lower index int(0.1) = 0; ratio 4 - 0.1 - 1 - 2 = 0.9 for both bounds.
+    # Ranked: 0.1 0.2 0.3 0.4.  Lower 0.1 + (0.2 - 0.1) * 0.9 = 0.19;
+    # upper 0.3 + (0.4 - 0.3) * 0.9 = 0.39; average 1.0 / 4 = 0.25.
+    summary = summarize(_rows(0.4, 0.1, 0.3, 0.2), 95.0, 4)
+    assert summary == Summary(("0.25000",) * 3, ("0.19000",) * 3, ("0.39000",) * 3)
+
+
+def test_summary_with_100_percent() -> None:
+    # c = 100: delta 0, upper index 3 (the next one is past the end, ratio 0): the extremes.
+    summary = summarize(_rows(0.4, 0.1, 0.3, 0.2), 100.0, 4)
+    assert summary.lower == ("0.10000",) * 3
+    assert summary.upper == ("0.40000",) * 3
+
+
+def test_summary_with_0_percent_crosses_the_bounds() -> None:
+    # c = 0: delta = 4 * 50 / 100 = 2; upper index int(4 - 2 - 1) = 1, lower index 2,
+    # ratio 0: the lower bound (0.3) is above the upper bound (0.2).
+    summary = summarize(_rows(0.4, 0.1, 0.3, 0.2), 0.0, 4)
+    assert summary.lower == ("0.30000",) * 3
+    assert summary.upper == ("0.20000",) * 3
+
+
+def test_summary_with_0_percent_and_an_odd_count() -> None:
+    # r = 5, c = 0: delta 2.5; upper index int(1.5) = 1, lower index 2, ratio 0.5.
+    # Ranked 0.1 .. 0.5: lower 0.3 + 0.1 * 0.5 = 0.35, upper 0.2 + 0.1 * 0.5 = 0.25.
+    summary = summarize(_rows(0.5, 0.4, 0.3, 0.2, 0.1), 0.0, 5)
+    assert summary.lower == ("0.35000",) * 3
+    assert summary.upper == ("0.25000",) * 3
+    assert summary.average == ("0.30000",) * 3
+
+
+def test_single_resample_reads_zero_past_the_end() -> None:
+    # r = 1, c = 95: delta 0.025; upper index int(-0.025) = 0, lower index 0, and the
+    # ratio is 1 - 0.025 - 1 - 0 = -0.025. Index 1 is past the end and reads 0:
+    # bound = 0.4 + (0 - 0.4) * (-0.025) = 0.41 for both.
+    summary = summarize(np.array([[0.4], [0.2], [0.0]]), 95.0, 1)
+    assert summary.average == ("0.40000", "0.20000", "0.00000")
+    assert summary.lower == ("0.41000", "0.20500", "0.00000")
+    assert summary.upper == ("0.41000", "0.20500", "0.00000")
+
+
+def test_fractional_resample_count_enters_the_formula() -> None:
+    # -r 1.5 draws 2 resamples; delta = 1.5 * 2.5 / 100 = 0.0375; upper index
+    # int(0.4625) = 0, lower index 0, ratio 0.4625. Both bounds: 0.2 + 0.2 * 0.4625 = 0.2925.
+    summary = summarize(_rows(0.4, 0.2), 95.0, 1.5)
+    assert summary.lower == ("0.29250",) * 3
+    assert summary.upper == ("0.29250",) * 3
+    assert summary.average == ("0.30000",) * 3
+
+
+def test_average_sums_the_sorted_values() -> None:
+    # The mean is exactly 2.4977 / 4 = 0.624425. Summed in this order the float total
+    # gives 0.62442; summed in ascending order (as the Perl does) it gives 0.62443.
+    values = [0.99913, 0.91204, 0.58377, 0.00276]
+    unsorted = 0.0
+    for v in values:
+        unsorted += v
+    assert f"{unsorted / 4:7.5f}" == "0.62442"
+    assert summarize(_rows(*values), 95.0, 4).average == ("0.62443",) * 3
+
+
+def test_no_resample_divides_by_zero() -> None:
+    with pytest.raises(ComputeError):
+        summarize(np.zeros((3, 0)), 95.0, 0)

@@ -1,0 +1,308 @@
+"""Evaluation configurations: readEvals (XML) and readFileList (-z) of ROUGE-1.5.5.pl."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rouge155py.config import Eval, EvalConfig, read_file_list, read_xml_config
+from rouge155py.errors import ConfigError
+
+
+def xml(tmp_path: Path, body: str, doctype: str = "") -> EvalConfig:
+    path = tmp_path / "config.xml"
+    path.write_text(f'<?xml version="1.0"?>\n{doctype}<ROUGE-EVAL version="1.0">\n{body}\n</ROUGE-EVAL>\n')
+    return read_xml_config(str(path))
+
+
+def one_eval(config: EvalConfig) -> Eval:
+    assert len(config.evals) == 1
+    return config.evals[0]
+
+
+BASIC = """
+<EVAL ID="D1">
+  <PEER-ROOT>
+     peers/dir
+  </PEER-ROOT>
+  <MODEL-ROOT>models</MODEL-ROOT>
+  <INPUT-FORMAT TYPE="SEE"></INPUT-FORMAT>
+  <PEERS>
+    <P ID="1">d1.p1.html</P>
+    <P ID="2"> d1.p2.html </P>
+  </PEERS>
+  <MODELS>
+    <M ID="A">d1.A.html</M>
+    <M ID="B">d1.B.html</M>
+  </MODELS>
+</EVAL>
+"""
+
+
+def test_basic_configuration(tmp_path: Path) -> None:
+    config = xml(tmp_path, BASIC)
+    e = one_eval(config)
+    assert e.eval_id == "D1"
+    assert e.input_format == "SEE"
+    # The text of PEER-ROOT, P, M ... is trimmed: s/^[\n\s]+//, s/[\n\s]+$//.
+    assert e.peer_root == "peers/dir"
+    assert e.model_root == "models"
+    assert e.peers == {"1": "d1.p1.html", "2": "d1.p2.html"}
+    assert e.model_ids == ["A", "B"]
+    assert config.peer_ids == {"1", "2"}
+
+
+def test_paths_join_root_and_file(tmp_path: Path) -> None:
+    e = one_eval(xml(tmp_path, BASIC))
+    assert e.peer_path("2") == "peers/dir/d1.p2.html"
+    assert e.model_paths() == ["models/d1.A.html", "models/d1.B.html"]
+
+
+def test_missing_roots_give_a_leading_slash(tmp_path: Path) -> None:
+    # "$ROUGEEval->{PR}/$file" with PR undefined, and $modelRoot = "" when MR is absent.
+    e = one_eval(
+        xml(tmp_path, '<EVAL ID="1"><PEERS><P ID="x">p</P></PEERS><MODELS><M ID="m">f</M></MODELS></EVAL>')
+    )
+    assert e.peer_path("x") == "/p"
+    assert e.model_paths() == ["/f"]
+
+
+def test_element_names_are_case_insensitive(tmp_path: Path) -> None:
+    body = """
+    <eval ID="e"><Peer-Root>p</Peer-Root><model-root>m</model-root>
+    <Input-Format TYPE="spl"/>
+    <peers><p ID="s">x</p></peers><Models><m ID="a">y</m></Models></eval>
+    """
+    e = one_eval(xml(tmp_path, body))
+    assert (e.peer_root, e.model_root, e.input_format) == ("p", "m", "spl")
+    assert e.peers == {"s": "x"}
+    assert e.model_ids == ["a"]
+
+
+def test_nested_eval(tmp_path: Path) -> None:
+    # readEvals recurses with the inner EVAL's ID for the inner children only; the outer
+    # EVAL's later children still belong to it.
+    body = """
+    <EVAL ID="outer">
+      <PEER-ROOT>p-outer</PEER-ROOT>
+      <EVAL ID="inner"><PEER-ROOT>p-inner</PEER-ROOT></EVAL>
+      <MODEL-ROOT>m-outer</MODEL-ROOT>
+    </EVAL>
+    """
+    config = xml(tmp_path, body)
+    assert [e.eval_id for e in config.evals] == ["outer", "inner"]
+    outer, inner = config.evals
+    assert (outer.peer_root, outer.model_root) == ("p-outer", "m-outer")
+    assert (inner.peer_root, inner.model_root) == ("p-inner", None)
+
+
+def test_eval_found_inside_other_elements(tmp_path: Path) -> None:
+    e = one_eval(xml(tmp_path, '<GROUP><X><EVAL ID="deep"><MODEL-ROOT>m</MODEL-ROOT></EVAL></X></GROUP>'))
+    assert (e.eval_id, e.model_root) == ("deep", "m")
+
+
+def test_duplicate_eval_ids_merge(tmp_path: Path) -> None:
+    # The second EVAL with the same ID adds to the first: models are appended, the roots
+    # and the input format are overwritten, peers are added.
+    body = """
+    <EVAL ID="1"><MODEL-ROOT>a</MODEL-ROOT><INPUT-FORMAT TYPE="SEE"/>
+      <PEERS><P ID="x">px</P></PEERS><MODELS><M ID="A">ma</M></MODELS></EVAL>
+    <EVAL ID="2"><MODEL-ROOT>z</MODEL-ROOT></EVAL>
+    <EVAL ID="1"><MODEL-ROOT>b</MODEL-ROOT><INPUT-FORMAT TYPE="SPL"/>
+      <PEERS><P ID="y">py</P></PEERS><MODELS><M ID="B">mb</M></MODELS></EVAL>
+    """
+    config = xml(tmp_path, body)
+    assert [e.eval_id for e in config.evals] == ["1", "2"]
+    first = config.evals[0]
+    assert first.model_root == "b"
+    assert first.input_format == "SPL"
+    assert first.model_ids == ["A", "B"]
+    assert first.peers == {"x": "px", "y": "py"}
+    assert first.model_paths() == ["b/ma", "b/mb"]
+
+
+def test_repeated_model_id(tmp_path: Path) -> None:
+    # MIDList gets the ID twice; Ms{A} keeps the last file: the model is used twice.
+    body = '<EVAL ID="1"><MODEL-ROOT>r</MODEL-ROOT><MODELS><M ID="A">one</M><M ID="A">two</M></MODELS></EVAL>'
+    e = one_eval(xml(tmp_path, body))
+    assert e.model_ids == ["A", "A"]
+    assert e.model_paths() == ["r/two", "r/two"]
+
+
+def test_last_text_node_wins(tmp_path: Path) -> None:
+    # Each text child of PEER-ROOT overwrites PR in turn: "a", then "b" after the comment.
+    e = one_eval(xml(tmp_path, '<EVAL ID="1"><PEER-ROOT>a<!-- c -->b</PEER-ROOT></EVAL>'))
+    assert e.peer_root == "b"
+
+
+def test_missing_input_format(tmp_path: Path) -> None:
+    e = one_eval(xml(tmp_path, '<EVAL ID="1"><PEER-ROOT>p</PEER-ROOT></EVAL>'))
+    assert e.input_format is None
+
+
+@pytest.mark.parametrize("fmt", ["SEE", "isi", "Spl", "SIMPLE"])
+def test_known_input_formats(tmp_path: Path, fmt: str) -> None:
+    e = one_eval(xml(tmp_path, f'<EVAL ID="1"><INPUT-FORMAT TYPE="{fmt}"/></EVAL>'))
+    assert e.input_format == fmt
+
+
+@pytest.mark.parametrize("fmt", ["HTML", "SPL2", " SPL", ""])
+def test_unknown_input_format(tmp_path: Path, fmt: str) -> None:
+    with pytest.raises(ConfigError):
+        xml(tmp_path, f'<EVAL ID="1"><INPUT-FORMAT TYPE="{fmt}"/></EVAL>')
+
+
+def test_input_format_with_a_final_newline(tmp_path: Path) -> None:
+    # /^(SEE|ISI|SPL|SIMPLE)$/oi: Perl's $ matches before a final newline, so
+    # TYPE="SPL&#10;" (the value "SPL\n") is accepted, and the readers' /^SPL$/oi accept
+    # it too: ROUGE-1.5.5.pl scores such a configuration normally.
+    e = one_eval(xml(tmp_path, '<EVAL ID="1"><INPUT-FORMAT TYPE="SPL&#10;"/></EVAL>'))
+    assert e.input_format == "SPL\n"
+
+
+def test_trimming_covers_unicode_white_space(tmp_path: Path) -> None:
+    # XML::Parser hands over character strings, on which Perl's \s is Unicode-aware:
+    # s/[\n\s]+$// also removes a no-break space (U+00A0) or an em space (U+2003).
+    # (ROUGE-1.5.5.pl finds "peer.spl" through <P ID="A">peer.spl&#160;</P>.)
+    body = (
+        '<EVAL ID="1"><PEER-ROOT>&#x2003;peers&#160;</PEER-ROOT>'
+        '<PEERS><P ID="A">p.spl&#160;</P></PEERS></EVAL>'
+    )
+    e = one_eval(xml(tmp_path, body))
+    assert e.peer_root == "peers"
+    assert e.peers == {"A": "p.spl"}
+
+
+def test_p_without_text_is_a_missing_peer(tmp_path: Path) -> None:
+    # The ID is known (it is evaluated under -a), but Ps{ID} is never set, so the peer is
+    # missing from this eval.
+    body = '<EVAL ID="1"><PEERS><P ID="A"></P><P ID="B"/><P ID="C">c</P></PEERS></EVAL>'
+    config = xml(tmp_path, body)
+    assert config.peer_ids == {"A", "B", "C"}
+    assert one_eval(config).peers == {"C": "c"}
+
+
+def test_p_with_blank_text_is_present_and_empty(tmp_path: Path) -> None:
+    # A text node of spaces exists: it is trimmed to "" and the peer is present.
+    e = one_eval(xml(tmp_path, '<EVAL ID="1"><PEERS><P ID="A">   </P></PEERS></EVAL>'))
+    assert e.peers == {"A": ""}
+
+
+def test_peer_ids_across_evals(tmp_path: Path) -> None:
+    body = """
+    <EVAL ID="1"><PEERS><P ID="S1">a</P></PEERS></EVAL>
+    <EVAL ID="2"><PEERS><P ID="S2">b</P><P ID="S1">c</P></PEERS></EVAL>
+    """
+    config = xml(tmp_path, body)
+    assert config.peer_ids == {"S1", "S2"}
+    assert config.evals[1].peer_path("S1") == "/c"
+
+
+def test_element_outside_an_eval_is_an_error(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError):
+        xml(tmp_path, "<PEER-ROOT>p</PEER-ROOT>")
+    with pytest.raises(ConfigError):
+        xml(tmp_path, '<INPUT-FORMAT TYPE="SPL"/>')
+
+
+def test_eval_without_id_is_an_error(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError):
+        xml(tmp_path, "<EVAL><PEER-ROOT>p</PEER-ROOT></EVAL>")
+
+
+def test_invalid_xml_is_a_config_error(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError):
+        xml(tmp_path, "<EVAL ID='1'>")
+
+
+def test_missing_file_is_a_config_error(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError):
+        read_xml_config(str(tmp_path / "absent.xml"))
+
+
+def test_internal_entities_are_expanded(tmp_path: Path) -> None:
+    doctype = '<!DOCTYPE ROUGE-EVAL [<!ENTITY peerfile "peer.spl">]>\n'
+    e = one_eval(xml(tmp_path, '<EVAL ID="1"><PEERS><P ID="A">&peerfile;</P></PEERS></EVAL>', doctype))
+    assert e.peers == {"A": "peer.spl"}
+
+
+def test_external_entities_are_not_loaded(tmp_path: Path) -> None:
+    secret = tmp_path / "secret.txt"
+    secret.write_text("TOP-SECRET-CONTENT\n")
+    doctype = f'<!DOCTYPE ROUGE-EVAL [<!ENTITY e SYSTEM "file://{secret}">]>\n'
+    body = (
+        '<EVAL ID="1"><PEER-ROOT>&e;</PEER-ROOT><MODEL-ROOT>x&e;</MODEL-ROOT>'
+        '<PEERS><P ID="A">&e;</P></PEERS><MODELS><M ID="M">&e;</M></MODELS></EVAL>'
+    )
+    try:
+        config = xml(tmp_path, body, doctype)
+    except ConfigError as exc:
+        assert "TOP-SECRET" not in str(exc)
+        return
+    seen = repr([vars(e) for e in config.evals])
+    assert "TOP-SECRET" not in seen
+
+
+def test_etc_passwd_is_not_read(tmp_path: Path) -> None:
+    doctype = '<!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]>\n'
+    try:
+        config = xml(tmp_path, '<EVAL ID="1"><PEERS><P ID="A">&e;</P></PEERS></EVAL>', doctype)
+    except ConfigError as exc:
+        assert "root:" not in str(exc)
+        return
+    assert "root:" not in repr([vars(e) for e in config.evals])
+
+
+# ---------------------------------------------------------------------------
+# -z file lists
+# ---------------------------------------------------------------------------
+
+
+def file_list(tmp_path: Path, data: bytes, fmt: str = "SPL", peer: str = "X") -> EvalConfig:
+    path = tmp_path / "list.txt"
+    path.write_bytes(data)
+    return read_file_list(str(path), fmt, peer)
+
+
+def test_file_list(tmp_path: Path) -> None:
+    data = b"# a comment\n\npeer1.txt model1a.txt model1b.txt\n  \t \r\n\tpeer2.txt   model2.txt \r\n"
+    config = file_list(tmp_path, data, "SEE", "sys")
+    assert config.peer_ids == {"sys"}
+    assert [e.eval_id for e in config.evals] == ["1", "2"]
+    first, second = config.evals
+    assert first.input_format == "SEE"
+    assert first.peers == {"sys": "peer1.txt"}
+    assert first.model_ids == ["M.1", "M.2"]
+    # Paths are used as they are: no root is put in front.
+    assert first.peer_path("sys") == "peer1.txt"
+    assert first.model_paths() == ["model1a.txt", "model1b.txt"]
+    assert second.peer_path("sys") == "peer2.txt"
+    assert second.model_paths() == ["model2.txt"]
+    assert second.model_ids == ["M.1"]
+
+
+def test_comment_only_at_line_start(tmp_path: Path) -> None:
+    # /^\#/: a "#" after a space is part of a file name.
+    config = file_list(tmp_path, b" #p m\n#x y\n")
+    assert one_eval(config).peers == {"X": "#p"}
+
+
+def test_line_with_one_file_is_an_error(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError):
+        file_list(tmp_path, b"peer.txt model.txt\nlonely.txt\n")
+
+
+def test_empty_file_list(tmp_path: Path) -> None:
+    config = file_list(tmp_path, b"# nothing\n\n")
+    assert config.evals == []
+    assert config.peer_ids == {"X"}
+
+
+def test_file_list_without_final_newline(tmp_path: Path) -> None:
+    assert one_eval(file_list(tmp_path, b"p m")).model_paths() == ["m"]
+
+
+def test_missing_file_list(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError):
+        read_file_list(str(tmp_path / "absent"), "SPL", "X")
