@@ -1,0 +1,358 @@
+"""The ``rouge155py`` command line: usage, errors and exit codes, JSON, option bundling.
+
+Every failure must give exactly one ``rouge155py: error: ...`` line on stderr
+and the exit code of its class (see ``rouge155py.errors``), never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+from typing import Optional
+
+import pytest
+from click.testing import CliRunner, Result
+
+from rouge155py.cli import main
+
+REPO = Path(__file__).resolve().parent.parent
+DATA = str(REPO / "data")
+
+PEER_1 = [
+    "The council approved the new ferry timetable on Tuesday.",
+    "Boats will leave the harbour every twenty minutes in the morning.",
+    "Fares stay the same until the spring review.",
+]
+PEER_2 = [
+    "A ferry plan was discussed by the council.",
+    "Residents said the harbour was busy.",
+]
+MODEL_A = [
+    "On Tuesday the town council approved a new ferry timetable.",
+    "Boats leave the harbour every twenty minutes during the morning rush.",
+    "Fares will not change before the spring review.",
+]
+MODEL_B = [
+    "The council voted for more frequent ferries.",
+    "Morning boats run every twenty minutes and fares are frozen until spring.",
+]
+
+USAGE_EXIT = 2
+CONFIG_EXIT = 3
+INPUT_EXIT = 4
+COMPUTE_EXIT = 6
+
+
+# --------------------------------------------------------------------------
+# helpers
+# --------------------------------------------------------------------------
+
+
+def _runner() -> CliRunner:
+    try:
+        return CliRunner(mix_stderr=False)  # type: ignore[call-arg]  # click < 8.2
+    except TypeError:
+        return CliRunner()  # click >= 8.2 keeps stderr apart by itself
+
+
+def invoke(*args: str, data: bool = True) -> Result:
+    """Run the command with ``-e <repo>/data`` first (unless ``data`` is false)."""
+    argv = ["-e", DATA, *args] if data else list(args)
+    result = _runner().invoke(main, argv)
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise AssertionError(f"unexpected exception for {argv}: {result.exception!r}") from result.exception
+    return result
+
+
+def stderr_lines(result: Result) -> list[str]:
+    return result.stderr_bytes.decode("utf-8", "replace").splitlines()
+
+
+def assert_error(result: Result, exit_code: int, pattern: Optional[str] = None) -> str:
+    """Exactly one stderr line, ``rouge155py: error: ...``, and the given exit code."""
+    lines = stderr_lines(result)
+    assert "Traceback" not in result.stderr_bytes.decode("utf-8", "replace")
+    assert len(lines) == 1, f"expected one stderr line, got {lines!r}"
+    assert lines[0].startswith("rouge155py: error: "), lines[0]
+    assert result.exit_code == exit_code, f"exit {result.exit_code}, expected {exit_code}: {lines[0]}"
+    assert result.stdout_bytes == b""
+    if pattern is not None:
+        assert re.search(pattern, lines[0]), f"{pattern!r} not in {lines[0]!r}"
+    return lines[0]
+
+
+def _spl(path: Path, sentences: list[str]) -> str:
+    path.write_text("".join(s + "\n" for s in sentences), encoding="ascii")
+    return str(path)
+
+
+def _eval(eval_id: str, fmt: str, peers: dict[str, str], models: dict[str, str]) -> str:
+    """An ``<EVAL>`` over absolute paths: the roots are the first peer's directory."""
+    root = os.path.dirname(next(iter(peers.values())))
+
+    def name(path: str) -> str:
+        return os.path.relpath(path, root)
+
+    peer_lines = "".join(f'<P ID="{pid}">{name(path)}</P>\n' for pid, path in peers.items())
+    model_lines = "".join(f'<M ID="{mid}">{name(path)}</M>\n' for mid, path in models.items())
+    return (
+        f'<EVAL ID="{eval_id}">\n<PEER-ROOT>{root}</PEER-ROOT>\n<MODEL-ROOT>{root}</MODEL-ROOT>\n'
+        f'<INPUT-FORMAT TYPE="{fmt}"></INPUT-FORMAT>\n'
+        f"<PEERS>\n{peer_lines}</PEERS>\n<MODELS>\n{model_lines}</MODELS>\n</EVAL>\n"
+    )
+
+
+def _config(path: Path, *evals: str) -> str:
+    path.write_text('<ROUGE-EVAL version="1.0">\n' + "".join(evals) + "</ROUGE-EVAL>\n", encoding="ascii")
+    return str(path)
+
+
+@pytest.fixture
+def files(tmp_path: Path) -> dict[str, str]:
+    """Two peers and two models as SPL files."""
+    return {
+        "peer1": _spl(tmp_path / "peer1.spl", PEER_1),
+        "peer2": _spl(tmp_path / "peer2.spl", PEER_2),
+        "modelA": _spl(tmp_path / "modelA.spl", MODEL_A),
+        "modelB": _spl(tmp_path / "modelB.spl", MODEL_B),
+    }
+
+
+@pytest.fixture
+def config(tmp_path: Path, files: dict[str, str]) -> str:
+    """A two-eval SPL configuration; both peers are in both evals."""
+    peers = {"1": files["peer1"], "2": files["peer2"]}
+    models = {"A": files["modelA"], "B": files["modelB"]}
+    return _config(
+        tmp_path / "config.xml",
+        _eval("T1", "SPL", peers, models),
+        _eval("T2", "SPL", {"1": files["peer2"], "2": files["peer1"]}, models),
+    )
+
+
+# --------------------------------------------------------------------------
+# usage
+# --------------------------------------------------------------------------
+
+
+def test_short_usage() -> None:
+    result = invoke("-h", data=False)
+    assert result.exit_code == 0
+    out = result.stdout_bytes.decode()
+    assert "[-a (evaluate all systems)]" in out
+    assert "<ROUGE-eval-config-file> [<systemID>]" in out
+    assert "Exit codes" not in out
+
+
+def test_full_usage() -> None:
+    short = invoke("-h", data=False).stdout_bytes.decode()
+    result = invoke("-H", data=False)
+    assert result.exit_code == 0
+    out = result.stdout_bytes.decode()
+    assert out.startswith(short)
+    assert len(out) > len(short)
+    assert "Exit codes" in out
+
+
+def test_no_config_file() -> None:
+    assert_error(invoke(data=False), USAGE_EXIT, "configuration file")
+
+
+def test_no_system_id(config: str) -> None:
+    assert_error(invoke("-n", "1", config), USAGE_EXIT, "system ID")
+
+
+# --------------------------------------------------------------------------
+# errors: one line, the class's exit code
+# --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        ["-c", "101"],
+        ["-c", "-1"],
+        ["-p", "2"],
+        ["-p", "-0.5"],
+        ["-w", "0"],
+        ["-w", "-1.2"],
+        ["-l", "5", "-b", "5"],
+        ["-n", "abc"],
+        ["-c", "x"],
+    ],
+    ids=lambda o: " ".join(o),
+)
+def test_bad_option_value(config: str, options: list[str]) -> None:
+    assert_error(invoke("-a", *options, config), USAGE_EXIT)
+
+
+def test_malformed_xml(tmp_path: Path) -> None:
+    path = tmp_path / "bad.xml"
+    path.write_text('<ROUGE-EVAL version="1.0">\n<EVAL ID="T1">\n</ROUGE-EVAL>\n', encoding="ascii")
+    assert_error(invoke("-a", "-n", "1", str(path)), CONFIG_EXIT)
+
+
+def test_missing_config_file(tmp_path: Path) -> None:
+    assert_error(invoke("-a", "-n", "1", str(tmp_path / "nowhere.xml")), CONFIG_EXIT, "nowhere.xml")
+
+
+def test_unknown_input_format(tmp_path: Path, files: dict[str, str]) -> None:
+    path = _config(tmp_path / "foo.xml", _eval("T1", "FOO", {"1": files["peer1"]}, {"A": files["modelA"]}))
+    assert_error(invoke("-a", "-n", "1", path), CONFIG_EXIT, "FOO")
+
+
+def test_missing_model_file(tmp_path: Path, files: dict[str, str]) -> None:
+    absent = str(tmp_path / "absent-model.spl")
+    path = _config(
+        tmp_path / "c.xml",
+        _eval("T1", "SPL", {"1": files["peer1"]}, {"A": files["modelA"], "B": absent}),
+    )
+    assert_error(invoke("-a", "-n", "1", path), INPUT_EXIT, re.escape(absent))
+
+
+def test_missing_peer_file(tmp_path: Path, files: dict[str, str]) -> None:
+    absent = str(tmp_path / "absent-peer.spl")
+    path = _config(tmp_path / "c.xml", _eval("T1", "SPL", {"1": absent}, {"A": files["modelA"]}))
+    assert_error(invoke("-a", "-n", "1", path), INPUT_EXIT, "absent-peer.spl")
+
+
+def test_unknown_file_list_format(tmp_path: Path, files: dict[str, str]) -> None:
+    listing = tmp_path / "list.txt"
+    listing.write_text(f"{files['peer1']} {files['modelA']} {files['modelB']}\n", encoding="ascii")
+    assert_error(invoke("-n", "1", "-z", "FOO", str(listing), "SYS"), INPUT_EXIT, "FOO")
+
+
+def test_invalid_be_line(tmp_path: Path) -> None:
+    peer = tmp_path / "peer.be"
+    peer.write_text("council|ferry|mod\ntimetable|nil|nil\n", encoding="ascii")
+    model = tmp_path / "model.be"
+    model.write_text("council|town|mod\nferries|frequent\n", encoding="ascii")
+    path = _config(tmp_path / "be.xml", _eval("T1", "SIMPLE", {"1": str(peer)}, {"A": str(model)}))
+    assert_error(invoke("-3", "HM", "-a", path), INPUT_EXIT, "ferries")
+
+
+def test_wlcs_with_empty_model(tmp_path: Path, files: dict[str, str]) -> None:
+    empty = tmp_path / "empty.spl"
+    empty.write_bytes(b"")
+    path = _config(
+        tmp_path / "c.xml",
+        _eval("T1", "SPL", {"1": files["peer1"]}, {"A": files["modelA"], "B": str(empty)}),
+    )
+    assert_error(invoke("-a", "-n", "1", "-w", "1.2", path), COMPUTE_EXIT)
+    # The same inputs are fine without -w.
+    assert invoke("-a", "-n", "1", path).exit_code == 0
+
+
+def test_zero_resamples(config: str) -> None:
+    assert_error(invoke("-a", "-n", "1", "-r", "0", config), COMPUTE_EXIT)
+
+
+# --------------------------------------------------------------------------
+# output forms
+# --------------------------------------------------------------------------
+
+_AVERAGE = re.compile(
+    r"(?P<peer>\S+) (?P<metric>\S+) Average_(?P<kind>[RPF]): (?P<value>[0-9.]+) "
+    r"\([0-9.]+%-conf\.int\. (?P<low>[0-9.]+) - (?P<high>[0-9.]+)\)"
+)
+_KINDS = {"R": "recall", "P": "precision", "F": "f"}
+
+
+def test_json_matches_text(config: str) -> None:
+    args = ["-a", "-n", "2", "-w", "1.2", "-2", "4", "-u", "-d", config]
+    text = invoke(*args)
+    assert text.exit_code == 0
+    result = invoke("--json", *args)
+    assert result.exit_code == 0
+    document = json.loads(result.stdout_bytes.decode("utf-8"))
+    systems = document["systems"]
+    seen = 0
+    for line in text.stdout_bytes.decode().splitlines():
+        match = _AVERAGE.fullmatch(line)
+        if match is None:
+            continue
+        entry = systems[match["peer"]][match["metric"]][_KINDS[match["kind"]]]
+        assert entry["average"] == pytest.approx(float(match["value"]), abs=5e-6)
+        assert entry["conf_int"] == pytest.approx([float(match["low"]), float(match["high"])], abs=5e-6)
+        seen += 1
+    # 2 peers x (ROUGE-1, ROUGE-2, ROUGE-L, ROUGE-W-1.2, ROUGE-SU4) x R/P/F
+    assert seen == 2 * 5 * 3
+    assert set(systems) == {"1", "2"}
+    assert set(systems["1"]) == {"ROUGE-1", "ROUGE-2", "ROUGE-L", "ROUGE-W-1.2", "ROUGE-SU4"}
+
+
+def test_json_format_option(config: str) -> None:
+    a = invoke("--json", "-a", "-n", "1", config)
+    b = invoke("--format", "json", "-a", "-n", "1", config)
+    assert a.exit_code == b.exit_code == 0
+    assert json.loads(a.stdout_bytes) == json.loads(b.stdout_bytes)
+
+
+def test_signature_on_stderr(config: str) -> None:
+    plain = invoke("-a", "-n", "2", config)
+    result = invoke("--signature", "-a", "-n", "2", config)
+    assert result.exit_code == 0
+    assert result.stdout_bytes == plain.stdout_bytes
+    lines = stderr_lines(result)
+    assert len(lines) == 1
+    assert "n:2" in lines[0]
+    assert "version:" in lines[0]
+
+
+# --------------------------------------------------------------------------
+# option bundling (Getopt::Std rules)
+# --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("bundled", "separate"),
+    [
+        (["-an2"], ["-a", "-n", "2"]),
+        (["-a", "-n2"], ["-a", "-n", "2"]),
+        (["-amn2"], ["-a", "-m", "-n", "2"]),
+        (["-a", "-2", "-1", "-u"], ["-a", "-2-1", "-u"]),
+        (["-axU", "-24"], ["-a", "-x", "-U", "-2", "4"]),
+        (["-adw1.2"], ["-a", "-d", "-w", "1.2"]),
+    ],
+    ids=lambda o: " ".join(o),
+)
+def test_bundled_options(config: str, bundled: list[str], separate: list[str]) -> None:
+    a = invoke(*bundled, config)
+    b = invoke(*separate, config)
+    assert a.exit_code == b.exit_code == 0
+    assert a.stdout_bytes
+    assert a.stdout_bytes == b.stdout_bytes
+
+
+def test_skip_unlimited_label(config: str) -> None:
+    result = invoke("-a", "-x", "-2", "-1", "-u", config)
+    assert result.exit_code == 0
+    assert b" ROUGE-SU* Average_R: " in result.stdout_bytes
+
+
+# --------------------------------------------------------------------------
+# warnings
+# --------------------------------------------------------------------------
+
+
+def test_missing_peer_warned_once(tmp_path: Path, files: dict[str, str]) -> None:
+    models = {"A": files["modelA"], "B": files["modelB"]}
+    path = _config(
+        tmp_path / "c.xml",
+        _eval("T1", "SPL", {"1": files["peer1"], "2": files["peer2"]}, models),
+        _eval("T2", "SPL", {"1": files["peer2"]}, models),
+        _eval("T3", "SPL", {"1": files["peer1"]}, models),
+    )
+    # Several metrics, so the Perl's loop passes each eval several times.
+    result = invoke("-a", "-n", "2", "-w", "1.2", "-2", "4", "-U", "-d", path)
+    assert result.exit_code == 0
+    lines = stderr_lines(result)
+    assert lines == [
+        "*ROUGE Warning: test instance for peer 2 does not exist for evaluation T2",
+        "*ROUGE Warning: test instance for peer 2 does not exist for evaluation T3",
+    ]
+    out = result.stdout_bytes.decode()
+    assert "2 ROUGE-1 Eval T1.2 " in out
+    assert "2 ROUGE-1 Eval T2.2 " not in out

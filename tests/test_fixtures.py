@@ -1,0 +1,93 @@
+"""The port against archived ROUGE-1.5.5.pl outputs (``scripts/make_fixtures.py``).
+
+Each directory under ``tests/fixtures/perl/`` holding an ``args.json`` is one
+case: the port runs in this process, from the repository root, with
+``-e <repo>/data`` and the stored arguments.  Where the Perl succeeded the port
+must succeed and print the same bytes; where the Perl died the port must fail
+with one ``rouge155py: error:`` line.
+"""
+
+from __future__ import annotations
+
+import difflib
+import io
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+import rouge155py.cli
+
+REPO = Path(__file__).resolve().parent.parent
+FIXTURES = REPO / "tests" / "fixtures" / "perl"
+MIN_CASES = 30
+DIFF_LINES = 60
+
+
+def _case_names() -> list[str]:
+    if not FIXTURES.is_dir():
+        return []
+    return sorted(d.name for d in FIXTURES.iterdir() if (d / "args.json").is_file())
+
+
+CASE_NAMES = _case_names()
+
+
+def _run_port(argv: list[str]) -> tuple[int, bytes, bytes]:
+    """``rouge155py.cli.run(argv)`` with stdout and stderr captured as bytes."""
+    out, err = io.BytesIO(), io.BytesIO()
+    stdout = io.TextIOWrapper(out, encoding="utf-8", errors="surrogateescape", newline="\n")
+    stderr = io.TextIOWrapper(err, encoding="utf-8", errors="backslashreplace", newline="\n")
+    saved = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = stdout, stderr
+    try:
+        code = rouge155py.cli.run(argv)
+        stdout.flush()
+        stderr.flush()
+    finally:
+        sys.stdout, sys.stderr = saved
+        stdout.detach()
+        stderr.detach()
+    return code, out.getvalue(), err.getvalue()
+
+
+def _diff(expected: bytes, got: bytes) -> str:
+    lines = difflib.unified_diff(
+        expected.decode("latin-1").splitlines(),
+        got.decode("latin-1").splitlines(),
+        "perl",
+        "port",
+        lineterm="",
+    )
+    shown = list(lines)
+    more = len(shown) - DIFF_LINES
+    text = "\n".join(shown[:DIFF_LINES])
+    return text + (f"\n... {more} more diff lines" if more > 0 else "")
+
+
+def test_enough_cases() -> None:
+    assert len(CASE_NAMES) >= MIN_CASES, f"only {len(CASE_NAMES)} cases in {FIXTURES}"
+
+
+@pytest.mark.parametrize("name", CASE_NAMES)
+def test_matches_perl(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    case = FIXTURES / name
+    args = json.loads((case / "args.json").read_text(encoding="utf-8"))
+    assert isinstance(args, list) and all(isinstance(a, str) for a in args)
+    perl_code = int((case / "exit_code.txt").read_text().strip())
+    perl_stdout = (case / "stdout.txt").read_bytes()
+
+    monkeypatch.chdir(REPO)
+    code, stdout, stderr = _run_port(["-e", str(REPO / "data"), *args])
+    command = " ".join(["rouge155py", "-e", "data", *args])
+    errors = stderr.decode("utf-8", "replace")
+    assert "Traceback" not in errors, f"{command}\n{errors}"
+
+    if perl_code == 0:
+        assert code == 0, f"{command}: the Perl succeeded, the port exited {code}\n{errors}"
+        assert stdout == perl_stdout, f"{command}: stdout differs\n{_diff(perl_stdout, stdout)}"
+    else:
+        assert code != 0, f"{command}: the Perl died (exit {perl_code}), the port exited 0"
+        error_lines = [line for line in errors.splitlines() if line.startswith("rouge155py: error:")]
+        assert len(error_lines) == 1, f"{command}: expected one error line on stderr\n{errors}"
