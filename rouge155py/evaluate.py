@@ -8,9 +8,10 @@ Perl's order, which matters for one of its quirks (``-m`` with ``-M``).
 from __future__ import annotations
 
 import functools
+import math
 import re
 from dataclasses import dataclass, field
-from typing import Callable, Optional, Union
+from typing import Callable, Iterator, Optional, Union
 
 import numpy as np
 
@@ -18,7 +19,7 @@ from .bootstrap import Summary, resample, summarize
 from .config import EvalConfig, read_file_list, read_xml_config
 from .corpus import Corpus
 from .errors import ComputeError, InputError
-from .metrics import ModelCounts, rounded_ratio, score_grams
+from .metrics import ModelCounts, score_grams
 from .metrics.lcs import score_lcs, score_wlcs
 from .metrics.units import UnitTable, ngram_units, skip_bigram_units
 from .options import Options
@@ -34,6 +35,9 @@ __all__ = [
     "load_config",
     "metric_plan",
 ]
+
+# About this many units (n-grams, skip-bigrams) are counted at once: a bound on memory.
+_CHUNK_UNITS = 400_000
 
 Row = Union[tuple[str, str, str], tuple[float, float, float]]
 
@@ -202,29 +206,9 @@ class _Scorer:
         """Per task, the counts of each of its models against its peer."""
         o, c = self.options, self.corpus
         if spec.kind in ("N", "S"):
-            views: dict[tuple, int] = {}
-            pairs = []
-            for t in tasks:
-                p = views.setdefault((t.peer, t.input_format, t.peer_stem), len(views))
-                for m, (stem, _) in zip(t.models, t.model_stems):
-                    pairs.append((p, views.setdefault((m, t.input_format, stem), len(views))))
-            files = [c.token_ids(*view) for view in views]
-            if spec.kind == "N":
-                codes, owner = ngram_units(files, spec.n)
-            else:
-                codes, owner = skip_bigram_units(files, o.skip_distance or 0, spec.unigrams)
-            table = UnitTable(codes, owner, len(files))
-            pair_array = np.array(pairs, dtype=np.int64).reshape(-1, 2)
-            hits = table.hits(pair_array[:, 0], pair_array[:, 1]).tolist()
-            totals = table.totals.tolist()
-            flat = [
-                ModelCounts(h, totals[m], totals[p], rounded_ratio(h, totals[m]))
-                for h, (p, m) in zip(hits, pairs)
-            ]
-            out, at = [], 0
-            for t in tasks:
-                out.append(flat[at : at + len(t.models)])
-                at += len(t.models)
+            out: list[list[ModelCounts]] = []
+            for chunk in self._chunks(spec, tasks):
+                out.extend(self._unit_counts(spec, chunk))
             return out
         if spec.kind == "BE":
             mode = o.be_mode or ""
@@ -247,6 +231,56 @@ class _Scorer:
             else:
                 weight = o.wlcs_weight or 1.0
                 out.append([score_wlcs(m, peer_text, weight, p) for m, p in zip(texts, t.models)])
+        return out
+
+    def _chunks(self, spec: MetricSpec, tasks: list[Task]) -> Iterator[list[Task]]:
+        """Consecutive groups of tasks whose files hold about _CHUNK_UNITS units: bounded memory."""
+        o, c = self.options, self.corpus
+        per_token = spec.n  # 0 for skip-bigrams without a distance limit: quadratic
+        if spec.kind == "S" and o.skip_distance is not None and o.skip_distance >= 0:
+            per_token = math.floor(o.skip_distance + 1) + spec.unigrams
+        chunk: list[Task] = []
+        seen: set[tuple] = set()
+        units = 0
+        for t in tasks:
+            for view in [(t.peer, t.input_format, t.peer_stem)] + [
+                (m, t.input_format, s) for m, (s, _) in zip(t.models, t.model_stems)
+            ]:
+                if view not in seen:
+                    seen.add(view)
+                    size = len(c.token_ids(*view))
+                    units += size * per_token if per_token else size * size // 2
+            chunk.append(t)
+            if units >= _CHUNK_UNITS:
+                yield chunk
+                chunk, seen, units = [], set(), 0
+        if chunk:
+            yield chunk
+
+    def _unit_counts(self, spec: MetricSpec, tasks: list[Task]) -> list[list[ModelCounts]]:
+        """ROUGE-N or skip-bigram counts of a group of tasks, all pairs at once."""
+        o, c = self.options, self.corpus
+        views: dict[tuple, int] = {}
+        pairs = []
+        for t in tasks:
+            p = views.setdefault((t.peer, t.input_format, t.peer_stem), len(views))
+            for m, (stem, _) in zip(t.models, t.model_stems):
+                pairs.append((p, views.setdefault((m, t.input_format, stem), len(views))))
+        files = [c.token_ids(*view) for view in views]
+        if spec.kind == "N":
+            codes, owner = ngram_units(files, spec.n)
+        else:
+            codes, owner = skip_bigram_units(files, o.skip_distance or 0, spec.unigrams)
+        table = UnitTable(codes, owner, len(files))
+        del codes, owner
+        pair_array = np.array(pairs, dtype=np.int64).reshape(-1, 2)
+        hits = table.hits(pair_array[:, 0], pair_array[:, 1]).tolist()
+        totals = table.totals.tolist()
+        flat = [ModelCounts(h, totals[m], totals[p]) for h, (p, m) in zip(hits, pairs)]
+        out, at = [], 0
+        for t in tasks:
+            out.append(flat[at : at + len(t.models)])
+            at += len(t.models)
         return out
 
     def rows(self, plan: list[MetricSpec], tasks: list[Task]) -> list[Row]:

@@ -12,7 +12,7 @@ from typing import Optional, Sequence, Union
 
 import numpy as np
 
-from .metrics import ModelCounts, Number
+from .metrics import ModelCounts, Number, rounded_ratio
 
 __all__ = ["Totals", "combine_models", "f_measure", "fmt5", "instance_scores", "ratio"]
 
@@ -36,8 +36,11 @@ def combine_models(per_model: Sequence[ModelCounts], best_model: bool) -> Totals
     best = -1.0
     for counts in per_model:
         if best_model:
-            if counts.score > best:
-                best = counts.score
+            score = counts.score
+            if score is None:
+                score = rounded_ratio(counts.hit, counts.model_count)
+            if score > best:
+                best = score
                 model_count, peer_count, hit = counts.model_count, counts.peer_count, counts.hit
         else:
             hit += counts.hit

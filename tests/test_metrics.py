@@ -23,6 +23,7 @@ from rouge155py.metrics.be import BE_MODES, basic_elements
 from rouge155py.metrics.lcs import LcsText, lcs_marks, score_lcs, score_wlcs, wlcs_marks
 from rouge155py.metrics.ngram import ngrams
 from rouge155py.metrics.skipbigram import skip_bigrams
+from rouge155py.scoring import Totals, combine_models
 
 # ---------------------------------------------------------------------------
 # ROUGE-N
@@ -72,7 +73,8 @@ def test_score_grams_counts_and_rounded_recall() -> None:
     model = ngrams("the cat sat on the mat".split(), 1)
     peer = ngrams("the cat the".split(), 1)
     counts = score_grams(model, peer)
-    assert counts == ModelCounts(hit=3, model_count=6, peer_count=3, score=0.5)
+    assert counts == ModelCounts(hit=3, model_count=6, peer_count=3)
+    assert rounded_ratio(counts.hit, counts.model_count) == 0.5  # what -f B compares
 
 
 def test_score_for_best_model_is_rounded_to_five_decimals() -> None:
@@ -82,7 +84,9 @@ def test_score_for_best_model_is_rounded_to_five_decimals() -> None:
     # No model n-gram: the score is 0, not a division by zero.
     assert rounded_ratio(0, 0) == 0.0
     model = Grams(Counter(), 0)
-    assert score_grams(model, ngrams(["a"], 1)).score == 0.0
+    counts = score_grams(model, ngrams(["a"], 1))
+    assert counts.score is None  # left to -f B, which takes rounded_ratio(hit, model count)
+    assert combine_models([counts], best_model=True) == Totals(0, 1, 0)
 
 
 @settings(max_examples=200, deadline=None)
@@ -476,4 +480,6 @@ def test_be_scores_clip_like_ngrams() -> None:
     # hits: min(2, 1) + min(1, 2) = 2; model total 3 -> recall 0.66667.
     model = basic_elements(["dog|big|m", "dog|big|m", "cat|small|m"], "HM", None, "m")
     peer = basic_elements(["dog|big|m", "cat|small|m", "cat|small|x"], "HM", None, "p")
-    assert score_grams(model, peer) == ModelCounts(2, 3, 3, 0.66667)
+    counts = score_grams(model, peer)
+    assert counts == ModelCounts(2, 3, 3)
+    assert rounded_ratio(counts.hit, counts.model_count) == 0.66667

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import Hashable, Union
+from typing import Hashable, Optional, Union
 
 __all__ = ["Grams", "ModelCounts", "clipped_hits", "rounded_ratio", "score_grams"]
 
@@ -23,7 +23,7 @@ class ModelCounts:
     hit: Number
     model_count: Number
     peer_count: Number
-    score: float
+    score: Optional[float] = None  # None: the rounded recall, computed when -f B asks
 
 
 @dataclass(frozen=True)
@@ -48,5 +48,4 @@ def rounded_ratio(hit: Number, count: Number) -> float:
 
 def score_grams(model: Grams, peer: Grams) -> ModelCounts:
     """Clipped unit matches of one model against the peer."""
-    hit = clipped_hits(model.counts, peer.counts)
-    return ModelCounts(hit, model.total, peer.total, rounded_ratio(hit, model.total))
+    return ModelCounts(clipped_hits(model.counts, peer.counts), model.total, peer.total)
