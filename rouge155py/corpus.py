@@ -52,7 +52,13 @@ class Corpus:
             return value
 
     def sentences(self, path: str, fmt: Optional[str]) -> list[str]:
-        """The file's sentences (lowercased), before any length limit."""
+        """The file's sentences (lowercased), before any length limit.
+
+        Kept only when a length limit needs them again; else each stemming
+        choice reads the file once, and only its tokens stay in memory.
+        """
+        if not self._limited:
+            return read_sentences(path, fmt)
         return self._cached(("sentences", path, fmt), lambda: read_sentences(path, fmt))
 
     def sentence_tokens(self, path: str, fmt: Optional[str], stem: bool) -> list[list[str]]:
@@ -64,14 +70,14 @@ class Corpus:
 
     def tokens(self, path: str, fmt: Optional[str], stem: bool) -> list[str]:
         """Tokens as the n-gram reader sees them (``-l``/``-b`` applied across sentences)."""
-
-        def make() -> list[str]:
-            if not self._limited:
-                return [t for sentence in self.sentence_tokens(path, fmt, stem) for t in sentence]
-            pieces = limit_for_ngrams(self.sentences(path, fmt), self._words, self._bytes)
-            return self.tokenizer.tokens(pieces, stem)
-
-        return self._cached(("tokens", path, fmt, stem), make)
+        if not self._limited:
+            return [t for sentence in self.sentence_tokens(path, fmt, stem) for t in sentence]
+        return self._cached(
+            ("tokens", path, fmt, stem),
+            lambda: self.tokenizer.tokens(
+                limit_for_ngrams(self.sentences(path, fmt), self._words, self._bytes), stem
+            ),
+        )
 
     def token_ids(self, path: str, fmt: Optional[str], stem: bool) -> np.ndarray:
         """The n-gram reader's tokens as the run's integer ids."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Callable
 
 from ..resources import LinguisticData
@@ -41,7 +42,8 @@ class Tokenizer:
         found = counted_tokens(text)
         if self._stopwords:
             found = [t for t in found if t not in self._stopwords]
-        return list(map(self._stems.__getitem__, found)) if stem else found
+        # Both maps return shared string objects: one copy of each word per run.
+        return list(map(self._stems.__getitem__ if stem else sys.intern, found))
 
     def tokens(self, pieces: list[str], stem: bool) -> list[str]:
         """Counted tokens of the pieces, stemmed when longer than 3 bytes under ``-m``."""
