@@ -20,8 +20,8 @@ __all__ = ["PERL_OPTION_SPEC", "Options", "Request", "parse_command_line"]
 #: The Perl's own ``getopts`` string, plus ``j:`` for ``-j N`` (worker processes).
 PERL_OPTION_SPEC = "ahHb:c:de:f:l:mMn:p:st:r:2:3:w:uUvxz:j:"
 
-_INT = re.compile(r"[+-]?[0-9]+\Z")
-_NUM = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\Z")
+_NUM_PREFIX = re.compile(r"\s*([+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)", re.ASCII)
+_SPECIAL = re.compile(r"\s*([+-]?(?:infinity|inf|nan))", re.ASCII | re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -132,12 +132,25 @@ def _getopts(argv: list[str], spec: str) -> tuple[dict[str, Optional[str]], list
     return found, args, warnings
 
 
-def _number(name: str, value: str, integer: bool) -> float:
-    pattern = _INT if integer else _NUM
-    if not pattern.match(value.strip()):
-        kind = "an integer" if integer else "a number"
-        raise UsageError(f"option -{name} needs {kind}, got {value!r}")
-    return int(value) if integer else float(value)
+def _number(name: str, value: str, warnings: list[str]) -> float:
+    """The value as Perl reads a string as a number: its numeric prefix, else 0.
+
+    Like Perl, a value that is not wholly a number gives a warning, not an error,
+    so every command line the Perl accepts prints the same report here.
+    """
+    match = _NUM_PREFIX.match(value)
+    text = match.group(1) if match else ""
+    special = _SPECIAL.match(value)
+    if special:
+        number = float(special.group(1).lower().replace("infinity", "inf"))
+        text = special.group(0).strip()
+    else:
+        number = float(text) if text else 0.0
+    if not math.isfinite(number):
+        raise UsageError(f"option -{name} needs a finite number, got {value!r}")
+    if not text or value.strip() != text:
+        warnings.append(f'Argument "{value}" isn\'t numeric (option -{name}): read as {number:g}')
+    return number
 
 
 def _long_options(argv: Sequence[str]) -> tuple[list[str], dict[str, Optional[str]]]:
@@ -210,25 +223,25 @@ def parse_command_line(argv: Sequence[str], environ: Optional[dict[str, str]] = 
         raise UsageError("Please specify length limit in words or bytes but not both.")
     # Numbers are read as Perl reads them ("07", "2.5", "1e1"): where the Perl
     # uses a fractional value, so does the computation.
-    length_limit = _number("l", opts["l"], False) if given("l") else 0  # type: ignore[arg-type]
-    byte_limit = _number("b", opts["b"], False) if given("b") else 0  # type: ignore[arg-type]
+    length_limit = _number("l", opts["l"], warnings) if given("l") else 0  # type: ignore[arg-type]
+    byte_limit = _number("b", opts["b"], warnings) if given("b") else 0  # type: ignore[arg-type]
 
     confidence_label = opts["c"] if given("c") else "95"  # type: ignore[assignment]
-    confidence = _number("c", confidence_label, False)
+    confidence = _number("c", confidence_label, warnings)
     if confidence < 0 or confidence > 100:
         raise UsageError("Confidence interval should be within 0 and 100 (option -c).")
 
     weight: Optional[float] = None
     if given("w"):
-        weight = _number("w", opts["w"], False)  # type: ignore[arg-type]
+        weight = _number("w", opts["w"], warnings)  # type: ignore[arg-type]
         if weight <= 0:
             raise UsageError("ROUGE-W weight factor must be greater than 0 (option -w).")
 
-    resamples = _number("r", opts["r"], False) if given("r") else 1000  # type: ignore[arg-type]
+    resamples = _number("r", opts["r"], warnings) if given("r") else 1000  # type: ignore[arg-type]
 
     alpha = 0.5
     if given("p"):
-        alpha = _number("p", opts["p"], False)  # type: ignore[arg-type]
+        alpha = _number("p", opts["p"], warnings)  # type: ignore[arg-type]
         if alpha < 0 or alpha > 1:
             raise UsageError(
                 "Relative importance of ROUGE recall and precision (option -p) "
@@ -237,11 +250,11 @@ def parse_command_line(argv: Sequence[str], environ: Optional[dict[str, str]] = 
 
     counting = 0
     if given("t"):
-        t = _number("t", opts["t"], False)  # type: ignore[arg-type]
+        t = _number("t", opts["t"], warnings)  # type: ignore[arg-type]
         counting = int(t) if t in (1, 2) else 0
 
-    skip_distance = _number("2", opts["2"], False) if given("2") else None  # type: ignore[arg-type]
-    ngram_value = _number("n", opts["n"], False) if given("n") else 0  # type: ignore[arg-type]
+    skip_distance = _number("2", opts["2"], warnings) if given("2") else None  # type: ignore[arg-type]
+    ngram_value = _number("n", opts["n"], warnings) if given("n") else 0  # type: ignore[arg-type]
     max_ngram = math.floor(ngram_value) if ngram_value >= 1 else 0
     jobs = int(long_opts.get("--jobs") or opts.get("j") or 1)
     if jobs < 1:

@@ -179,8 +179,8 @@ def test_no_system_id(config: str) -> None:
         ["-w", "0"],
         ["-w", "-1.2"],
         ["-l", "5", "-b", "5"],
-        ["-n", "abc"],
-        ["-c", "x"],
+        ["-w", "abc"],
+        ["-r", "nan"],
     ],
     ids=lambda o: " ".join(o),
 )
@@ -356,3 +356,12 @@ def test_missing_peer_warned_once(tmp_path: Path, files: dict[str, str]) -> None
     out = result.stdout_bytes.decode()
     assert "2 ROUGE-1 Eval T1.2 " in out
     assert "2 ROUGE-1 Eval T2.2 " not in out
+
+
+def test_value_that_is_not_a_number_warns_and_reads_as_perl(config: str) -> None:
+    # The Perl reads "abc" as 0 with a warning: ROUGE-N is then off, the report the same.
+    warned = invoke("-a", "-n", "abc", config)
+    plain = invoke("-a", "-n", "0", config)
+    assert warned.exit_code == 0
+    assert "isn't numeric" in warned.stderr
+    assert warned.stdout_bytes == plain.stdout_bytes

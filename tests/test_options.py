@@ -207,18 +207,28 @@ def test_boundary_values_are_accepted(argv: list[str], field: str, value: float)
     assert getattr(parse(*argv, "-a", "cfg.xml"), field) == value
 
 
-@pytest.mark.parametrize("value", ["abc", "1x", "--"])
-def test_non_numbers_are_rejected(value: str) -> None:
-    # A documented difference: the Perl reads "abc" as 0, this port refuses it.
-    with pytest.raises(UsageError):
-        parse_command_line(["-n", value, "-a", "cfg.xml"], environ={})
+@pytest.mark.parametrize(
+    ("value", "expected"), [("abc", 0), ("1x", 1), ("--", 0), ("", 0), (" 3", 3), ("2.5e1z", 25)]
+)
+def test_non_numbers_read_as_perl_reads_them_with_a_warning(value: str, expected: int) -> None:
+    # Perl reads a string's numeric prefix, else 0, and warns: so does the port.
+    request = parse_command_line(["-n", value, "-a", "cfg.xml"], environ={})
+    assert request.options is not None and request.options.max_ngram == expected
+    warned = [w for w in request.warnings if "isn't numeric" in w]
+    assert len(warned) == (0 if value == " 3" else 1)
 
 
-def test_empty_confidence_is_not_a_number() -> None:
-    # -c "" is defined in the Perl (it reads it as 0 and prints "%-conf.int."): it must
-    # not silently become the default 95. As a non-number it is rejected like -n "".
+def test_empty_confidence_is_zero_with_its_raw_label() -> None:
+    # -c "" is defined in the Perl: it reads it as 0 and prints "(%-conf.int. ...)".
+    request = parse_command_line(["-c", "", "-a", "cfg.xml"], environ={})
+    assert request.options is not None
+    assert (request.options.confidence, request.options.confidence_label) == (0, "")
+
+
+@pytest.mark.parametrize("value", ["inf", "-Infinity", "nan"])
+def test_non_finite_numbers_are_rejected(value: str) -> None:
     with pytest.raises(UsageError):
-        parse_command_line(["-c", "", "-a", "cfg.xml"], environ={})
+        parse_command_line(["-r", value, "-a", "cfg.xml"], environ={})
 
 
 @pytest.mark.parametrize(
