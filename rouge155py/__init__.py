@@ -19,7 +19,7 @@ from .errors import (
     RougeError,
     UsageError,
 )
-from .evaluate import Report, evaluate
+from .evaluation import Report, evaluate
 from .options import Options, parse_command_line
 from .report import format_legacy, to_json
 

@@ -11,7 +11,7 @@ import click
 
 from . import __version__
 from .errors import RougeError
-from .evaluate import Report, evaluate
+from .evaluation import Report, evaluate
 from .metrics.lcs import kernel_available
 from .options import parse_command_line
 from .parallel import evaluate_parallel

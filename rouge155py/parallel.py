@@ -13,7 +13,7 @@ import multiprocessing
 from dataclasses import replace
 
 from .config import EvalConfig
-from .evaluate import Report, evaluate, evaluated_peers, load_config, metric_plan
+from .evaluation import Report, evaluate, evaluated_peers, load_config, metric_plan
 from .options import Options
 
 __all__ = ["evaluate_parallel"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any, Union
 
-from .evaluate import MetricResult, Report
+from .evaluation import MetricResult, Report
 
 __all__ = ["format_legacy", "perl_number", "to_json"]
 
