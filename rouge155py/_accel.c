@@ -14,70 +14,90 @@
 #include <string.h>
 
 typedef struct {
-    double *c;
-    int *runs;
+    double *c;   /* ROUGE-W cell values */
+    int *runs;   /* ROUGE-W lengths of the consecutive matches ending in a cell */
+    int *ci;     /* ROUGE-L cell values */
     size_t cells;
 } Work;
 
-static int work_reserve(Work *w, size_t cells, int weighted) {
+static int work_reserve(Work *w, size_t cells) {
     if (cells <= w->cells) return 0;
     double *c = (double *)realloc(w->c, cells * sizeof(double));
     if (!c) return -1;
     w->c = c;
-    if (weighted) {
-        int *r = (int *)realloc(w->runs, cells * sizeof(int));
-        if (!r) return -1;
-        w->runs = r;
-    }
+    int *r = (int *)realloc(w->runs, cells * sizeof(int));
+    if (!r) return -1;
+    w->runs = r;
+    int *ci = (int *)realloc(w->ci, cells * sizeof(int));
+    if (!ci) return -1;
+    w->ci = ci;
     w->cells = cells;
     return 0;
 }
 
-/* Fill the DP table of model[0..m) x peer[0..n) and mark the backtrack. */
-static void mark_pair(const int *model, Py_ssize_t m, const int *peer, Py_ssize_t n,
+/* The Perl's backtrack from (m, n): diagonal on equal tokens, else up when the
+ * cell above is >= the cell to the left, else left.  Marks model positions. */
+#define BACKTRACK(c)                                                      \
+    do {                                                                  \
+        Py_ssize_t bi = m, bj = n;                                        \
+        while (bi && bj) {                                                \
+            if (model[bi - 1] == peer[bj - 1]) {                          \
+                bi--;                                                     \
+                bj--;                                                     \
+                mask[bi] = 1;                                             \
+            } else if (c[(bi - 1) * stride + bj] >= c[bi * stride + bj - 1]) { \
+                bi--;                                                     \
+            } else {                                                      \
+                bj--;                                                     \
+            }                                                             \
+        }                                                                 \
+    } while (0)
+
+/* ROUGE-L: LCS table of model[0..m) x peer[0..n), then the backtrack. */
+static void mark_lcs(const int *model, Py_ssize_t m, const int *peer, Py_ssize_t n, Work *w,
+                     unsigned char *mask) {
+    Py_ssize_t i, j, stride = n + 1;
+    int *c = w->ci;
+    memset(c, 0, (size_t)stride * sizeof(int));
+    for (i = 1; i <= m; i++) {
+        int *row = c + i * stride, *above = row - stride, token = model[i - 1];
+        row[0] = 0;
+        for (j = 1; j <= n; j++) {
+            if (token == peer[j - 1]) row[j] = above[j - 1] + 1;
+            else row[j] = above[j] >= row[j - 1] ? above[j] : row[j - 1];
+        }
+    }
+    BACKTRACK(c);
+}
+
+/* ROUGE-W: weighted LCS table, f[k] = k ** w; a match adds f[k+1] then subtracts f[k]. */
+static void mark_wlcs(const int *model, Py_ssize_t m, const int *peer, Py_ssize_t n,
                       const double *f, Work *w, unsigned char *mask) {
     Py_ssize_t i, j, stride = n + 1;
     double *c = w->c;
     int *runs = w->runs;
     for (j = 0; j <= n; j++) {
         c[j] = 0.0;
-        if (f) runs[j] = 0;
+        runs[j] = 0;
     }
     for (i = 1; i <= m; i++) {
         double *row = c + i * stride, *above = row - stride;
-        int *rrow = f ? runs + i * stride : NULL, *rabove = f ? rrow - stride : NULL;
-        int token = model[i - 1];
+        int *rrow = runs + i * stride, *rabove = rrow - stride, token = model[i - 1];
         row[0] = 0.0;
-        if (f) rrow[0] = 0;
+        rrow[0] = 0;
         for (j = 1; j <= n; j++) {
             if (token == peer[j - 1]) {
-                if (f) {
-                    int k = rabove[j - 1];
-                    double v = above[j - 1] + f[k + 1];
-                    row[j] = v - f[k];
-                    rrow[j] = k + 1;
-                } else {
-                    row[j] = above[j - 1] + 1.0;
-                }
+                int k = rabove[j - 1];
+                double v = above[j - 1] + f[k + 1];
+                row[j] = v - f[k];
+                rrow[j] = k + 1;
             } else {
                 row[j] = above[j] >= row[j - 1] ? above[j] : row[j - 1];
-                if (f) rrow[j] = 0;
+                rrow[j] = 0;
             }
         }
     }
-    i = m;
-    j = n;
-    while (i && j) {
-        if (model[i - 1] == peer[j - 1]) {
-            i--;
-            j--;
-            mask[i] = 1;
-        } else if (c[(i - 1) * stride + j] >= c[i * stride + j - 1]) {
-            i--;
-        } else {
-            j--;
-        }
-    }
+    BACKTRACK(c);
 }
 
 static int get_buffer(PyObject *obj, Py_buffer *view, const char *what, Py_ssize_t itemsize) {
@@ -121,7 +141,7 @@ static PyObject *union_lcs(PyObject *self, PyObject *args) {
                                            "peer unigram ids", "peer unigram counts"};
     int have_weights, got = 0;
     Py_ssize_t k;
-    Work w = {NULL, NULL, 0};
+    Work w = {NULL, NULL, NULL, 0};
     PyObject *result = NULL;
     unsigned char *mask = NULL;
     int *used = NULL, *cap = NULL, *slot = NULL;
@@ -181,11 +201,12 @@ static PyObject *union_lcs(PyObject *self, PyObject *args) {
             for (t = 0; t < ps; t++) {
                 Py_ssize_t n = po[t + 1] - po[t];
                 if (n == 0) continue;
-                if (work_reserve(&w, (size_t)(m + 1) * (size_t)(n + 1), have_weights) < 0) {
+                if (work_reserve(&w, (size_t)(m + 1) * (size_t)(n + 1)) < 0) {
                     PyErr_NoMemory();
                     goto done;
                 }
-                mark_pair(mt + start, m, pt + po[t], n, f, &w, mask + start);
+                if (f) mark_wlcs(mt + start, m, pt + po[t], n, f, &w, mask + start);
+                else mark_lcs(mt + start, m, pt + po[t], n, &w, mask + start);
             }
             for (j = 0; j < m; j++) {
                 Py_ssize_t pos = start + j;
@@ -211,6 +232,7 @@ done:
     free(slot);
     free(w.c);
     free(w.runs);
+    free(w.ci);
     if (have_weights) PyBuffer_Release(&weights);
 release:
     while (got-- > 0) PyBuffer_Release(&bufs[got]);

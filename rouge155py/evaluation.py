@@ -16,7 +16,7 @@ from typing import Callable, Iterator, Optional, Union
 import numpy as np
 
 from .bootstrap import Summary, resample, summarize
-from .config import EvalConfig, read_file_list, read_xml_config
+from .config import Eval, EvalConfig, read_file_list, read_xml_config
 from .corpus import Corpus
 from .errors import ComputeError, InputError
 from .metrics import ModelCounts, score_grams
@@ -153,6 +153,18 @@ def plan_tasks(
     tasks: list[Task] = []
     warnings: list[str] = []
     warned: set[tuple[str, str]] = set()
+    checked: dict[str, tuple[str, ...]] = {}  # eval ID -> its model paths, once they exist
+
+    def models_of(ev: Eval) -> tuple[str, ...]:
+        models = checked.get(ev.eval_id)
+        if models is None:
+            models = tuple(ev.model_paths())
+            for path in models:
+                if not exists(path):
+                    raise InputError(f"Cannot find model summary: {path}")
+            checked[ev.eval_id] = models
+        return models
+
     for peer_id in peers:
         for index, spec in enumerate(plan):
             for ev in config.evals:
@@ -164,31 +176,18 @@ def plan_tasks(
                             f"does not exist for evaluation {ev.eval_id}"
                         )
                     continue
-                models = ev.model_paths()
-                for path in models:
-                    if not exists(path):
-                        raise InputError(f"Cannot find model summary: {path}")
+                models = models_of(ev)
                 forced = only_models or stem_now
                 if spec.kind == "N":
-                    stems = [(stem_now, stem_now)] * len(models)
+                    stems = ((stem_now, stem_now),) * len(models)
                 elif spec.kind == "W":
-                    stems = [
-                        (stem_now if k == 0 or not only_models else False, forced) for k in range(len(models))
-                    ]
+                    first = ((stem_now, forced),)
+                    rest = ((stem_now if not only_models else False, forced),) * (len(models) - 1)
+                    stems = (first + rest) if models else ()
                 else:
-                    stems = [(forced, forced)] * len(models)
-                tasks.append(
-                    Task(
-                        peer_id,
-                        index,
-                        ev.eval_id,
-                        ev.input_format,
-                        ev.peer_path(peer_id),
-                        tuple(models),
-                        stem_now,
-                        tuple(stems),
-                    )
-                )
+                    stems = ((forced, forced),) * len(models)
+                peer = ev.peer_path(peer_id)
+                tasks.append(Task(peer_id, index, ev.eval_id, ev.input_format, peer, models, stem_now, stems))
                 if models and spec.kind != "N" and only_models:
                     stem_now = False
     return tasks, warnings

@@ -1,7 +1,7 @@
 """``-j N``: the peers are split among N worker processes; the output is the same.
 
-Each worker evaluates a contiguous group of peers with its own file cache and
-returns its part of the report; the parts are joined in peer order, so the
+Each process (this one and N - 1 workers) evaluates a contiguous group of peers
+with its own file cache and returns its part of the report; the parts are joined in peer order, so the
 report, warnings included, is the one a single process prints. With ``-m`` and
 ``-M`` together the Perl's stemming depends on the order in which all peers are
 processed, so that combination runs in one process.
@@ -15,6 +15,7 @@ from dataclasses import replace
 from .config import EvalConfig
 from .evaluation import Report, evaluate, evaluated_peers, load_config, metric_plan
 from .options import Options
+from .resources import load_data
 
 __all__ = ["evaluate_parallel"]
 
@@ -38,10 +39,13 @@ def evaluate_parallel(options: Options) -> Report:
         end = start + size + (1 if k < extra else 0)
         groups.append(peers[start:end])
         start = end
+    load_data(options.data_dir)  # read once, before the workers are forked
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else None)
-    with context.Pool(workers) as pool:
-        parts = pool.map(_worker, [(single, config, group) for group in groups])
+    with context.Pool(workers - 1) as pool:
+        # This process takes the first group while the workers take the others.
+        pending = pool.map_async(_worker, [(single, config, group) for group in groups[1:]])
+        parts = [evaluate(single, config, groups[0]), *pending.get()]
     report = Report(options)
     for part in parts:
         report.results.extend(part.results)
