@@ -76,33 +76,30 @@ def _reference_hits(grams: list[Grams], pairs: list[tuple[int, int]]) -> list[in
     return [clipped_hits(grams[m].counts, grams[p].counts) for p, m in pairs]
 
 
-@settings(max_examples=300, deadline=None)
-@given(token_lists, st.integers(1, 4), st.data())
-def test_batched_ngrams_match_reference(files, n, data) -> None:
-    """Batched numpy units (and the C hits) equal the per-file Counter definition."""
-    table = UnitTable(*ngram_units(_ids(files), n), len(files))
-    grams = [ngrams(f, n) for f in files]
+def _check_table(table: UnitTable, grams: list[Grams], data: st.DataObject) -> None:
+    """Totals, and the hits of random pairs by both paths, equal the Counter definition."""
     assert table.totals.tolist() == [g.total for g in grams]
-    pairs = data.draw(st.lists(st.tuples(*(st.integers(0, len(files) - 1),) * 2), max_size=8))
+    pairs = data.draw(st.lists(st.tuples(*(st.integers(0, len(grams) - 1),) * 2), max_size=8))
     peers = np.array([p for p, _ in pairs], dtype=np.int64)
     models = np.array([m for _, m in pairs], dtype=np.int64)
     expected = _reference_hits(grams, pairs)
     assert table.hits(peers, models).tolist() == expected
     assert table._numpy_hits(peers, models).tolist() == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(token_lists, st.integers(1, 4), st.data())
+def test_batched_ngrams_match_reference(files, n, data) -> None:
+    """Batched numpy units (and the C hits) equal the per-file Counter definition."""
+    table = UnitTable(*ngram_units(_ids(files), n), len(files))
+    _check_table(table, [ngrams(f, n) for f in files], data)
 
 
 @settings(max_examples=300, deadline=None)
 @given(token_lists, st.integers(-1, 5), st.booleans(), st.data())
 def test_batched_skip_bigrams_match_reference(files, distance, unigrams, data) -> None:
     table = UnitTable(*skip_bigram_units(_ids(files), distance, unigrams), len(files))
-    grams = [skip_bigrams(f, distance, unigrams) for f in files]
-    assert table.totals.tolist() == [g.total for g in grams]
-    pairs = data.draw(st.lists(st.tuples(*(st.integers(0, len(files) - 1),) * 2), max_size=8))
-    peers = np.array([p for p, _ in pairs], dtype=np.int64)
-    models = np.array([m for _, m in pairs], dtype=np.int64)
-    expected = _reference_hits(grams, pairs)
-    assert table.hits(peers, models).tolist() == expected
-    assert table._numpy_hits(peers, models).tolist() == expected
+    _check_table(table, [skip_bigrams(f, distance, unigrams) for f in files], data)
 
 
 @settings(max_examples=100, deadline=None)
