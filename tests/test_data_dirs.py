@@ -1,0 +1,86 @@
+"""Where the data files come from: -e, ROUGE_EVAL_HOME, RED_EVAL_HOME, the bundled copy.
+
+A real ROUGE-1.5.5 ``data/`` directory (``WordNet-2.0-Exceptions/`` and a
+``WordNet-2.0.exc.db``) must give the bytes of the bundled data.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from rouge155py.cli import main
+from rouge155py.resources import bundled_data_dir
+
+REPO = Path(__file__).resolve().parent.parent
+CONFIG = "examples/duc-mini/rouge-config.xml"
+# Stemming and stopwords are where the data files change the numbers.
+OPTIONS = ["-a", "-n", "2", "-m", "-s", "-2", "4", "-u", "-r", "50", CONFIG]
+
+
+def _run(args: list[str], env: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> tuple[int, bytes, str]:
+    monkeypatch.chdir(REPO)
+    for name in ("ROUGE_EVAL_HOME", "RED_EVAL_HOME"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    result = CliRunner().invoke(main, args)
+    return result.exit_code, result.stdout_bytes, result.stderr
+
+
+def _release_layout(root: Path) -> Path:
+    """A data directory laid out as ROUGE-1.5.5's own, made from the bundled files."""
+    bundled = bundled_data_dir()
+    shutil.copy(bundled / "smart_common_words.txt", root / "smart_common_words.txt")
+    shutil.copytree(bundled / "WordNet-exceptions", root / "WordNet-2.0-Exceptions")
+    (root / "WordNet-2.0.exc.db").write_bytes(b"")  # never read: the lists are
+    return root
+
+
+def _stopword_free(root: Path) -> Path:
+    """A data directory with an empty stopword list: -s then removes nothing."""
+    (root / "smart_common_words.txt").write_bytes(b"")
+    return root
+
+
+def test_release_layout_gives_the_bundled_bytes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    bundled = _run(OPTIONS, {}, monkeypatch)
+    release = _run(["-e", str(_release_layout(tmp_path)), *OPTIONS], {}, monkeypatch)
+    assert bundled[0] == release[0] == 0
+    assert bundled[1] == release[1]
+    assert bundled[1]
+
+
+def test_the_perl_release_data_directory_gives_the_bundled_bytes(
+    oracle, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The oracle's data directory is a real release one, with its Berkeley-DB file."""
+    assert (oracle.data_dir / "WordNet-2.0.exc.db").is_file()
+    bundled = _run(OPTIONS, {}, monkeypatch)
+    release = _run(["-e", str(oracle.data_dir), *OPTIONS], {}, monkeypatch)
+    assert bundled[:2] == release[:2]
+
+
+def test_lookup_order(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "full").mkdir()
+    empty = _stopword_free(_release_layout(tmp_path / "empty"))
+    full = _release_layout(tmp_path / "full")
+    with_stopwords = _run(OPTIONS, {}, monkeypatch)[1]
+    without = _run(["-e", str(empty), *OPTIONS], {}, monkeypatch)[1]
+    assert with_stopwords != without  # the directory matters
+    assert _run(OPTIONS, {"ROUGE_EVAL_HOME": str(empty)}, monkeypatch)[1] == without
+    assert _run(OPTIONS, {"RED_EVAL_HOME": str(empty)}, monkeypatch)[1] == without
+    both = {"ROUGE_EVAL_HOME": str(full), "RED_EVAL_HOME": str(empty)}
+    assert _run(OPTIONS, both, monkeypatch)[1] == with_stopwords  # ROUGE_EVAL_HOME first
+    e_first = _run(["-e", str(full), *OPTIONS], {"ROUGE_EVAL_HOME": str(empty)}, monkeypatch)
+    assert e_first[1] == with_stopwords  # -e before the environment
+
+
+def test_missing_stopword_list_is_a_data_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    code, out, err = _run(["-e", str(tmp_path), *OPTIONS], {}, monkeypatch)
+    assert code == 5 and out == b""
+    assert err.startswith("rouge155py: error:") and "smart_common_words.txt" in err
