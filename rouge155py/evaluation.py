@@ -37,7 +37,7 @@ __all__ = [
 ]
 
 # About this many units (n-grams, skip-bigrams) are counted at once: a bound on memory.
-_CHUNK_UNITS = 400_000
+_CHUNK_UNITS = 100_000
 
 Row = Union[tuple[str, str, str], tuple[float, float, float]]
 
