@@ -340,10 +340,153 @@ release:
     return NULL;
 }
 
+
+/* ---- Clipped unit hits of one (peer, model) pair: n-grams and skip-bigrams ---- */
+
+typedef struct {
+    Py_ssize_t width;   /* ints per unit */
+    Py_ssize_t mask;    /* slots - 1 (a power of two minus one) */
+    Py_ssize_t *slot;   /* index of the unit in keys, or -1 */
+    int *keys;          /* units, width ints each */
+    long long *count;   /* per unit */
+    Py_ssize_t size;    /* units stored */
+} UnitSet;
+
+static size_t hash_unit(const int *unit, Py_ssize_t width) {
+    unsigned long long h = 1469598103934665603ULL;
+    Py_ssize_t k;
+    for (k = 0; k < width; k++) {
+        h ^= (unsigned int)unit[k];
+        h *= 1099511628211ULL;
+    }
+    return (size_t)(h ^ (h >> 29));
+}
+
+/* Slot of the unit: where it is, or the empty slot where it would go. */
+static Py_ssize_t find_slot(const UnitSet *set, const int *unit) {
+    Py_ssize_t at = (Py_ssize_t)(hash_unit(unit, set->width) & (size_t)set->mask);
+    while (set->slot[at] >= 0 &&
+           memcmp(set->keys + set->slot[at] * set->width, unit, (size_t)set->width * sizeof(int)))
+        at = (at + 1) & set->mask;
+    return at;
+}
+
+/* Calls visit(unit) for every unit of a token sequence, in the Perl's order. */
+typedef struct {
+    int mode;           /* 0: n-grams of size n; 1: skip-bigrams */
+    Py_ssize_t n;       /* n-gram size */
+    Py_ssize_t reach;   /* skip-bigrams: the largest j - i, or -1 for no limit */
+    int unigrams;       /* skip-bigrams: also the unigram of token i */
+} UnitRule;
+
+#define FOR_EACH_UNIT(rule, tokens, len, unit, BODY)                                   \
+    do {                                                                               \
+        Py_ssize_t ui, uj;                                                             \
+        if ((rule)->mode == 0) {                                                       \
+            for (ui = 0; ui + (rule)->n <= (len); ui++) {                              \
+                memcpy(unit, (tokens) + ui, (size_t)(rule)->n * sizeof(int));         \
+                BODY                                                                   \
+            }                                                                          \
+        } else {                                                                       \
+            for (ui = 0; ui + 1 < (len); ui++) {                                       \
+                Py_ssize_t last = (len) - 1;                                           \
+                if ((rule)->reach >= 0 && ui + (rule)->reach < last) last = ui + (rule)->reach; \
+                if ((rule)->unigrams) {                                                \
+                    unit[0] = (tokens)[ui];                                            \
+                    unit[1] = -1;                                                      \
+                    BODY                                                               \
+                }                                                                      \
+                for (uj = ui + 1; uj <= last; uj++) {                                  \
+                    unit[0] = (tokens)[ui];                                            \
+                    unit[1] = (tokens)[uj];                                            \
+                    BODY                                                               \
+                }                                                                      \
+            }                                                                          \
+        }                                                                              \
+    } while (0)
+
+/* unit_hits(peer, model, mode, n, reach, unigrams) -> (hit, model units, peer units)
+ *   peer, model: int32 token ids (ids >= 0);
+ *   mode 0: n-grams of size n; mode 1: skip-bigrams with j - i <= reach
+ *   (reach < 0: any), plus token i's unigram when unigrams is true.
+ *   hit = sum over units of min(count in peer, count in model).
+ */
+static PyObject *unit_hits(PyObject *self, PyObject *args) {
+    PyObject *o_peer, *o_model;
+    Py_buffer peer, model;
+    UnitRule rule;
+    Py_ssize_t n, reach;
+    int mode, unigrams;
+    UnitSet set = {0, 0, NULL, NULL, NULL, 0};
+    PyObject *result = NULL;
+    long long hit = 0, model_units = 0, peer_units = 0;
+    int unit[64];
+
+    if (!PyArg_ParseTuple(args, "OOinnp", &o_peer, &o_model, &mode, &n, &reach, &unigrams)) return NULL;
+    if ((mode == 0 && (n < 1 || n > 64)) || (mode != 0 && mode != 1)) {
+        PyErr_SetString(PyExc_ValueError, "unit_hits: bad unit rule");
+        return NULL;
+    }
+    if (get_buffer(o_peer, &peer, "peer", 4) < 0) return NULL;
+    if (get_buffer(o_model, &model, "model", 4) < 0) {
+        PyBuffer_Release(&peer);
+        return NULL;
+    }
+    rule.mode = mode;
+    rule.n = n;
+    rule.reach = reach;
+    rule.unigrams = unigrams;
+    set.width = mode == 0 ? n : 2;
+    {
+        const int *mt = (const int *)model.buf, *pt = (const int *)peer.buf;
+        Py_ssize_t ml = model.len / 4, pl = peer.len / 4, capacity = 0, slots = 16;
+        FOR_EACH_UNIT(&rule, mt, ml, unit, { capacity++; });
+        while (slots < 2 * capacity) slots *= 2;
+        set.mask = slots - 1;
+        set.slot = (Py_ssize_t *)malloc((size_t)slots * sizeof(Py_ssize_t));
+        set.keys = (int *)malloc((size_t)(capacity ? capacity : 1) * (size_t)set.width * sizeof(int));
+        set.count = (long long *)malloc((size_t)(capacity ? capacity : 1) * sizeof(long long));
+        if (!set.slot || !set.keys || !set.count) {
+            PyErr_NoMemory();
+            goto done;
+        }
+        memset(set.slot, 0xff, (size_t)slots * sizeof(Py_ssize_t));
+        FOR_EACH_UNIT(&rule, mt, ml, unit, {
+            Py_ssize_t at = find_slot(&set, unit);
+            model_units++;
+            if (set.slot[at] < 0) {
+                set.slot[at] = set.size;
+                memcpy(set.keys + set.size * set.width, unit, (size_t)set.width * sizeof(int));
+                set.count[set.size++] = 1;
+            } else {
+                set.count[set.slot[at]]++;
+            }
+        });
+        /* Each peer unit takes one of the model's remaining copies: min(peer, model). */
+        FOR_EACH_UNIT(&rule, pt, pl, unit, {
+            Py_ssize_t at = find_slot(&set, unit);
+            peer_units++;
+            if (set.slot[at] >= 0 && set.count[set.slot[at]] > 0) {
+                set.count[set.slot[at]]--;
+                hit++;
+            }
+        });
+        result = Py_BuildValue("(LLL)", hit, model_units, peer_units);
+    }
+done:
+    free(set.slot);
+    free(set.keys);
+    free(set.count);
+    PyBuffer_Release(&peer);
+    PyBuffer_Release(&model);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"union_lcs", union_lcs, METH_VARARGS, "Union-LCS hits and base of one model against one peer."},
     {"clipped_hits", clipped_hits, METH_VARARGS, "Clipped unit hits of (peer, model) pairs."},
     {"bootstrap_sums", bootstrap_sums, METH_VARARGS, "Perl-exact bootstrap resample sums."},
+    {"unit_hits", unit_hits, METH_VARARGS, "Clipped n-gram or skip-bigram hits of one pair."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -8,24 +8,24 @@ all resamples, so every float addition is the Perl's.
 
 from __future__ import annotations
 
+from array import array
 from dataclasses import dataclass
 from functools import lru_cache
-
-import numpy as np
+from typing import TYPE_CHECKING, Sequence
 
 from .errors import ComputeError
+from .scoring import f_measure, fmt5, ratio
 
 try:
     from . import _accel
-except ImportError:  # the optional C kernel was not built: numpy only
+except ImportError:  # the optional C kernel was not built: numpy does the sums
     _accel = None
-from .scoring import f_measure, fmt5, ratio
+
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = ["Summary", "drand48_indices", "resample", "summarize"]
 
-_A = np.uint64(0x5DEECE66D)
-_C = np.uint64(0xB)
-_MASK = np.uint64((1 << 48) - 1)
 _SCALE = 2.0**-48
 _BLOCK = 256
 
@@ -33,40 +33,55 @@ _BLOCK = 256
 @lru_cache(maxsize=64)
 def drand48_indices(n: int, resamples: int) -> np.ndarray:
     """Index matrix (resamples × n): row i holds ``int(rand(n))`` n times after ``srand(i)``."""
+    import numpy as np
+
     state = (np.arange(resamples, dtype=np.uint64) << np.uint64(16)) + np.uint64(0x330E)
     out = np.empty((resamples, n), dtype=np.int64)
+    multiplier, increment, mask = np.uint64(0x5DEECE66D), np.uint64(0xB), np.uint64((1 << 48) - 1)
     with np.errstate(over="ignore"):
         for k in range(n):
-            state = (state * _A + _C) & _MASK
+            state = (state * multiplier + increment) & mask
             out[:, k] = (float(n) * (state.astype(np.float64) * _SCALE)).astype(np.int64)
     out.setflags(write=False)
     return out
 
 
-def resample(rows: np.ndarray, resamples: int, counting: int, alpha: float) -> np.ndarray:
-    """The r resample values (3 × r) of an instance table (N × 3).
+def _sums(rows: Sequence[Sequence[float]], resamples: int) -> list[list[float]]:
+    """Per column (3), the r resample sums of the instance rows, in the Perl's order."""
+    if not len(rows):
+        return [[0.0] * resamples for _ in range(3)]
+    if _accel is not None:
+        flat = array("d", [float(v) for row in rows for v in row])
+        out = array("d", bytes(8 * 3 * resamples))
+        _accel.bootstrap_sums(flat, resamples, out)
+        return [out[k::3].tolist() for k in range(3)]
+    import numpy as np
+
+    return _numpy_sums(np.asarray(rows, dtype=np.float64).reshape(-1, 3), resamples).tolist()
+
+
+def resample(
+    rows: Sequence[Sequence[float]], resamples: int, counting: int, alpha: float
+) -> list[list[float]]:
+    """The r resample values of R, P and F (three lists) of an instance table (N rows of 3).
 
     ``counting`` 0: rows are rounded R, P, F; a resample is their mean.
     ``counting`` 1: rows are (model count, peer count, hits); a resample is the
     R, P, F of their sums.
     """
-    n = rows.shape[0]
-    if _accel is not None:
-        out = np.zeros((resamples, 3))
-        if n:
-            _accel.bootstrap_sums(np.ascontiguousarray(rows, dtype=np.float64), resamples, out)
-        sums = out.T
-    else:
-        sums = _numpy_sums(rows, resamples)
+    n = len(rows)
+    sums = _sums(rows, resamples)
     if counting == 1:
-        recall = ratio(sums[2], sums[0])
-        precision = ratio(sums[2], sums[1])
-        return np.stack([recall, precision, f_measure(precision, recall, alpha)])
-    return sums / n if n else sums
+        recall = [ratio(hit, model) for model, hit in zip(sums[0], sums[2])]
+        precision = [ratio(hit, peer) for peer, hit in zip(sums[1], sums[2])]
+        return [recall, precision, [f_measure(p, r, alpha) for p, r in zip(precision, recall)]]
+    return [[value / n for value in column] for column in sums] if n else sums
 
 
 def _numpy_sums(rows: np.ndarray, resamples: int) -> np.ndarray:
     """Resample sums (3 × r) without the C kernel, in the same order of additions."""
+    import numpy as np
+
     n = rows.shape[0]
     sums = np.zeros((3, resamples))
     if n:
@@ -99,13 +114,13 @@ def _bound(ranked: list[float], index: int, weight: float) -> float:
     return at(index) + (at(index + 1) - at(index)) * weight
 
 
-def summarize(values: np.ndarray, confidence: float, resamples: float) -> Summary:
+def summarize(values: Sequence[Sequence[float]], confidence: float, resamples: float) -> Summary:
     """Mean of the resample values (summed in ascending order) and the CI bounds.
 
     ``resamples`` is ``-r`` as given: the Perl draws ceil(r) resamples but puts
     r itself into the interval formula.
     """
-    count = values.shape[1]
+    count = len(values[0])
     if count <= 0:
         raise ComputeError("the number of resamples (-r) must be positive (division by zero)")
     delta = resamples * ((100 - confidence) / 2.0) / 100.0
@@ -114,7 +129,7 @@ def summarize(values: np.ndarray, confidence: float, resamples: float) -> Summar
     weight = resamples - delta - 1 - upper_a
     averages, lowers, uppers = [], [], []
     for row in values:
-        ranked = np.sort(row).tolist()
+        ranked = sorted(float(v) for v in row)
         total = 0.0
         for value in ranked:
             total += value

@@ -8,10 +8,9 @@ each metric's counts of a file.
 from __future__ import annotations
 
 import os
+from array import array
 from collections import Counter
 from typing import Callable, Hashable, Optional, TypeVar
-
-import numpy as np
 
 from .metrics import Grams
 from .metrics.be import basic_elements
@@ -79,11 +78,11 @@ class Corpus:
             ),
         )
 
-    def token_ids(self, path: str, fmt: Optional[str], stem: bool) -> np.ndarray:
+    def token_ids(self, path: str, fmt: Optional[str], stem: bool) -> array:
         """The n-gram reader's tokens as the run's integer ids."""
         return self._cached(
             ("ids", path, fmt, stem),
-            lambda: np.fromiter(map(self.vocabulary.__getitem__, self.tokens(path, fmt, stem)), np.int64),
+            lambda: array("i", map(self.vocabulary.__getitem__, self.tokens(path, fmt, stem))),
         )
 
     def exists(self, path: str) -> bool:

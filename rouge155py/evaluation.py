@@ -13,15 +13,12 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable, Iterator, Optional, Union
 
-import numpy as np
-
 from .bootstrap import Summary, resample, summarize
 from .config import Eval, EvalConfig, read_file_list, read_xml_config
 from .corpus import Corpus
 from .errors import ComputeError, InputError
-from .metrics import ModelCounts, score_grams
+from .metrics import ModelCounts, pairs, score_grams
 from .metrics.lcs import score_lcs, score_wlcs
-from .metrics.units import UnitTable, ngram_units, skip_bigram_units
 from .options import Options
 from .resources import load_data
 from .scoring import combine_models, instance_scores
@@ -205,6 +202,21 @@ class _Scorer:
         """Per task, the counts of each of its models against its peer."""
         o, c = self.options, self.corpus
         if spec.kind in ("N", "S"):
+            n = spec.n if spec.kind == "N" else 0
+            if pairs.available(n):
+                return [
+                    [
+                        pairs.pair_counts(
+                            c.token_ids(t.peer, t.input_format, t.peer_stem),
+                            c.token_ids(m, t.input_format, stem),
+                            n,
+                            o.skip_distance,
+                            spec.unigrams,
+                        )
+                        for m, (stem, _) in zip(t.models, t.model_stems)
+                    ]
+                    for t in tasks
+                ]
             out: list[list[ModelCounts]] = []
             for chunk in self._chunks(spec, tasks):
                 out.extend(self._unit_counts(spec, chunk))
@@ -257,14 +269,18 @@ class _Scorer:
             yield chunk
 
     def _unit_counts(self, spec: MetricSpec, tasks: list[Task]) -> list[list[ModelCounts]]:
-        """ROUGE-N or skip-bigram counts of a group of tasks, all pairs at once."""
+        """ROUGE-N or skip-bigram counts of a group of tasks, all pairs at once, with numpy."""
+        import numpy as np
+
+        from .metrics.units import UnitTable, ngram_units, skip_bigram_units
+
         o, c = self.options, self.corpus
         views: dict[tuple, int] = {}
-        pairs = []
+        pair_list = []
         for t in tasks:
             p = views.setdefault((t.peer, t.input_format, t.peer_stem), len(views))
             for m, (stem, _) in zip(t.models, t.model_stems):
-                pairs.append((p, views.setdefault((m, t.input_format, stem), len(views))))
+                pair_list.append((p, views.setdefault((m, t.input_format, stem), len(views))))
         files = [c.token_ids(*view) for view in views]
         if spec.kind == "N":
             codes, owner = ngram_units(files, spec.n)
@@ -272,10 +288,10 @@ class _Scorer:
             codes, owner = skip_bigram_units(files, o.skip_distance or 0, spec.unigrams)
         table = UnitTable(codes, owner, len(files))
         del codes, owner
-        pair_array = np.array(pairs, dtype=np.int64).reshape(-1, 2)
+        pair_array = np.array(pair_list, dtype=np.int64).reshape(-1, 2)
         hits = table.hits(pair_array[:, 0], pair_array[:, 1]).tolist()
         totals = table.totals.tolist()
-        flat = [ModelCounts(h, totals[m], totals[p]) for h, (p, m) in zip(hits, pairs)]
+        flat = [ModelCounts(h, totals[m], totals[p]) for h, (p, m) in zip(hits, pair_list)]
         out, at = [], 0
         for t in tasks:
             out.append(flat[at : at + len(t.models)])
@@ -315,7 +331,7 @@ def summarize_metric(
             for k in range(3):
                 sums[k] += instances[i][k]  # type: ignore[operator]
         return MetricResult(peer_id, spec.label, per_eval, counts=tuple(int(s) for s in sums))  # type: ignore[arg-type]
-    rows = np.array([[float(v) for v in instances[i]] for i in ids], dtype=float).reshape(-1, 3)
+    rows = [[float(v) for v in instances[i]] for i in ids]
     values = resample(rows, o.resample_count, o.counting, o.alpha)
     summary = summarize(values, o.confidence, o.resamples)
     return MetricResult(peer_id, spec.label, per_eval, summary=summary)

@@ -8,15 +8,11 @@ report all go through them.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional, Sequence, Union
-
-import numpy as np
+from typing import Optional, Sequence
 
 from .metrics import ModelCounts, Number, rounded_ratio
 
 __all__ = ["Totals", "combine_models", "f_measure", "fmt5", "instance_scores", "ratio"]
-
-ArrayLike = Union[float, np.ndarray]
 
 
 @dataclass(frozen=True)
@@ -49,20 +45,14 @@ def combine_models(per_model: Sequence[ModelCounts], best_model: bool) -> Totals
     return Totals(model_count, peer_count, hit)
 
 
-def ratio(hit: ArrayLike, count: ArrayLike) -> ArrayLike:
+def ratio(hit: float, count: float) -> float:
     """hit / count, 0 where count is not positive."""
-    if isinstance(count, np.ndarray) or isinstance(hit, np.ndarray):
-        hit_a, count_a = np.asarray(hit, dtype=float), np.asarray(count, dtype=float)
-        out = np.zeros(np.broadcast(hit_a, count_a).shape)
-        np.divide(hit_a, count_a, out=out, where=count_a > 0)
-        return out
     return hit / count if count > 0 else 0.0
 
 
-def f_measure(precision: ArrayLike, recall: ArrayLike, alpha: float) -> ArrayLike:
+def f_measure(precision: float, recall: float, alpha: float) -> float:
     """P·R / ((1−α)·P + α·R), 0 where the denominator is not positive."""
-    denominator = (1 - alpha) * precision + alpha * recall
-    return ratio(precision * recall, denominator)
+    return ratio(precision * recall, (1 - alpha) * precision + alpha * recall)
 
 
 def fmt5(value: float) -> str:

@@ -84,6 +84,11 @@ def test_indices_match_the_perl(oracle, seed: int, n: int) -> None:
 # ---------------------------------------------------------------------------
 
 # For N = 3 and r = 4 the draws are (see above) [0,2,0], [0,1,2], [2,0,1], [2,2,0].
+def _resample(rows, resamples: int, counting: int, alpha: float) -> np.ndarray:
+    """resample() returns three lists; as an array (3 × r) for the checks below."""
+    return np.array(resample(rows, resamples, counting, alpha), dtype=float).reshape(3, resamples)
+
+
 ROWS_SCORES = np.array([[0.5, 0.25, 1.0], [0.0, 0.5, 0.25], [1.0, 0.75, 0.5]])
 
 
@@ -93,7 +98,7 @@ def test_resample_means_of_rounded_scores() -> None:
     #   seed 1, rows 0 1 2: R 1.5/3, P 1.5/3, F 1.75/3
     #   seed 2, rows 2 0 1: the same sums as seed 1
     #   seed 3, rows 2 2 0: R 2.5/3, P 1.75/3, F 2.0/3
-    values = resample(ROWS_SCORES, 4, 0, 0.5)
+    values = _resample(ROWS_SCORES, 4, 0, 0.5)
     assert values.shape == (3, 4)
     assert values[0].tolist() == [2.0 / 3, 1.5 / 3, 1.5 / 3, 2.5 / 3]
     assert values[1].tolist() == [1.25 / 3, 1.5 / 3, 1.5 / 3, 1.75 / 3]
@@ -106,7 +111,7 @@ def test_resample_of_raw_counts() -> None:
     #   seed 0, rows 0 2 0: M 14, P 13, H 7 -> R 7/14, P 7/13
     #   seed 1, rows 0 1 2: M 12, P 10, H 6 -> R 6/12, P 6/10 (seed 2: the same sums)
     #   seed 3, rows 2 2 0: M 16, P 11, H 8 -> R 8/16, P 8/11
-    values = resample(rows, 4, 1, 0.5)
+    values = _resample(rows, 4, 1, 0.5)
     recall = [7 / 14, 6 / 12, 6 / 12, 8 / 16]
     precision = [7 / 13, 6 / 10, 6 / 10, 8 / 11]
     f = [p * r / (0.5 * p + 0.5 * r) for p, r in zip(precision, recall)]
@@ -117,15 +122,15 @@ def test_resample_of_raw_counts() -> None:
 
 def test_resample_of_raw_counts_with_zero_sums() -> None:
     # No model or peer units at all: R = P = 0 and F = 0 (the denominator is not > 0).
-    values = resample(np.zeros((2, 3)), 3, 1, 0.5)
+    values = _resample(np.zeros((2, 3)), 3, 1, 0.5)
     assert values.tolist() == [[0.0] * 3] * 3
 
 
 def test_resample_alpha_only_matters_for_counting_one() -> None:
     rows = np.array([[4.0, 8.0, 2.0]])
     # One instance: every resample sums it once. R = 2/4, P = 2/8; alpha 1 gives F = P.
-    assert resample(rows, 2, 1, 1.0)[2].tolist() == [0.25, 0.25]
-    assert resample(rows, 2, 1, 0.0)[2].tolist() == [0.5, 0.5]
+    assert _resample(rows, 2, 1, 1.0)[2].tolist() == [0.25, 0.25]
+    assert _resample(rows, 2, 1, 0.0)[2].tolist() == [0.5, 0.5]
 
 
 @settings(max_examples=50, deadline=None)
@@ -136,7 +141,7 @@ def test_resample_alpha_only_matters_for_counting_one() -> None:
 def test_resample_means_match_the_draws(rows: list[tuple[int, int, int]], resamples: int) -> None:
     table = np.array(rows, dtype=float) / 10000
     n = len(rows)
-    values = resample(table, resamples, 0, 0.5)
+    values = _resample(table, resamples, 0, 0.5)
     for seed in range(resamples):
         for column in range(3):
             total = 0.0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from array import array
 from collections import Counter
 
 import numpy as np
@@ -12,7 +13,7 @@ from hypothesis import strategies as st
 
 from rouge155py import bootstrap
 from rouge155py.corpus import Vocabulary
-from rouge155py.metrics import Grams, clipped_hits, lcs, units
+from rouge155py.metrics import Grams, clipped_hits, lcs, pairs, units
 from rouge155py.metrics.lcs import LcsText, score_lcs, score_wlcs
 from rouge155py.metrics.ngram import ngrams
 from rouge155py.metrics.skipbigram import skip_bigrams
@@ -133,3 +134,20 @@ def test_bootstrap_kernel_matches_numpy(rows, resamples) -> None:
     if len(rows):
         bootstrap._accel.bootstrap_sums(table, resamples, out)
     assert np.array_equal(out.T, bootstrap._numpy_sums(table, resamples))
+
+
+@needs_kernel
+@settings(max_examples=300, deadline=None)
+@given(token_lists, st.integers(0, 4), st.sampled_from([-1, 0, 1, 1.5, 4]), st.booleans())
+def test_pair_kernel_matches_reference(files, n, distance, unigrams) -> None:
+    """The per-pair C counts (n > 0: n-grams; n = 0: skip-bigrams) equal the definitions."""
+    ids = [array("i", f.tolist()) for f in _ids(files)]
+    peer, model = ids[0], ids[-1]
+    if n:
+        grams_p, grams_m = ngrams(files[0], n), ngrams(files[-1], n)
+    else:
+        grams_p = skip_bigrams(files[0], distance, unigrams)
+        grams_m = skip_bigrams(files[-1], distance, unigrams)
+    counts = pairs.pair_counts(peer, model, n, distance, unigrams)
+    expected = (clipped_hits(grams_m.counts, grams_p.counts), grams_m.total, grams_p.total)
+    assert (counts.hit, counts.model_count, counts.peer_count) == expected
