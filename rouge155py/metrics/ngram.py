@@ -1,4 +1,8 @@
-"""ROUGE-N: n-gram co-occurrence."""
+"""ROUGE-N: n-gram co-occurrence, by its plain definition.
+
+This is the specification the fast paths (the C kernel in :mod:`.pairs`, the
+numpy batches in :mod:`.units`) are tested against, unit for unit.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,8 @@
-"""ROUGE-S and ROUGE-SU: skip-bigrams, with unigrams under ``-u``."""
+"""ROUGE-S and ROUGE-SU: skip-bigrams, with unigrams under ``-u``, by their plain definition.
+
+This is the specification the fast paths (the C kernel in :mod:`.pairs`, the
+numpy batches in :mod:`.units`) are tested against, unit for unit.
+"""
 
 from __future__ import annotations
 
