@@ -27,6 +27,7 @@ __all__ = [
     "MetricResult",
     "MetricSpec",
     "Report",
+    "Scorer",
     "evaluate",
     "evaluated_peers",
     "load_config",
@@ -190,8 +191,8 @@ def plan_tasks(
     return tasks, warnings
 
 
-class _Scorer:
-    """Computes the rows of many tasks, batching the files of each metric."""
+class Scorer:
+    """Computes the rows of tasks; its corpus reads and tokenizes each file once."""
 
     def __init__(self, options: Options) -> None:
         self.options = options
@@ -338,11 +339,15 @@ def summarize_metric(
 
 
 def evaluate(
-    options: Options, config: Optional[EvalConfig] = None, peers: Optional[list[str]] = None
+    options: Options,
+    config: Optional[EvalConfig] = None,
+    peers: Optional[list[str]] = None,
+    scorer: Optional[Scorer] = None,
 ) -> Report:
     """Run the evaluation the options describe and return what to print.
 
-    ``peers`` restricts the run to some of the evaluated peers (in their order).
+    ``peers`` restricts the run to some of the evaluated peers (in their order);
+    a ``scorer`` made for the same options keeps its file cache between calls.
     """
     report = Report(options)
     plan = metric_plan(options)
@@ -354,7 +359,7 @@ def evaluate(
         raise ComputeError("the number of resamples (-r) must be positive (division by zero)")
     if peers is None:
         peers = evaluated_peers(options, config)
-    scorer = _Scorer(options)
+    scorer = scorer or Scorer(options)
     tasks, report.warnings = plan_tasks(options, config, plan, scorer.corpus.exists, peers)
     rows = scorer.rows(plan, tasks)
     report.results = collect_results(options, plan, peers, tasks, rows)
