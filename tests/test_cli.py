@@ -365,3 +365,16 @@ def test_value_that_is_not_a_number_warns_and_reads_as_perl(config: str) -> None
     assert warned.exit_code == 0
     assert "isn't numeric" in warned.stderr
     assert warned.stdout_bytes == plain.stdout_bytes
+
+
+@pytest.mark.parametrize("extra", [[], ["-m", "-M"], ["-t", "2", "-d"]], ids=["plain", "m-M", "t2"])
+def test_jobs_give_the_single_process_bytes(extra: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(REPO)
+    args = ["-a", "-n", "2", "-w", "1.2", "-2", "4", "-U", "-r", "100", *extra]
+    config = "examples/duc-mini/rouge-config.xml"
+    one = invoke(*args, config)
+    two = invoke(*args, "-j", "2", config)
+    three = invoke(*args, "--jobs", "3", config)
+    assert one.exit_code == two.exit_code == three.exit_code == 0
+    assert one.stdout_bytes == two.stdout_bytes == three.stdout_bytes
+    assert one.stdout_bytes
