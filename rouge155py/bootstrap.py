@@ -129,7 +129,7 @@ def summarize(values: Sequence[Sequence[float]], confidence: float, resamples: f
     weight = resamples - delta - 1 - upper_a
     averages, lowers, uppers = [], [], []
     for row in values:
-        ranked = sorted(float(v) for v in row)
+        ranked = sorted(map(float, row))
         total = 0.0
         for value in ranked:
             total += value
