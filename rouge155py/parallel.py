@@ -22,7 +22,7 @@ from .resources import load_data
 
 __all__ = ["evaluate_parallel"]
 
-_GROUPS_PER_JOB = 4
+_GROUPS_PER_JOB = 8
 _scorer: Optional[Scorer] = None  # one per worker process, kept between its groups
 
 
