@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "scripts"))
@@ -17,6 +18,20 @@ import perl_oracle  # noqa: E402
 def repo() -> Path:
     """The repository root."""
     return REPO
+
+
+def make_cli_runner() -> CliRunner:
+    """A click runner that keeps stderr apart, on click 8.0 to today's."""
+    try:
+        return CliRunner(mix_stderr=False)  # type: ignore[call-arg]  # click < 8.2
+    except TypeError:
+        return CliRunner()  # click >= 8.2 keeps stderr apart by itself
+
+
+@pytest.fixture
+def cli_runner() -> CliRunner:
+    """See :func:`make_cli_runner`."""
+    return make_cli_runner()
 
 
 @pytest.fixture(scope="session")

@@ -21,13 +21,15 @@ CONFIG = "examples/duc-mini/rouge-config.xml"
 OPTIONS = ["-a", "-n", "2", "-m", "-s", "-2", "4", "-u", "-r", "50", CONFIG]
 
 
-def _run(args: list[str], env: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> tuple[int, bytes, str]:
+def _run(
+    runner: CliRunner, args: list[str], env: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> tuple[int, bytes, str]:
     monkeypatch.chdir(REPO)
     for name in ("ROUGE_EVAL_HOME", "RED_EVAL_HOME"):
         monkeypatch.delenv(name, raising=False)
     for name, value in env.items():
         monkeypatch.setenv(name, value)
-    result = CliRunner().invoke(main, args)
+    result = runner.invoke(main, args)
     return result.exit_code, result.stdout_bytes, result.stderr
 
 
@@ -46,41 +48,45 @@ def _stopword_free(root: Path) -> Path:
     return root
 
 
-def test_release_layout_gives_the_bundled_bytes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    bundled = _run(OPTIONS, {}, monkeypatch)
-    release = _run(["-e", str(_release_layout(tmp_path)), *OPTIONS], {}, monkeypatch)
+def test_release_layout_gives_the_bundled_bytes(
+    cli_runner: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    bundled = _run(cli_runner, OPTIONS, {}, monkeypatch)
+    release = _run(cli_runner, ["-e", str(_release_layout(tmp_path)), *OPTIONS], {}, monkeypatch)
     assert bundled[0] == release[0] == 0
     assert bundled[1] == release[1]
     assert bundled[1]
 
 
 def test_the_perl_release_data_directory_gives_the_bundled_bytes(
-    oracle, monkeypatch: pytest.MonkeyPatch
+    cli_runner: CliRunner, oracle, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The oracle's data directory is a real release one, with its Berkeley-DB file."""
     assert (oracle.data_dir / "WordNet-2.0.exc.db").is_file()
-    bundled = _run(OPTIONS, {}, monkeypatch)
-    release = _run(["-e", str(oracle.data_dir), *OPTIONS], {}, monkeypatch)
+    bundled = _run(cli_runner, OPTIONS, {}, monkeypatch)
+    release = _run(cli_runner, ["-e", str(oracle.data_dir), *OPTIONS], {}, monkeypatch)
     assert bundled[:2] == release[:2]
 
 
-def test_lookup_order(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_lookup_order(cli_runner: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     (tmp_path / "empty").mkdir()
     (tmp_path / "full").mkdir()
     empty = _stopword_free(_release_layout(tmp_path / "empty"))
     full = _release_layout(tmp_path / "full")
-    with_stopwords = _run(OPTIONS, {}, monkeypatch)[1]
-    without = _run(["-e", str(empty), *OPTIONS], {}, monkeypatch)[1]
+    with_stopwords = _run(cli_runner, OPTIONS, {}, monkeypatch)[1]
+    without = _run(cli_runner, ["-e", str(empty), *OPTIONS], {}, monkeypatch)[1]
     assert with_stopwords != without  # the directory matters
-    assert _run(OPTIONS, {"ROUGE_EVAL_HOME": str(empty)}, monkeypatch)[1] == without
-    assert _run(OPTIONS, {"RED_EVAL_HOME": str(empty)}, monkeypatch)[1] == without
+    assert _run(cli_runner, OPTIONS, {"ROUGE_EVAL_HOME": str(empty)}, monkeypatch)[1] == without
+    assert _run(cli_runner, OPTIONS, {"RED_EVAL_HOME": str(empty)}, monkeypatch)[1] == without
     both = {"ROUGE_EVAL_HOME": str(full), "RED_EVAL_HOME": str(empty)}
-    assert _run(OPTIONS, both, monkeypatch)[1] == with_stopwords  # ROUGE_EVAL_HOME first
-    e_first = _run(["-e", str(full), *OPTIONS], {"ROUGE_EVAL_HOME": str(empty)}, monkeypatch)
+    assert _run(cli_runner, OPTIONS, both, monkeypatch)[1] == with_stopwords  # ROUGE_EVAL_HOME first
+    e_first = _run(cli_runner, ["-e", str(full), *OPTIONS], {"ROUGE_EVAL_HOME": str(empty)}, monkeypatch)
     assert e_first[1] == with_stopwords  # -e before the environment
 
 
-def test_missing_stopword_list_is_a_data_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    code, out, err = _run(["-e", str(tmp_path), *OPTIONS], {}, monkeypatch)
+def test_missing_stopword_list_is_a_data_error(
+    cli_runner: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    code, out, err = _run(cli_runner, ["-e", str(tmp_path), *OPTIONS], {}, monkeypatch)
     assert code == 5 and out == b""
     assert err.startswith("rouge155py: error:") and "smart_common_words.txt" in err
