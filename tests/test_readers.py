@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -10,7 +11,7 @@ from rouge155py.errors import InputError
 from rouge155py.readers import limit_for_lcs, limit_for_ngrams, read_be_lines, read_sentences
 from rouge155py.readers.limits import perl_split
 from rouge155py.resources import LinguisticData
-from rouge155py.text.normalize import counted_tokens, raw_tokens
+from rouge155py.text.normalize import counted_tokens
 from rouge155py.text.tokenize import Tokenizer
 
 
@@ -234,6 +235,18 @@ def test_no_limit_keeps_everything() -> None:
 # ---------------------------------------------------------------------------
 # Normalisation and tokens
 # ---------------------------------------------------------------------------
+
+
+def raw_tokens(text: str) -> list[str]:
+    r"""The Perl's substitutions, literally: s/-/ - /g; s/[^A-Za-z0-9\-]/ /g; then split."""
+    text = re.sub(r"[^A-Za-z0-9\-]", " ", text.replace("-", " - "))
+    return text.split()
+
+
+def test_counted_tokens_are_the_perl_tokens_that_start_right() -> None:
+    # Every byte value: counted_tokens keeps exactly the Perl's tokens that start with [a-z0-9$].
+    text = "".join(chr(b) for b in range(256)) + " ab-cd $5 X9 9x --a "
+    assert counted_tokens(text) == [t for t in raw_tokens(text) if re.match(r"[a-z0-9$]", t)]
 
 
 def test_hyphen_becomes_its_own_token() -> None:
