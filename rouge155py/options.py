@@ -256,7 +256,10 @@ def parse_command_line(argv: Sequence[str], environ: Optional[dict[str, str]] = 
     skip_distance = _number("2", opts["2"], warnings) if given("2") else None  # type: ignore[arg-type]
     ngram_value = _number("n", opts["n"], warnings) if given("n") else 0  # type: ignore[arg-type]
     max_ngram = math.floor(ngram_value) if ngram_value >= 1 else 0
-    jobs = int(long_opts.get("--jobs") or opts.get("j") or 1)
+    jobs_text = long_opts.get("--jobs") or opts.get("j") or "1"
+    if not re.fullmatch(r"[0-9]+", jobs_text.strip()):
+        raise UsageError(f"the number of jobs (-j, --jobs) must be a whole number, got {jobs_text!r}")
+    jobs = int(jobs_text)
     if jobs < 1:
         raise UsageError("the number of jobs must be at least 1")
 

@@ -181,6 +181,9 @@ def test_no_system_id(config: str) -> None:
         ["-l", "5", "-b", "5"],
         ["-w", "abc"],
         ["-r", "nan"],
+        ["-j", "abc"],
+        ["--jobs", "0"],
+        ["--format", "xml"],
     ],
     ids=lambda o: " ".join(o),
 )
