@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 from typing import Optional, Sequence
@@ -68,6 +69,10 @@ def run(argv: Sequence[str]) -> int:
     except KeyboardInterrupt:
         click.echo("rouge155py: interrupted", err=True)
         return 130
+    except BrokenPipeError:
+        # The reader went away (| head): no traceback, and none at exit either.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
 
 
 @click.command(
