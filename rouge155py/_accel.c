@@ -1,4 +1,4 @@
-/* Kernels of rouge155py: union LCS (ROUGE-L, ROUGE-W) and clipped unit hits.
+/* Kernels of rouge155py: union LCS (ROUGE-L, ROUGE-W), clipped unit hits, bootstrap sums.
  *
  * union_lcs scores one model against one peer: for each model sentence, the
  * LCS with every peer sentence marks model positions (the Perl's backtrack:
@@ -292,55 +292,6 @@ static PyObject *bootstrap_sums(PyObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
-/* clipped_hits(keys, counts, starts, width, peers, models, out)
- *   keys (sorted int64 file * width + unit) and counts: the unit table;
- *   starts: int64 [files + 1], file f's entries are [starts[f], starts[f+1]);
- *   out[q] = sum over units of min(count in peers[q], count in models[q]).
- */
-static PyObject *clipped_hits(PyObject *self, PyObject *args) {
-    PyObject *objs[6];
-    Py_buffer bufs[6];
-    long long width;
-    int got;
-    if (!PyArg_ParseTuple(args, "OOOLOOO", &objs[0], &objs[1], &objs[2], &width, &objs[3], &objs[4],
-                          &objs[5]))
-        return NULL;
-    for (got = 0; got < 6; got++)
-        if (get_buffer(objs[got], &bufs[got], "clipped_hits argument", 8) < 0) goto release;
-    {
-        const long long *keys = bufs[0].buf, *counts = bufs[1].buf, *starts = bufs[2].buf;
-        const long long *peers = bufs[3].buf, *models = bufs[4].buf;
-        long long *out = bufs[5].buf;
-        Py_ssize_t q, pairs = bufs[3].len / 8;
-        if (bufs[4].len / 8 != pairs || bufs[5].len / 8 != pairs) {
-            PyErr_SetString(PyExc_ValueError, "pair arrays differ in length");
-            goto release;
-        }
-        for (q = 0; q < pairs; q++) {
-            Py_ssize_t a = starts[models[q]], a_end = starts[models[q] + 1];
-            Py_ssize_t b = starts[peers[q]], b_end = starts[peers[q] + 1];
-            long long a_base = models[q] * width, b_base = peers[q] * width, sum = 0;
-            while (a < a_end && b < b_end) {
-                long long ua = keys[a] - a_base, ub = keys[b] - b_base;
-                if (ua < ub) a++;
-                else if (ub < ua) b++;
-                else {
-                    sum += counts[a] < counts[b] ? counts[a] : counts[b];
-                    a++;
-                    b++;
-                }
-            }
-            out[q] = sum;
-        }
-    }
-    while (got-- > 0) PyBuffer_Release(&bufs[got]);
-    Py_RETURN_NONE;
-release:
-    while (got-- > 0) PyBuffer_Release(&bufs[got]);
-    return NULL;
-}
-
-
 /* ---- Clipped unit hits of one (peer, model) pair: n-grams and skip-bigrams ---- */
 
 typedef struct {
@@ -484,12 +435,11 @@ done:
 
 static PyMethodDef methods[] = {
     {"union_lcs", union_lcs, METH_VARARGS, "Union-LCS hits and base of one model against one peer."},
-    {"clipped_hits", clipped_hits, METH_VARARGS, "Clipped unit hits of (peer, model) pairs."},
     {"bootstrap_sums", bootstrap_sums, METH_VARARGS, "Perl-exact bootstrap resample sums."},
     {"unit_hits", unit_hits, METH_VARARGS, "Clipped n-gram or skip-bigram hits of one pair."},
     {NULL, NULL, 0, NULL},
 };
 
-static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_accel", "ROUGE-L/W kernel.", -1, methods};
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_accel", "rouge155py kernels: union LCS, unit hits, bootstrap sums.", -1, methods};
 
 PyMODINIT_FUNC PyInit__accel(void) { return PyModule_Create(&module); }

@@ -167,8 +167,7 @@ def score_lcs(model: LcsText, peer: LcsText) -> ModelCounts:
     """ROUGE-L counts of one model: hits, model tokens, peer tokens."""
     fast = _kernel(model, peer, None)
     if fast is not None:
-        hit_k, base_k = int(fast[0]), int(fast[1])
-        return ModelCounts(hit_k, base_k, peer.unigram_total, hit_k / base_k if base_k > 0 else 0.0)
+        return _lcs_counts(int(fast[0]), int(fast[1]), peer)
     hit = 0
     base = 0
 
@@ -178,8 +177,12 @@ def score_lcs(model: LcsText, peer: LcsText) -> ModelCounts:
         hit += sum(counted)
 
     _union_hits(model, peer, lcs_marks, add)
-    score = hit / base if base > 0 else 0.0
-    return ModelCounts(hit, base, peer.unigram_total, score)
+    return _lcs_counts(hit, base, peer)
+
+
+def _lcs_counts(hit: int, base: int, peer: LcsText) -> ModelCounts:
+    # -f B compares the unrounded hit / base for ROUGE-L.
+    return ModelCounts(hit, base, peer.unigram_total, hit / base if base > 0 else 0.0)
 
 
 def score_wlcs(model: LcsText, peer: LcsText, weight: float, path: str) -> ModelCounts:

@@ -13,11 +13,6 @@ from typing import Sequence
 
 import numpy as np
 
-try:
-    from .. import _accel
-except ImportError:  # the optional C kernel was not built: numpy only
-    _accel = None
-
 __all__ = ["UnitTable", "ngram_units", "skip_bigram_units"]
 
 _LIMIT = 1 << 62
@@ -93,16 +88,6 @@ class UnitTable:
         pairs = len(peers)
         if not pairs or not len(self._keys):
             return np.zeros(pairs, dtype=np.int64)
-        if _accel is not None:
-            out = np.zeros(pairs, dtype=np.int64)
-            peers64, models64 = np.ascontiguousarray(peers, np.int64), np.ascontiguousarray(models, np.int64)
-            _accel.clipped_hits(self._keys, self._counts, self._starts, self._width, peers64, models64, out)
-            return out
-        return self._numpy_hits(peers, models)
-
-    def _numpy_hits(self, peers: np.ndarray, models: np.ndarray) -> np.ndarray:
-        """The same hits without the C kernel."""
-        pairs = len(peers)
         starts, ends = self._starts[models], self._starts[models + 1]
         sizes = ends - starts
         pair = np.repeat(np.arange(pairs), sizes)
