@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterator, Optional, Union
 
 from .bootstrap import Summary, resample, summarize
-from .config import Eval, EvalConfig, read_file_list, read_xml_config
+from .config import EvalConfig, read_file_list, read_xml_config
 from .corpus import Corpus
 from .errors import ComputeError, InputError
 from .metrics import ModelCounts, pairs, score_grams
@@ -28,10 +28,15 @@ __all__ = [
     "MetricSpec",
     "Report",
     "Scorer",
+    "check_evals",
+    "check_resamples",
     "evaluate",
     "evaluated_peers",
+    "group_rows",
     "load_config",
     "metric_plan",
+    "plan_tasks",
+    "summarize_metric",
 ]
 
 # About this many units (n-grams, skip-bigrams) are counted at once: a bound on memory.
@@ -134,6 +139,32 @@ def evaluated_peers(options: Options, config: EvalConfig) -> list[str]:
     return sorted(config.peer_ids) if options.all_systems else [options.system_id or ""]
 
 
+def check_evals(
+    config: EvalConfig, peers: list[str], exists: Callable[[str], bool]
+) -> tuple[dict[str, tuple[str, ...]], list[str]]:
+    """The model paths of every eval an evaluated peer is in, and the missing-peer warnings.
+
+    The walk is the Perl's (peer, then eval), so the first missing model file
+    raised and the order of the warnings are its own.
+    """
+    models: dict[str, tuple[str, ...]] = {}
+    warnings: list[str] = []
+    for peer_id in peers:
+        for ev in config.evals:
+            if peer_id not in ev.peers:
+                warnings.append(
+                    f"*ROUGE Warning: test instance for peer {peer_id} "
+                    f"does not exist for evaluation {ev.eval_id}"
+                )
+            elif ev.eval_id not in models:
+                paths = tuple(ev.model_paths())
+                for path in paths:
+                    if not exists(path):
+                        raise InputError(f"Cannot find model summary: {path}")
+                models[ev.eval_id] = paths
+    return models, warnings
+
+
 def plan_tasks(
     options: Options,
     config: EvalConfig,
@@ -147,34 +178,15 @@ def plan_tasks(
     off for good: with ``-m`` too, peers stop being stemmed after the first
     model read that way. The order of this walk decides which tasks that is.
     """
+    models_of, warnings = check_evals(config, peers, exists) if plan else ({}, [])
     stem_now, only_models = options.stem, options.stem_models_only
     tasks: list[Task] = []
-    warnings: list[str] = []
-    warned: set[tuple[str, str]] = set()
-    checked: dict[str, tuple[str, ...]] = {}  # eval ID -> its model paths, once they exist
-
-    def models_of(ev: Eval) -> tuple[str, ...]:
-        models = checked.get(ev.eval_id)
-        if models is None:
-            models = tuple(ev.model_paths())
-            for path in models:
-                if not exists(path):
-                    raise InputError(f"Cannot find model summary: {path}")
-            checked[ev.eval_id] = models
-        return models
-
     for peer_id in peers:
         for index, spec in enumerate(plan):
             for ev in config.evals:
                 if peer_id not in ev.peers:
-                    if (ev.eval_id, peer_id) not in warned:
-                        warned.add((ev.eval_id, peer_id))
-                        warnings.append(
-                            f"*ROUGE Warning: test instance for peer {peer_id} "
-                            f"does not exist for evaluation {ev.eval_id}"
-                        )
                     continue
-                models = models_of(ev)
+                models = models_of[ev.eval_id]
                 forced = only_models or stem_now
                 if spec.kind == "N":
                     stems = ((stem_now, stem_now),) * len(models)
@@ -338,6 +350,12 @@ def summarize_metric(
     return MetricResult(peer_id, spec.label, per_eval, summary=summary)
 
 
+def check_resamples(options: Options) -> None:
+    """``-r 0``: the Perl divides by zero before it reads any file."""
+    if options.counting != 2 and options.resample_count == 0:
+        raise ComputeError("the number of resamples (-r) must be positive (division by zero)")
+
+
 def evaluate(
     options: Options,
     config: Optional[EvalConfig] = None,
@@ -355,8 +373,7 @@ def evaluate(
         config = load_config(options)
     if not plan:
         return report
-    if options.counting != 2 and options.resample_count == 0:
-        raise ComputeError("the number of resamples (-r) must be positive (division by zero)")
+    check_resamples(options)
     if peers is None:
         peers = evaluated_peers(options, config)
     scorer = scorer or Scorer(options)
@@ -366,13 +383,19 @@ def evaluate(
     return report
 
 
+def group_rows(tasks: list[Task], rows: list[Row]) -> dict[tuple[str, int], dict[str, Row]]:
+    """The rows per (peer ID, metric index), by instance ID; the first row of an instance stays."""
+    grouped: dict[tuple[str, int], dict[str, Row]] = {}
+    for task, row in zip(tasks, rows):
+        grouped.setdefault((task.peer_id, task.spec), {}).setdefault(task.instance_id, row)
+    return grouped
+
+
 def collect_results(
     options: Options, plan: list[MetricSpec], peers: list[str], tasks: list[Task], rows: list[Row]
 ) -> list[MetricResult]:
     """Group the rows per peer and metric, in the Perl's output order, and summarize."""
-    grouped: dict[tuple[str, int], dict[str, Row]] = {}
-    for task, row in zip(tasks, rows):
-        grouped.setdefault((task.peer_id, task.spec), {}).setdefault(task.instance_id, row)
+    grouped = group_rows(tasks, rows)
     return [
         summarize_metric(options, spec, peer_id, grouped.get((peer_id, index), {}))
         for peer_id in peers
