@@ -13,11 +13,16 @@ programs run on the same machine in the same call; their outputs must be
 byte-identical. Each command runs under a small Python wrapper that reports the
 peak resident memory of the largest process it waited for (``ru_maxrss`` of its
 children), so a ``-j`` run reports its largest process, not the sum.
+
+``--jobs N`` times ``-j N`` against ``-j 1`` in alternating pairs (``--pairs``) and
+quotes the median of the per-pair ratios, beside the machine's own ceiling: N
+CPU-bound processes at once against one after the other.
 """
 
 from __future__ import annotations
 
 import argparse
+import compileall
 import os
 import random
 import statistics
@@ -222,6 +227,28 @@ def _first_difference(a: bytes, b: bytes) -> str:
     return f"lengths differ: {len(a)} / {len(b)} bytes"
 
 
+_SPIN = [sys.executable, "-c", "x = 0\nfor i in range(6_000_000): x += i"]
+
+
+def parallel_ceiling(jobs: int, pairs: int) -> list[float]:
+    """Per pair: `jobs` CPU-bound processes one after the other, divided by all at once.
+
+    What `jobs` processes can gain on this machine at best: the ceiling of any -j speed-up.
+    """
+    ratios = []
+    for _ in range(pairs):
+        start = time.perf_counter()
+        for _ in range(jobs):
+            subprocess.run(_SPIN, check=True)
+        apart = time.perf_counter() - start
+        start = time.perf_counter()
+        running = [subprocess.Popen(_SPIN) for _ in range(jobs)]
+        if any(process.wait() for process in running):
+            raise RuntimeError("the CPU-bound reference process failed")
+        ratios.append(apart / (time.perf_counter() - start))
+    return ratios
+
+
 def main(argv: Optional[list[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--workdir", type=Path, default=REPO / "bench-work")
@@ -230,15 +257,26 @@ def main(argv: Optional[list[str]] = None) -> int:
     parser.add_argument("--skip-perl", action="store_true", help="time rouge155py alone (no ratio, no check)")
     parser.add_argument("--jobs", type=int, default=1, help="also time rouge155py -j N against -j 1")
     parser.add_argument("--repeat", type=int, default=1, help="runs per command; the median is reported")
+    parser.add_argument("--pairs", type=int, default=7, help="alternating -j 1 / -j N pairs (with --jobs)")
     args = parser.parse_args(argv)
     selected = {name for name in args.only.split(",") if name}
     env_path = os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH", "")]))
     os.environ["PYTHONPATH"] = env_path
+    # Start-up as an installed package has it: pip compiles the bytecode at install time.
+    compileall.compile_dir(str(REPO / "rouge155py"), quiet=1)
     oracle = None if args.skip_perl else perl_oracle.ensure_oracle()
     failed = False
     out_dir = args.workdir / "outputs"
     out_dir.mkdir(parents=True, exist_ok=True)
 
+    if args.jobs > 1:
+        ratios = parallel_ceiling(args.jobs, args.pairs)
+        print(
+            f"machine ceiling: {args.jobs} CPU-bound processes at once finish "
+            f"{statistics.median(ratios):.2f}x sooner than one after the other "
+            f"(median of {args.pairs} pairs, "
+            f"min {min(ratios):.2f}, max {max(ratios):.2f})\n"
+        )
     header = (
         f"{'workload':<14}{'evals':>7}{'perl s':>10}{'ours s':>9}{'speed':>8}"
         f"{'perl MB':>9}{'ours MB':>9}{'memory':>8}  identical"
@@ -267,14 +305,23 @@ def main(argv: Optional[list[str]] = None) -> int:
                 f"{mine.peak_mb / theirs.peak_mb:>7.2f}x  {verdict}"
             )
         if args.jobs > 1:
-            many = measure(
-                ours(workload.options, config, args.jobs), out_dir / f"{workload.name}.j", args.repeat
-            )
-            same = many.output == mine.output and many.code == 0
+            one_out, many_out = out_dir / f"{workload.name}.j1", out_dir / f"{workload.name}.j"
+            pairs = [
+                (
+                    measure(ours(workload.options, config, 1), one_out, 1),
+                    measure(ours(workload.options, config, args.jobs), many_out, 1),
+                )
+                for _ in range(args.pairs)
+            ]
+            ratios = [one.seconds / many.seconds for one, many in pairs]
+            same = all(many.output == mine.output and many.code == 0 for _, many in pairs)
             failed |= not same
             print(
-                f"  -j {args.jobs}: {many.seconds:.2f} s against -j 1 {mine.seconds:.2f} s: "
-                f"{mine.seconds / many.seconds:.2f}x faster, largest process {many.peak_mb:.0f} MB, "
+                f"  -j {args.jobs} against -j 1, {args.pairs} alternating pairs: median "
+                f"{statistics.median(many.seconds for _, many in pairs):.2f} s against "
+                f"{statistics.median(one.seconds for one, _ in pairs):.2f} s; speed-up median "
+                f"{statistics.median(ratios):.2f}x (min {min(ratios):.2f}, max {max(ratios):.2f}), "
+                f"largest process {max(many.peak_mb for _, many in pairs):.0f} MB, "
                 f"identical to -j 1: {'yes' if same else 'NO'}"
             )
         sys.stdout.flush()
