@@ -259,6 +259,7 @@ def main(argv: Optional[list[str]] = None) -> int:
     parser.add_argument("--repeat", type=int, default=1, help="runs per command; the median is reported")
     parser.add_argument("--pairs", type=int, default=7, help="alternating -j 1 / -j N pairs (with --jobs)")
     args = parser.parse_args(argv)
+    args.workdir = args.workdir.resolve()  # the configs name absolute paths: any directory may run them
     selected = {name for name in args.only.split(",") if name}
     env_path = os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH", "")]))
     os.environ["PYTHONPATH"] = env_path
