@@ -43,6 +43,11 @@ class Corpus:
         self.vocabulary = Vocabulary()
         self._limited = bool(words or nbytes)
 
+    def clear(self) -> None:
+        """Forget every file read so far (their tokens are not needed again)."""
+        self._cache.clear()
+        self.vocabulary = Vocabulary()
+
     def _cached(self, key: Hashable, make: Callable[[], T]) -> T:
         try:
             return self._cache[key]  # type: ignore[return-value]

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterator, Optional, Union
 
 from .bootstrap import Summary, resample, summarize
-from .config import EvalConfig, read_file_list, read_xml_config
+from .config import Eval, EvalConfig, read_file_list, read_xml_config
 from .corpus import Corpus
 from .errors import ComputeError, InputError
 from .metrics import ModelCounts, pairs, score_grams
@@ -24,6 +24,7 @@ from .resources import load_data
 from .scoring import combine_models, instance_scores
 
 __all__ = [
+    "Grouped",
     "MetricResult",
     "MetricSpec",
     "Report",
@@ -33,16 +34,24 @@ __all__ = [
     "evaluate",
     "evaluated_peers",
     "group_rows",
+    "instance_tables",
     "load_config",
+    "merge_rows",
     "metric_plan",
     "plan_tasks",
+    "score_evals",
+    "scored_evals",
     "summarize_metric",
 ]
 
 # About this many units (n-grams, skip-bigrams) are counted at once: a bound on memory.
 _CHUNK_UNITS = 100_000
+# Evals are scored in chunks naming about this many summary files, whose tokens are
+# then dropped: a bound on memory however many evals there are.
+_CHUNK_FILES = 500
 
 Row = Union[tuple[str, str, str], tuple[float, float, float]]
+Grouped = dict[tuple[str, int], dict[str, Row]]  # (peer ID, metric index) -> instance ID -> row
 
 
 @dataclass(frozen=True)
@@ -356,17 +365,34 @@ def check_resamples(options: Options) -> None:
         raise ComputeError("the number of resamples (-r) must be positive (division by zero)")
 
 
-def evaluate(
-    options: Options,
-    config: Optional[EvalConfig] = None,
-    peers: Optional[list[str]] = None,
-    scorer: Optional[Scorer] = None,
-) -> Report:
-    """Run the evaluation the options describe and return what to print.
+def scored_evals(options: Options, config: EvalConfig, peers: list[str], pieces: int = 1) -> list[list[Eval]]:
+    """The evals that hold an evaluated peer, in consecutive chunks of about _CHUNK_FILES files.
 
-    ``peers`` restricts the run to some of the evaluated peers (in their order);
-    a ``scorer`` made for the same options keeps its file cache between calls.
+    At least ``pieces`` chunks where there are enough evals. With ``-m`` and
+    ``-M`` the Perl's stemming state runs across evals: one chunk.
     """
+    chosen = set(peers)
+    evals = [ev for ev in config.evals if not chosen.isdisjoint(ev.peers)]
+    if options.stem and options.stem_models_only:
+        return [evals] if evals else []
+    files = sum(len(ev.peers) + len(ev.model_ids) for ev in evals)
+    size = max(1, math.ceil(len(evals) / max(pieces, math.ceil(files / _CHUNK_FILES))))
+    return [evals[start : start + size] for start in range(0, len(evals), size)]
+
+
+def score_evals(
+    options: Options, scorer: Scorer, plan: list[MetricSpec], evals: list[Eval], peers: list[str]
+) -> Grouped:
+    """The rows of every peer and metric in some evals; their files are then forgotten."""
+    try:
+        tasks, _ = plan_tasks(options, EvalConfig(evals, set(peers)), plan, scorer.corpus.exists, peers)
+        return group_rows(tasks, scorer.rows(plan, tasks))
+    finally:
+        scorer.corpus.clear()
+
+
+def evaluate(options: Options, config: Optional[EvalConfig] = None) -> Report:
+    """Run the evaluation the options describe, in one process, and return what to print."""
     report = Report(options)
     plan = metric_plan(options)
     if config is None:
@@ -374,30 +400,37 @@ def evaluate(
     if not plan:
         return report
     check_resamples(options)
-    if peers is None:
-        peers = evaluated_peers(options, config)
-    scorer = scorer or Scorer(options)
-    tasks, report.warnings = plan_tasks(options, config, plan, scorer.corpus.exists, peers)
-    rows = scorer.rows(plan, tasks)
-    report.results = collect_results(options, plan, peers, tasks, rows)
+    peers = evaluated_peers(options, config)
+    scorer = Scorer(options)
+    _, report.warnings = check_evals(config, peers, scorer.corpus.exists)
+    grouped: Grouped = {}
+    for evals in scored_evals(options, config, peers):
+        merge_rows(grouped, score_evals(options, scorer, plan, evals, peers))
+    report.results = [
+        summarize_metric(options, plan[index], peer_id, rows)
+        for peer_id, index, rows in instance_tables(plan, peers, grouped)
+    ]
     return report
 
 
-def group_rows(tasks: list[Task], rows: list[Row]) -> dict[tuple[str, int], dict[str, Row]]:
+def group_rows(tasks: list[Task], rows: list[Row]) -> Grouped:
     """The rows per (peer ID, metric index), by instance ID; the first row of an instance stays."""
-    grouped: dict[tuple[str, int], dict[str, Row]] = {}
+    grouped: Grouped = {}
     for task, row in zip(tasks, rows):
         grouped.setdefault((task.peer_id, task.spec), {}).setdefault(task.instance_id, row)
     return grouped
 
 
-def collect_results(
-    options: Options, plan: list[MetricSpec], peers: list[str], tasks: list[Task], rows: list[Row]
-) -> list[MetricResult]:
-    """Group the rows per peer and metric, in the Perl's output order, and summarize."""
-    grouped = group_rows(tasks, rows)
+def merge_rows(grouped: Grouped, part: Grouped) -> None:
+    """Add the rows of other evals (an instance ID belongs to one eval: nothing overlaps)."""
+    for key, rows in part.items():
+        grouped.setdefault(key, {}).update(rows)
+
+
+def instance_tables(
+    plan: list[MetricSpec], peers: list[str], grouped: Grouped
+) -> list[tuple[str, int, dict[str, Row]]]:
+    """(peer ID, metric index, its rows) in the Perl's output order: peers, then metrics."""
     return [
-        summarize_metric(options, spec, peer_id, grouped.get((peer_id, index), {}))
-        for peer_id in peers
-        for index, spec in enumerate(plan)
+        (peer_id, index, grouped.get((peer_id, index), {})) for peer_id in peers for index in range(len(plan))
     ]

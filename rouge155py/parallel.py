@@ -1,27 +1,28 @@
 """``-j N``: N worker processes compute the report a single process prints.
 
-Two rounds over one pool. First the evals are cut into small consecutive
-chunks that the workers take as they become free: each summary file then
-belongs to one worker, which reads and tokenizes it once, and nothing is read
-twice. Then each (peer, metric) instance table is resampled and summarized,
-again in small groups. The parent checks the models and collects the warnings
-in the Perl's order beforehand, and joins the parts in that order, so the
-report, warnings included, is the one a single process prints. With ``-m``
-and ``-M`` together the Perl's stemming depends on the order in which all
-peers are processed, so that combination runs in one process.
+Two rounds over one pool. First the chunks of evals that a single process
+scores one after the other, cut smaller, are taken by the workers as they
+become free: each summary file is read and tokenized by one worker only.
+Then each (peer, metric) instance table is resampled and summarized, again in
+small groups. The parent checks the models and collects the warnings in the
+Perl's order beforehand, and joins the parts in that order, so the report,
+warnings included, is the one a single process prints. With ``-m`` and ``-M``
+together the Perl's stemming depends on the order in which all peers are
+processed, so that combination runs in one process.
 """
 
 from __future__ import annotations
 
+import gc
 import math
 import multiprocessing
-import os
 from dataclasses import replace
 from typing import Optional, TypeVar
 
-from .config import Eval, EvalConfig
+from .config import Eval
 from .errors import RougeError
 from .evaluation import (
+    Grouped,
     MetricResult,
     Report,
     Row,
@@ -30,39 +31,31 @@ from .evaluation import (
     check_resamples,
     evaluate,
     evaluated_peers,
-    group_rows,
+    instance_tables,
     load_config,
+    merge_rows,
     metric_plan,
-    plan_tasks,
+    score_evals,
+    scored_evals,
     summarize_metric,
 )
 from .options import Options
-from .resources import load_data
 
 __all__ = ["evaluate_parallel"]
 
 T = TypeVar("T")
 _CHUNKS_PER_JOB = 16  # more, smaller chunks: the workers finish closer together
-_scorer: Optional[Scorer] = None  # one per worker process: its file cache serves all its chunks
-
-Grouped = dict[tuple[str, int], dict[str, Row]]
+_scorer: Optional[Scorer] = None  # one per worker process, kept between its chunks
 
 
-def _chunks(items: list[T], workers: int) -> list[list[T]]:
-    size = max(1, math.ceil(len(items) / (workers * _CHUNKS_PER_JOB)))
-    return [items[start : start + size] for start in range(0, len(items), size)]
-
-
-def _score_evals(job: tuple[Options, list[Eval], list[str]]) -> Grouped | RougeError:
+def _score(job: tuple[Options, list[Eval], list[str]]) -> Grouped | RougeError:
     """The rows of every peer and metric in some evals (an error is returned, not raised)."""
     global _scorer
     options, evals, peers = job
     try:
         if _scorer is None:
             _scorer = Scorer(options)
-        plan = metric_plan(options)
-        tasks, _ = plan_tasks(options, EvalConfig(evals, set(peers)), plan, _scorer.corpus.exists, peers)
-        return group_rows(tasks, _scorer.rows(plan, tasks))
+        return score_evals(options, _scorer, metric_plan(options), evals, peers)
     except RougeError as error:
         return error
 
@@ -74,39 +67,44 @@ def _summarize(job: tuple[Options, list[tuple[str, int, dict[str, Row]]]]) -> li
     return [summarize_metric(options, plan[index], peer_id, rows) for peer_id, index, rows in tables]
 
 
+def _groups(items: list[T], count: int) -> list[list[T]]:
+    size = max(1, math.ceil(len(items) / count))
+    return [items[start : start + size] for start in range(0, len(items), size)]
+
+
 def evaluate_parallel(options: Options) -> Report:
     """Same report as :func:`evaluate`, computed by ``options.jobs`` processes."""
     config = load_config(options)
     plan = metric_plan(options)
-    peers = evaluated_peers(options, config)
     single = replace(options, jobs=1)
-    if options.jobs <= 1 or not plan or (options.stem and options.stem_models_only):
+    if not plan or options.jobs <= 1:
         return evaluate(single, config)
     check_resamples(options)
-    load_data(options.data_dir)  # read once, before the workers are forked
-    report = Report(options)
-    _, report.warnings = check_evals(config, peers, os.path.exists)
-    chosen = set(peers)
-    evals = [ev for ev in config.evals if not chosen.isdisjoint(ev.peers)]
-    workers = min(options.jobs, len(evals))
+    peers = evaluated_peers(options, config)
+    scorer = Scorer(options)  # the data files are read once, before the workers are forked
+    chunks = scored_evals(options, config, peers, options.jobs * _CHUNKS_PER_JOB)
+    workers = min(options.jobs, len(chunks))
     if workers <= 1:
         return evaluate(single, config)
+    report = Report(options)
+    _, report.warnings = check_evals(config, peers, scorer.corpus.exists)
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else None)
-    with context.Pool(workers) as pool:
+    gc.freeze()  # the workers' collector leaves the inherited objects (and their pages) alone
+    try:
+        pool = context.Pool(workers)
+    finally:
+        gc.unfreeze()  # only in the workers: this process may live on (the Python API)
+    with pool:
         grouped: Grouped = {}
-        for part in pool.imap(_score_evals, [(single, chunk, peers) for chunk in _chunks(evals, workers)]):
+        for part in pool.imap(_score, [(single, evals, peers) for evals in chunks]):
             if isinstance(part, RougeError):
                 break
-            for key, rows in part.items():  # an instance ID belongs to one eval: no overlap
-                grouped.setdefault(key, {}).update(rows)
+            merge_rows(grouped, part)
         else:
-            tables = [
-                (peer_id, index, grouped.get((peer_id, index), {}))
-                for peer_id in peers
-                for index in range(len(plan))
-            ]
-            for results in pool.imap(_summarize, [(single, chunk) for chunk in _chunks(tables, workers)]):
+            tables = instance_tables(plan, peers, grouped)
+            jobs = [(single, group) for group in _groups(tables, workers * _CHUNKS_PER_JOB)]
+            for results in pool.imap(_summarize, jobs):
                 report.results.extend(results)
             return report
     # A file could not be read or scored: the error a single process meets first is the one to give.

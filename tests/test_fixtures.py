@@ -4,7 +4,8 @@ Each directory under ``tests/fixtures/perl/`` holding an ``args.json`` is one
 case: the port runs in this process, from the repository root, with
 ``-e <repo>/data`` and the stored arguments.  Where the Perl succeeded the port
 must succeed and print the same bytes; where the Perl died the port must fail
-with one ``rouge155py: error:`` line.
+with one ``rouge155py: error:`` line. Each case also runs with every eval in a
+chunk of its own (the files of one chunk are forgotten before the next).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from pathlib import Path
 import pytest
 
 import rouge155py.cli
+import rouge155py.evaluation
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "tests" / "fixtures" / "perl"
@@ -70,8 +72,11 @@ def test_enough_cases() -> None:
     assert len(CASE_NAMES) >= MIN_CASES, f"only {len(CASE_NAMES)} cases in {FIXTURES}"
 
 
+@pytest.mark.parametrize("eval_per_chunk", [False, True], ids=["default-chunks", "eval-per-chunk"])
 @pytest.mark.parametrize("name", CASE_NAMES)
-def test_matches_perl(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_matches_perl(name: str, eval_per_chunk: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    if eval_per_chunk:
+        monkeypatch.setattr(rouge155py.evaluation, "_CHUNK_FILES", 1)
     case = FIXTURES / name
     args = json.loads((case / "args.json").read_text(encoding="utf-8"))
     assert isinstance(args, list) and all(isinstance(a, str) for a in args)
