@@ -37,12 +37,8 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE_REL = "examples/duc-mini"
 
 # Exactly the sentence pattern accepted by ROUGE-1.5.5's SEE reader.
-SEE_LINE = re.compile(
-    r'^<a name="[0-9]+">\[([0-9]+)\]</a>\s+<a href="#[0-9]+" id=[0-9]+>([^<]+)'
-)
-SUMMARY_NAME = re.compile(
-    r"^(?P<eval>[^.]+)\.(?P<kind>[MP])\.(?P<size>[0-9]+)\.(?P<id>[^.]+)\.html$"
-)
+SEE_LINE = re.compile(r'^<a name="[0-9]+">\[([0-9]+)\]</a>\s+<a href="#[0-9]+" id=[0-9]+>([^<]+)')
+SUMMARY_NAME = re.compile(r"^(?P<eval>[^.]+)\.(?P<kind>[MP])\.(?P<size>[0-9]+)\.(?P<id>[^.]+)\.html$")
 
 # Peer system whose summaries go into the ``-z SPL`` file list.
 FILELIST_SYSTEM = "1"
@@ -148,11 +144,7 @@ def sentence_bes(sentence: str) -> list[str]:
                 elif any(g in PREPOSITIONS for g in gap):
                     preposition = [g for g in gap if g in PREPOSITIONS][-1]
                     triples.append(f"{previous}|{word}|{preposition}")
-                elif (
-                    previous_in_phrase
-                    and not subject_done
-                    and all(g in AUXILIARIES for g in gap)
-                ):
+                elif previous_in_phrase and not subject_done and all(g in AUXILIARIES for g in gap):
                     triples.append(f"{previous}|{word}|subj")
                     subject_done = True
                 elif gap[-1] in DETERMINERS:
@@ -233,9 +225,7 @@ def _sort_key(summary: Summary) -> tuple[str, str, int, str]:
     return (summary.eval_id, summary.kind, number, summary.system)
 
 
-def make_config(
-    summaries: list[Summary], fmt: str, peer_root: str, model_root: str, ext: str
-) -> str:
+def make_config(summaries: list[Summary], fmt: str, peer_root: str, model_root: str, ext: str) -> str:
     eval_ids = sorted({s.eval_id for s in summaries})
     lines = ['<ROUGE-EVAL version="1.0">']
     for eval_id in eval_ids:
@@ -282,9 +272,7 @@ def build_outputs(summaries: list[Summary]) -> dict[str, str]:
     outputs: dict[str, str] = {}
     see_models = f"{EXAMPLE_REL}/models"
     see_peers = f"{EXAMPLE_REL}/peers"
-    outputs["rouge-config.xml"] = make_config(
-        summaries, "SEE", see_peers, see_models, ".html"
-    )
+    outputs["rouge-config.xml"] = make_config(summaries, "SEE", see_peers, see_models, ".html")
     for s in summaries:
         outputs[f"spl/{s.stem}.spl"] = "\n".join(s.sentences) + "\n"
         bes = summary_bes(list(s.sentences))

