@@ -148,15 +148,13 @@ def evaluated_peers(options: Options, config: EvalConfig) -> list[str]:
     return sorted(config.peer_ids) if options.all_systems else [options.system_id or ""]
 
 
-def check_evals(
-    config: EvalConfig, peers: list[str], exists: Callable[[str], bool]
-) -> tuple[dict[str, tuple[str, ...]], list[str]]:
-    """The model paths of every eval an evaluated peer is in, and the missing-peer warnings.
+def check_evals(config: EvalConfig, peers: list[str], exists: Callable[[str], bool]) -> list[str]:
+    """Check that the models of every eval an evaluated peer is in exist; the missing-peer warnings.
 
     The walk is the Perl's (peer, then eval), so the first missing model file
     raised and the order of the warnings are its own.
     """
-    models: dict[str, tuple[str, ...]] = {}
+    checked: set[str] = set()
     warnings: list[str] = []
     for peer_id in peers:
         for ev in config.evals:
@@ -165,34 +163,27 @@ def check_evals(
                     f"*ROUGE Warning: test instance for peer {peer_id} "
                     f"does not exist for evaluation {ev.eval_id}"
                 )
-            elif ev.eval_id not in models:
-                paths = tuple(ev.model_paths())
-                for path in paths:
+            elif ev.eval_id not in checked:
+                for path in ev.model_paths():
                     if not exists(path):
                         raise InputError(f"Cannot find model summary: {path}")
-                models[ev.eval_id] = paths
-    return models, warnings
+                checked.add(ev.eval_id)
+    return warnings
 
 
-def plan_tasks(
-    options: Options,
-    config: EvalConfig,
-    plan: list[MetricSpec],
-    exists: Callable[[str], bool],
-    peers: list[str],
-) -> tuple[list[Task], list[str]]:
-    """Every task in the Perl's order (peer, metric, eval), and the missing-peer warnings.
+def plan_tasks(options: Options, evals: list[Eval], plan: list[MetricSpec], peers: list[str]) -> list[Task]:
+    """Every task of some evals in the Perl's order (peer, metric, eval); their models are checked.
 
     ``-M`` stems models, and the Perl does it by switching ``-m`` on and then
     off for good: with ``-m`` too, peers stop being stemmed after the first
     model read that way. The order of this walk decides which tasks that is.
     """
-    models_of, warnings = check_evals(config, peers, exists) if plan else ({}, [])
+    models_of = {ev.eval_id: tuple(ev.model_paths()) for ev in evals}
     stem_now, only_models = options.stem, options.stem_models_only
     tasks: list[Task] = []
     for peer_id in peers:
         for index, spec in enumerate(plan):
-            for ev in config.evals:
+            for ev in evals:
                 if peer_id not in ev.peers:
                     continue
                 models = models_of[ev.eval_id]
@@ -209,7 +200,7 @@ def plan_tasks(
                 tasks.append(Task(peer_id, index, ev.eval_id, ev.input_format, peer, models, stem_now, stems))
                 if models and spec.kind != "N" and only_models:
                     stem_now = False
-    return tasks, warnings
+    return tasks
 
 
 class Scorer:
@@ -383,9 +374,9 @@ def scored_evals(options: Options, config: EvalConfig, peers: list[str], pieces:
 def score_evals(
     options: Options, scorer: Scorer, plan: list[MetricSpec], evals: list[Eval], peers: list[str]
 ) -> Grouped:
-    """The rows of every peer and metric in some evals; their files are then forgotten."""
+    """The rows of every peer and metric in some (checked) evals; their files are then forgotten."""
     try:
-        tasks, _ = plan_tasks(options, EvalConfig(evals, set(peers)), plan, scorer.corpus.exists, peers)
+        tasks = plan_tasks(options, evals, plan, peers)
         return group_rows(tasks, scorer.rows(plan, tasks))
     finally:
         scorer.corpus.clear()
@@ -402,7 +393,7 @@ def evaluate(options: Options, config: Optional[EvalConfig] = None) -> Report:
     check_resamples(options)
     peers = evaluated_peers(options, config)
     scorer = Scorer(options)
-    _, report.warnings = check_evals(config, peers, scorer.corpus.exists)
+    report.warnings = check_evals(config, peers, scorer.corpus.exists)
     grouped: Grouped = {}
     for evals in scored_evals(options, config, peers):
         merge_rows(grouped, score_evals(options, scorer, plan, evals, peers))

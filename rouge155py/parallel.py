@@ -87,7 +87,7 @@ def evaluate_parallel(options: Options) -> Report:
     if workers <= 1:
         return evaluate(single, config)
     report = Report(options)
-    _, report.warnings = check_evals(config, peers, scorer.corpus.exists)
+    report.warnings = check_evals(config, peers, scorer.corpus.exists)
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else None)
     gc.freeze()  # the workers' collector leaves the inherited objects (and their pages) alone
