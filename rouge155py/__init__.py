@@ -1,16 +1,21 @@
 """rouge155py: ROUGE-1.5.5.pl in Python, with the same command line and the same bytes.
 
-The API mirrors the command line::
+Python strings, the Perl's exact numbers::
 
-    from rouge155py import evaluate_args, format_legacy
+    from rouge155py import Rouge
+    report = Rouge(max_ngram=2, stem=True).score(predictions, references)
+    print(report.to_legacy(), end="")
+
+A ROUGE-1.5.5.pl command line::
+
+    from rouge155py import evaluate_args
     report = evaluate_args(["-e", "data", "-a", "-n", "2", "config.xml"])
-    print(format_legacy(report), end="")
 """
 
 from __future__ import annotations
 
-__version__ = "0.1.0"
-
+from ._version import __version__
+from .api import Rouge, score
 from .errors import (
     ComputeError,
     ConfigError,
@@ -19,25 +24,32 @@ from .errors import (
     RougeError,
     UsageError,
 )
-from .evaluation import Report, evaluate
+from .evaluation import evaluate
 from .options import Options, parse_command_line
-from .report import format_legacy, to_json
+from .report import FORMATS, format_legacy
+from .results import MetricResult, Report, Summary
+from .rouge155 import Rouge155
 
 __all__ = [
+    "FORMATS",
     "ComputeError",
     "ConfigError",
     "DataError",
     "InputError",
+    "MetricResult",
     "Options",
     "Report",
+    "Rouge",
+    "Rouge155",
     "RougeError",
+    "Summary",
     "UsageError",
     "__version__",
     "evaluate",
     "evaluate_args",
     "format_legacy",
     "parse_command_line",
-    "to_json",
+    "score",
 ]
 
 

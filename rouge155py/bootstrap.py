@@ -9,22 +9,18 @@ all resamples, so every float addition is the Perl's.
 from __future__ import annotations
 
 from array import array
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Sequence
 
+from ._kernel import accel
 from .errors import ComputeError
-from .scoring import f_measure, fmt5, ratio
-
-try:
-    from . import _accel
-except ImportError:  # the optional C kernel was not built: numpy does the sums
-    _accel = None
+from .results import Summary
+from .scoring import f_measure, ratio
 
 if TYPE_CHECKING:
     import numpy as np
 
-__all__ = ["Summary", "drand48_indices", "resample", "summarize"]
+__all__ = ["drand48_indices", "resample", "summarize"]
 
 _SCALE = 2.0**-48
 _BLOCK = 256
@@ -50,10 +46,10 @@ def _sums(rows: Sequence[Sequence[float]], resamples: int) -> list[list[float]]:
     """Per column (3), the r resample sums of the instance rows, in the Perl's order."""
     if not len(rows):
         return [[0.0] * resamples for _ in range(3)]
-    if _accel is not None:
+    if accel is not None:
         flat = array("d", [float(v) for row in rows for v in row])
         out = array("d", bytes(8 * 3 * resamples))
-        _accel.bootstrap_sums(flat, resamples, out)
+        accel.bootstrap_sums(flat, resamples, out)
         return [out[k::3].tolist() for k in range(3)]
     import numpy as np
 
@@ -96,15 +92,6 @@ def _numpy_sums(rows: np.ndarray, resamples: int) -> np.ndarray:
     return sums
 
 
-@dataclass(frozen=True)
-class Summary:
-    """Average and confidence interval of R, P and F, as printed."""
-
-    average: tuple[str, str, str]
-    lower: tuple[str, str, str]
-    upper: tuple[str, str, str]
-
-
 def _bound(ranked: list[float], index: int, weight: float) -> float:
     """Interpolate between ranked[index] and ranked[index + 1]; past the end reads 0."""
 
@@ -133,7 +120,7 @@ def summarize(values: Sequence[Sequence[float]], confidence: float, resamples: f
         total = 0.0
         for value in ranked:
             total += value
-        averages.append(fmt5(total / count))
-        lowers.append(fmt5(_bound(ranked, lower_a, weight)))
-        uppers.append(fmt5(_bound(ranked, upper_a, weight)))
+        averages.append(total / count)
+        lowers.append(_bound(ranked, lower_a, weight))
+        uppers.append(_bound(ranked, upper_a, weight))
     return Summary(tuple(averages), tuple(lowers), tuple(uppers))  # type: ignore[arg-type]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 import time
@@ -10,13 +9,14 @@ from typing import Optional, Sequence
 
 import click
 
-from . import __version__
+from ._kernel import kernel_available
+from ._version import __version__
 from .errors import RougeError
-from .evaluation import Report, evaluate
-from .metrics.lcs import kernel_available
+from .evaluation import evaluate
 from .options import parse_command_line
 from .parallel import evaluate_parallel
-from .report import format_legacy, to_json
+from .report import write
+from .results import Report
 from .usage import usage
 
 __all__ = ["main"]
@@ -27,7 +27,8 @@ def _diagnostics(report: Report, seconds: float) -> None:
     o = report.options
     kernel = "C kernel" if kernel_available() else "pure Python"
     data = o.data_dir or "bundled data"
-    click.echo(f"rouge155py {__version__}: {o.config_path}, {data}, {kernel}", err=True)
+    source = o.config_path or f"{o.hypothesis_path} against {', '.join(o.reference_paths)}"
+    click.echo(f"rouge155py {__version__}: {source}, {data}, {kernel}", err=True)
     for result in report.results:
         click.echo(f"  {result.peer_id} {result.label}: {len(result.instances)} instances", err=True)
     click.echo(f"  {seconds:.3f} s, {o.jobs} process(es)", err=True)
@@ -45,6 +46,11 @@ def run(argv: Sequence[str]) -> int:
         if request.usage is not None:
             click.echo(usage("rouge155py", request.usage == "full"), nl=False)
             return 0
+        if request.make_home is not None:
+            from .home import make_home
+
+            click.echo(make_home(request.make_home))
+            return 0
         options = request.options
         assert options is not None
         started = time.perf_counter()
@@ -57,10 +63,7 @@ def run(argv: Sequence[str]) -> int:
         if request.show_signature:
             click.echo(signature, err=True)
         out = sys.stdout.buffer
-        if request.output_format == "json":
-            out.write(json.dumps(to_json(report, signature), indent=2).encode("utf-8") + b"\n")
-        else:
-            out.write(format_legacy(report).encode("utf-8", "surrogateescape"))
+        out.write(write(request.output_format, report).encode("utf-8", "surrogateescape"))
         out.flush()
         return 0
     except RougeError as error:

@@ -1,8 +1,9 @@
 """Evaluation configurations: ROUGE-EVAL XML files and ``-z`` file lists.
 
-Both give the same thing: evals in first-seen order, each with its input
-format, its peers (peer ID -> path) and its models (model IDs in order,
-model ID -> path). Paths are relative to the current directory, as in the Perl.
+All give the same thing: evals in first-seen order, each with its peers
+(peer ID -> document) and its models (documents in model-ID order). Paths are
+relative to the current directory, as in the Perl. Documents in memory become
+evals the same way (:func:`config_from_documents`).
 """
 
 from __future__ import annotations
@@ -10,13 +11,23 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass, field
-from typing import Optional
+from typing import Mapping, Optional, Sequence
 
 from lxml import etree
 
 from .errors import ConfigError
+from .readers.document import Document, SummaryFile
 
-__all__ = ["INPUT_FORMATS", "Eval", "EvalConfig", "read_file_list", "read_xml_config"]
+__all__ = [
+    "INPUT_FORMATS",
+    "Eval",
+    "EvalConfig",
+    "XmlEval",
+    "config_from_documents",
+    "read_file_list",
+    "read_xml_config",
+    "read_xml_evals",
+]
 
 INPUT_FORMATS = ("SEE", "ISI", "SPL", "SIMPLE")
 # Perl's "$" also matches before a final newline.
@@ -28,27 +39,11 @@ _EDGE_SPACE = re.compile(f"\\A[{_SPACE}]+|[{_SPACE}]+\\Z")
 
 @dataclass
 class Eval:
-    """One evaluation: a set of peers scored against a set of models."""
+    """One evaluation: peers (peer ID -> document) scored against models (in model-ID order)."""
 
     eval_id: str
-    input_format: Optional[str] = None
-    peer_root: Optional[str] = None
-    model_root: Optional[str] = None
-    peers: dict[str, str] = field(default_factory=dict)
-    model_ids: list[str] = field(default_factory=list)
-    models: dict[str, Optional[str]] = field(default_factory=dict)
-    from_file_list: bool = False
-
-    def peer_path(self, peer_id: str) -> str:
-        """The path the Perl opens for this peer (``PEER-ROOT/file``)."""
-        name = self.peers[peer_id]
-        return name if self.from_file_list else f"{self.peer_root or ''}/{name}"
-
-    def model_paths(self) -> list[str]:
-        """The model paths in model-ID order, a repeated ID giving its last file."""
-        if self.from_file_list:
-            return [self.models[m] or "" for m in self.model_ids]
-        return [f"{self.model_root or ''}/{self.models.get(m) or ''}" for m in self.model_ids]
+    peers: dict[str, Document] = field(default_factory=dict)
+    models: list[Document] = field(default_factory=list)
 
 
 @dataclass
@@ -57,6 +52,31 @@ class EvalConfig:
 
     evals: list[Eval]
     peer_ids: set[str]
+
+
+@dataclass
+class XmlEval:
+    """An ``<EVAL>`` as the XML gives it: roots and file names, set in any order."""
+
+    eval_id: str
+    input_format: Optional[str] = None
+    peer_root: Optional[str] = None
+    model_root: Optional[str] = None
+    peers: dict[str, str] = field(default_factory=dict)
+    model_ids: list[str] = field(default_factory=list)
+    models: dict[str, str] = field(default_factory=dict)
+
+    def documents(self) -> Eval:
+        """The files the Perl opens: ``ROOT/name``; a repeated model ID gives its last file."""
+        peer_root, model_root = self.peer_root or "", self.model_root or ""
+        return Eval(
+            self.eval_id,
+            {p: SummaryFile(f"{peer_root}/{name}", self.input_format) for p, name in self.peers.items()},
+            [
+                SummaryFile(f"{model_root}/{self.models.get(m, '')}", self.input_format)
+                for m in self.model_ids
+            ],
+        )
 
 
 def _trim(text: str) -> str:
@@ -84,6 +104,12 @@ def _attribute(element: etree._Element, name: str, path: str) -> str:
 
 def read_xml_config(path: str) -> EvalConfig:
     """Read a ROUGE-EVAL XML file (no external entities, no network)."""
+    evals, peer_ids = read_xml_evals(path)
+    return EvalConfig([entry.documents() for entry in evals], peer_ids)
+
+
+def read_xml_evals(path: str) -> tuple[list[XmlEval], set[str]]:
+    """The ``<EVAL>`` entries of a ROUGE-EVAL XML file as written, and every peer ID it names."""
     parser = etree.XMLParser(resolve_entities="internal", no_network=True, load_dtd=False, huge_tree=False)
     try:
         with open(path, "rb") as handle:
@@ -92,10 +118,10 @@ def read_xml_config(path: str) -> EvalConfig:
         raise ConfigError(f"cannot open configuration file {path}: {exc.strerror}") from None
     except etree.XMLSyntaxError as exc:
         raise ConfigError(f"{path}: invalid XML: {exc}") from None
-    evals: dict[str, Eval] = {}
+    evals: dict[str, XmlEval] = {}
     peer_ids: set[str] = set()
 
-    def current(eval_id: Optional[str], what: str, element: etree._Element) -> Eval:
+    def current(eval_id: Optional[str], what: str, element: etree._Element) -> XmlEval:
         key = "" if eval_id is None else eval_id
         if key not in evals:
             raise ConfigError(f"{path}: <{what}> on line {element.sourceline} is outside any <EVAL>")
@@ -106,7 +132,7 @@ def read_xml_config(path: str) -> EvalConfig:
             return
         if _name_is(element, "EVAL"):
             eval_id = _attribute(element, "ID", path)
-            evals.setdefault(eval_id, Eval(eval_id))
+            evals.setdefault(eval_id, XmlEval(eval_id))
         elif _name_is(element, "INPUT-FORMAT"):
             input_format = _attribute(element, "TYPE", path)
             if not _FORMAT.match(input_format):
@@ -144,7 +170,7 @@ def read_xml_config(path: str) -> EvalConfig:
             walk(child, eval_id)
 
     walk(root, None)
-    return EvalConfig(list(evals.values()), peer_ids)
+    return list(evals.values()), peer_ids
 
 
 def read_file_list(path: str, input_format: str, peer_id: str) -> EvalConfig:
@@ -163,10 +189,25 @@ def read_file_list(path: str, input_format: str, peer_id: str) -> EvalConfig:
             raise ConfigError(
                 f"{path}: a file list line needs a peer and at least one model: {os.fsdecode(line)!r}"
             )
-        item = Eval(str(len(evals) + 1), input_format=input_format, from_file_list=True)
-        item.peers[peer_id] = files[0]
-        for number, model in enumerate(files[1:], start=1):
-            item.model_ids.append(f"M.{number}")
-            item.models[f"M.{number}"] = model
-        evals.append(item)
+        documents = [SummaryFile(name, input_format) for name in files]
+        evals.append(Eval(str(len(evals) + 1), {peer_id: documents[0]}, documents[1:]))
     return EvalConfig(evals, {peer_id})
+
+
+def config_from_documents(
+    peers: Mapping[str, Sequence[Document]], models: Sequence[Sequence[Document]]
+) -> EvalConfig:
+    """Evals ``1``..``N`` from documents in memory: item i of every peer against ``models[i]``.
+
+    Every peer must have one document per item.
+    """
+    for peer_id, documents in peers.items():
+        if len(documents) != len(models):
+            raise ConfigError(
+                f"peer {peer_id!r} has {len(documents)} summaries for {len(models)} sets of references"
+            )
+    evals = [
+        Eval(str(i + 1), {peer_id: documents[i] for peer_id, documents in peers.items()}, list(item_models))
+        for i, item_models in enumerate(models)
+    ]
+    return EvalConfig(evals, set(peers))

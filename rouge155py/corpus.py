@@ -1,21 +1,16 @@
-"""Every file read and tokenized once per run, whatever the number of metrics and peers.
+"""Every document read and tokenized once per run, whatever the number of metrics and peers.
 
-The corpus caches, per (path, format): the sentences; per stemming choice:
-the n-gram reader's tokens and the LCS reader's token sentences; and, on top,
-each metric's counts of a file.
+The corpus caches, per document: its sentences; per stemming choice: the
+n-gram reader's tokens and the LCS reader's token sentences; and whatever view
+a metric builds on top of them (:meth:`Corpus.view`).
 """
 
 from __future__ import annotations
 
-import os
 from array import array
-from collections import Counter
-from typing import Callable, Hashable, Optional, TypeVar
+from typing import Callable, Hashable, TypeVar
 
-from .metrics import Grams
-from .metrics.be import basic_elements
-from .metrics.lcs import LcsText
-from .readers import limit_for_lcs, limit_for_ngrams, read_be_lines, read_sentences
+from .readers import Document, limit_for_lcs, limit_for_ngrams, read_be_lines, read_sentences
 from .resources import LinguisticData
 from .text.tokenize import Tokenizer
 
@@ -33,7 +28,7 @@ class Vocabulary(dict):  # type: ignore[type-arg]
 
 
 class Corpus:
-    """Cached views of the summary files of one run."""
+    """Cached views of the documents of one run."""
 
     def __init__(self, data: LinguisticData, remove_stopwords: bool, words: float, nbytes: float) -> None:
         self.tokenizer = Tokenizer(data, remove_stopwords)
@@ -44,75 +39,64 @@ class Corpus:
         self._limited = bool(words or nbytes)
 
     def clear(self) -> None:
-        """Forget every file read so far (their tokens are not needed again)."""
+        """Forget every document read so far (their tokens are not needed again)."""
         self._cache.clear()
         self.vocabulary = Vocabulary()
 
-    def _cached(self, key: Hashable, make: Callable[[], T]) -> T:
+    def view(self, key: Hashable, make: Callable[[], T]) -> T:
+        """The value cached under ``key``, made once."""
         try:
             return self._cache[key]  # type: ignore[return-value]
         except KeyError:
             value = self._cache[key] = make()
             return value
 
-    def sentences(self, path: str, fmt: Optional[str]) -> list[str]:
-        """The file's sentences (lowercased), before any length limit.
+    def sentences(self, document: Document) -> list[str]:
+        """The document's sentences (lowercased), before any length limit.
 
         Kept only when a length limit needs them again; else each stemming
-        choice reads the file once, and only its tokens stay in memory.
+        choice reads the document once, and only its tokens stay in memory.
         """
         if not self._limited:
-            return read_sentences(path, fmt)
-        return self._cached(("sentences", path, fmt), lambda: read_sentences(path, fmt))
+            return read_sentences(document)
+        return self.view(("sentences", document), lambda: read_sentences(document))
 
-    def sentence_tokens(self, path: str, fmt: Optional[str], stem: bool) -> list[list[str]]:
+    def sentence_tokens(self, document: Document, stem: bool) -> list[list[str]]:
         """Tokens of each sentence, before any length limit."""
-        return self._cached(
-            ("sentence tokens", path, fmt, stem),
-            lambda: self.tokenizer.sentence_tokens(self.sentences(path, fmt), stem),
+        return self.view(
+            ("sentence tokens", document, stem),
+            lambda: self.tokenizer.sentence_tokens(self.sentences(document), stem),
         )
 
-    def tokens(self, path: str, fmt: Optional[str], stem: bool) -> list[str]:
+    def tokens(self, document: Document, stem: bool) -> list[str]:
         """Tokens as the n-gram reader sees them (``-l``/``-b`` applied across sentences)."""
         if not self._limited:
-            return [t for sentence in self.sentence_tokens(path, fmt, stem) for t in sentence]
-        return self._cached(
-            ("tokens", path, fmt, stem),
+            return [t for sentence in self.sentence_tokens(document, stem) for t in sentence]
+        return self.view(
+            ("tokens", document, stem),
             lambda: self.tokenizer.tokens(
-                limit_for_ngrams(self.sentences(path, fmt), self._words, self._bytes), stem
+                limit_for_ngrams(self.sentences(document), self._words, self._bytes), stem
             ),
         )
 
-    def token_ids(self, path: str, fmt: Optional[str], stem: bool) -> array:
+    def lcs_sentence_tokens(self, document: Document, stem: bool) -> list[list[str]]:
+        """Tokens of each sentence as the LCS reader keeps them (its own ``-l``/``-b`` rules)."""
+        if not self._limited:
+            return self.sentence_tokens(document, stem)
+        kept = limit_for_lcs(self.sentences(document), self._words, self._bytes)
+        return self.tokenizer.sentence_tokens(kept, stem)
+
+    def token_ids(self, document: Document, stem: bool) -> array:
         """The n-gram reader's tokens as the run's integer ids."""
-        return self._cached(
-            ("ids", path, fmt, stem),
-            lambda: array("i", map(self.vocabulary.__getitem__, self.tokens(path, fmt, stem))),
+        return self.view(
+            ("ids", document, stem),
+            lambda: array("i", map(self.vocabulary.__getitem__, self.tokens(document, stem))),
         )
 
-    def exists(self, path: str) -> bool:
-        """Whether the path exists (the Perl's ``-e`` test on model files)."""
-        return self._cached(("exists", path), lambda: os.path.exists(path))
+    def be_lines(self, document: Document) -> list[str]:
+        """The Basic Element lines of a document."""
+        return self.view(("be-lines", document), lambda: read_be_lines(document))
 
-    def lcs_text(self, path: str, fmt: Optional[str], stem: bool, unigram_stem: bool) -> LcsText:
-        """ROUGE-L/W view: the LCS reader's sentences and the n-gram reader's unigrams."""
-
-        def make() -> LcsText:
-            if self._limited:
-                kept = limit_for_lcs(self.sentences(path, fmt), self._words, self._bytes)
-                sentences = self.tokenizer.sentence_tokens(kept, stem)
-            else:
-                sentences = self.sentence_tokens(path, fmt, stem)
-            unigrams = self.tokens(path, fmt, unigram_stem)
-            return LcsText(sentences, Counter(unigrams), len(unigrams), self.vocabulary)
-
-        return self._cached(("lcs", path, fmt, stem, unigram_stem), make)
-
-    def basic_elements(self, path: str, fmt: Optional[str], stem: bool, mode: str) -> Grams:
-        """ROUGE-BE units of a file."""
-
-        def make() -> Grams:
-            lines = self._cached(("be-lines", path, fmt), lambda: read_be_lines(path, fmt))
-            return basic_elements(lines, mode, self.tokenizer.morph_stem if stem else None, path)
-
-        return self._cached(("be", path, fmt, stem, mode), make)
+    def exists(self, document: Document) -> bool:
+        """Whether the document exists (the Perl's ``-e`` test on model files)."""
+        return self.view(("exists", document), document.exists)

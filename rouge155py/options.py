@@ -2,7 +2,8 @@
 
 ``parse_command_line`` reads an argument vector exactly as ROUGE-1.5.5.pl
 does (bundled flags such as ``-am``, values glued or separate, ``-2 -1``),
-then validates the values where the Perl dies, and returns :class:`Options`.
+reads numbers as Perl does, and returns :class:`Options`, which check their
+values where the Perl dies. Long options are this port's additions.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Optional, Sequence
 
 from .errors import UsageError
+from .report import FORMATS
 
 __all__ = ["PERL_OPTION_SPEC", "Options", "Request", "parse_command_line"]
 
@@ -26,9 +28,16 @@ _SPECIAL = re.compile(r"\s*([+-]?(?:infinity|inf|nan))", re.ASCII | re.IGNORECAS
 
 @dataclass(frozen=True)
 class Options:
-    """Everything that changes what is computed or printed."""
+    """Everything that changes what is computed or printed, with the Perl's defaults.
 
-    config_path: str
+    Checked when built, where the Perl dies: ``confidence`` within 0..100,
+    ``alpha`` within 0..1, ``wlcs_weight`` above 0, not both length limits,
+    ``counting`` 0, 1 or 2. Labels (``wlcs_label``, ``skip_label``,
+    ``confidence_label``) are the values as the command line gave them; left
+    None, they are the numbers as Perl prints them.
+    """
+
+    config_path: Optional[str] = None
     system_id: Optional[str] = None
     all_systems: bool = False
     file_list_format: Optional[str] = None
@@ -37,9 +46,9 @@ class Options:
     max_ngram: int = 0  # -n: ROUGE-1 .. ROUGE-max_ngram
     lcs: bool = True
     wlcs_weight: Optional[float] = None
-    wlcs_label: str = ""
+    wlcs_label: Optional[str] = None
     skip_distance: Optional[float] = None
-    skip_label: str = ""
+    skip_label: Optional[str] = None
     skip_unigrams: bool = False
     skip_both: bool = False
     be_mode: Optional[str] = None
@@ -53,10 +62,47 @@ class Options:
     counting: int = 0
     resamples: float = 1000  # -r as given: the Perl uses the value itself in the CI formula
     confidence: float = 95.0
-    confidence_label: str = "95"
+    confidence_label: Optional[str] = None
     per_eval: bool = False
     verbose: bool = False
     jobs: int = 1
+    hypothesis_path: Optional[str] = None  # line-aligned files: one summary per line
+    reference_paths: tuple[str, ...] = ()
+    sentence_separator: Optional[str] = None
+
+    def __post_init__(self) -> None:
+        for name in ("length_limit", "byte_limit", "alpha", "resamples", "confidence"):
+            if not math.isfinite(getattr(self, name)):
+                raise UsageError(f"{name} must be a finite number, got {getattr(self, name)!r}")
+        if self.confidence < 0 or self.confidence > 100:
+            raise UsageError("Confidence interval should be within 0 and 100 (option -c).")
+        if self.alpha < 0 or self.alpha > 1:
+            raise UsageError(
+                "Relative importance of ROUGE recall and precision (option -p) "
+                "has to be between 0 and 1 inclusively."
+            )
+        if self.wlcs_weight is not None and not (self.wlcs_weight > 0 and math.isfinite(self.wlcs_weight)):
+            raise UsageError("ROUGE-W weight factor must be greater than 0 (option -w).")
+        if self.skip_distance is not None and not math.isfinite(self.skip_distance):
+            raise UsageError(f"the skip distance (-2) must be a finite number, got {self.skip_distance!r}")
+        if self.length_limit and self.byte_limit:
+            raise UsageError("Please specify length limit in words or bytes but not both.")
+        if self.counting not in (0, 1, 2):
+            raise UsageError(f"counting (-t) must be 0, 1 or 2, got {self.counting!r}")
+        if not isinstance(self.max_ngram, int) or self.max_ngram < 0:
+            raise UsageError(f"max_ngram (-n) must be a whole number, got {self.max_ngram!r}")
+        if not isinstance(self.jobs, int) or self.jobs < 1:
+            raise UsageError("the number of jobs must be at least 1")
+        if self.sentence_separator == "":
+            raise UsageError("the sentence separator must not be empty")
+        labels = (
+            ("wlcs_label", self.wlcs_weight),
+            ("skip_label", self.skip_distance),
+            ("confidence_label", self.confidence),
+        )
+        for name, value in labels:
+            if getattr(self, name) is None and value is not None:
+                object.__setattr__(self, name, f"{value:.15g}")
 
     @property
     def resample_count(self) -> int:
@@ -94,7 +140,8 @@ class Request:
 
     usage: Optional[str] = None  # "short" or "full" when help was asked for
     options: Optional[Options] = None
-    output_format: str = "text"
+    output_format: str = "legacy"
+    make_home: Optional[str] = None  # --make-home DIR
     show_signature: bool = False
     show_version: bool = False
     warnings: list[str] = field(default_factory=list)
@@ -153,12 +200,17 @@ def _number(name: str, value: str, warnings: list[str]) -> float:
     return number
 
 
-def _long_options(argv: Sequence[str]) -> tuple[list[str], dict[str, Optional[str]]]:
-    """Take out the long options of this port (``--json``, ``--jobs N`` ...)."""
-    flags = {"--json", "--signature", "--help", "--version"}
-    valued = {"--jobs", "--format"}
+_FLAGS = {"--json", "--signature", "--help", "--version"}
+_VALUED = {"--jobs", "--format", "--hyp", "--sentence-separator", "--make-home"}
+_REPEATED = {"--ref"}
+_ALIASES = {"--sep": "--sentence-separator"}
+
+
+def _long_options(argv: Sequence[str]) -> tuple[list[str], dict[str, Optional[str]], list[str]]:
+    """Take out the long options of this port (``--json``, ``--jobs N`` ...); ``--ref`` values apart."""
     rest: list[str] = []
     found: dict[str, Optional[str]] = {}
+    refs: list[str] = []
     args = list(argv)
     while args:
         arg = args.pop(0)
@@ -167,37 +219,54 @@ def _long_options(argv: Sequence[str]) -> tuple[list[str], dict[str, Optional[st
             rest.extend(args)
             break
         name, eq, value = arg.partition("=")
-        if name in flags and not eq:
+        name = _ALIASES.get(name, name)
+        if name in _FLAGS and not eq:
             found[name] = "1"
-        elif name in valued:
+        elif name in _VALUED or name in _REPEATED:
             if not eq:
                 if not args:
                     raise UsageError(f"option {name} needs a value")
                 value = args.pop(0)
-            found[name] = value
+            if name in _REPEATED:
+                refs.append(value)
+            else:
+                found[name] = value
         elif arg.startswith("--") and len(arg) > 2:
             raise UsageError(f"unknown option {arg}")
         else:
             rest.append(arg)
-    return rest, found
+    return rest, found, refs
 
 
 def parse_command_line(argv: Sequence[str], environ: Optional[dict[str, str]] = None) -> Request:
     """Parse and validate a ROUGE-1.5.5.pl command line."""
     env = os.environ if environ is None else environ
-    argv, long_opts = _long_options(argv)
-    output_format = "json" if "--json" in long_opts else long_opts.get("--format") or "text"
-    if output_format not in ("text", "json"):
-        raise UsageError(f"--format must be text or json, got {output_format!r}")
+    argv, long_opts, refs = _long_options(argv)
+    output_format = "json" if "--json" in long_opts else long_opts.get("--format") or "legacy"
+    if output_format not in FORMATS:
+        raise UsageError(f"--format must be one of {', '.join(FORMATS)}, got {output_format!r}")
     if "--version" in long_opts:
         return Request(show_version=True)
     if "--help" in long_opts:
         return Request(usage="full")
+    if "--make-home" in long_opts:
+        return Request(make_home=long_opts["--make-home"])
     opts, args, warnings = _getopts(list(argv), PERL_OPTION_SPEC)
     if "H" in opts:
         return Request(usage="full", warnings=warnings)
     if "h" in opts:
         return Request(usage="short", warnings=warnings)
+    hypothesis = long_opts.get("--hyp")
+    aligned = hypothesis is not None or bool(refs)
+    if aligned:
+        if hypothesis is None or not refs:
+            raise UsageError("line-aligned files need one --hyp FILE and at least one --ref FILE")
+        if args or opts.get("z") is not None:
+            extra = args[0] if args else "-z"
+            raise UsageError(f"--hyp and --ref replace the configuration file: remove {extra!r}")
+        args = [""]  # no configuration file; every peer (the one hypothesis) is evaluated
+    elif "--sentence-separator" in long_opts:
+        raise UsageError("--sentence-separator applies to line-aligned files (--hyp, --ref)")
     if not args:
         raise UsageError("Please specify the ROUGE configuration file or use option '-h' for help")
 
@@ -205,7 +274,7 @@ def parse_command_line(argv: Sequence[str], environ: Optional[dict[str, str]] = 
         return opts.get(name) is not None
 
     file_list = opts.get("z")
-    all_systems = given("a") and file_list is None
+    all_systems = (given("a") and file_list is None) or aligned
     if len(args) == 1 and file_list is None and not all_systems:
         raise UsageError("Please specify a system ID to evaluate or use option '-a' to evaluate all systems.")
     system_id = args[1] if len(args) >= 2 else None
@@ -228,25 +297,16 @@ def parse_command_line(argv: Sequence[str], environ: Optional[dict[str, str]] = 
 
     confidence_label = opts["c"] if given("c") else "95"  # type: ignore[assignment]
     confidence = _number("c", confidence_label, warnings)
-    if confidence < 0 or confidence > 100:
-        raise UsageError("Confidence interval should be within 0 and 100 (option -c).")
 
     weight: Optional[float] = None
     if given("w"):
         weight = _number("w", opts["w"], warnings)  # type: ignore[arg-type]
-        if weight <= 0:
-            raise UsageError("ROUGE-W weight factor must be greater than 0 (option -w).")
 
     resamples = _number("r", opts["r"], warnings) if given("r") else 1000  # type: ignore[arg-type]
 
     alpha = 0.5
     if given("p"):
         alpha = _number("p", opts["p"], warnings)  # type: ignore[arg-type]
-        if alpha < 0 or alpha > 1:
-            raise UsageError(
-                "Relative importance of ROUGE recall and precision (option -p) "
-                "has to be between 0 and 1 inclusively."
-            )
 
     counting = 0
     if given("t"):
@@ -260,11 +320,9 @@ def parse_command_line(argv: Sequence[str], environ: Optional[dict[str, str]] = 
     if not re.fullmatch(r"[0-9]+", jobs_text.strip()):
         raise UsageError(f"the number of jobs (-j, --jobs) must be a whole number, got {jobs_text!r}")
     jobs = int(jobs_text)
-    if jobs < 1:
-        raise UsageError("the number of jobs must be at least 1")
 
     options = Options(
-        config_path=args[0],
+        config_path=args[0] if not aligned else None,
         system_id=system_id,
         all_systems=all_systems,
         file_list_format=file_list,
@@ -273,9 +331,9 @@ def parse_command_line(argv: Sequence[str], environ: Optional[dict[str, str]] = 
         max_ngram=max_ngram,
         lcs=not given("x") and not given("3"),
         wlcs_weight=weight,
-        wlcs_label=opts.get("w") or "",
+        wlcs_label=opts.get("w"),
         skip_distance=skip_distance,
-        skip_label=opts.get("2") or "",
+        skip_label=opts.get("2"),
         skip_unigrams=given("u"),
         skip_both=given("U"),
         be_mode=opts.get("3"),
@@ -293,6 +351,9 @@ def parse_command_line(argv: Sequence[str], environ: Optional[dict[str, str]] = 
         per_eval=given("d"),
         verbose=given("v"),
         jobs=jobs,
+        hypothesis_path=hypothesis,
+        reference_paths=tuple(refs),
+        sentence_separator=long_opts.get("--sentence-separator"),
     )
     return Request(
         options=options,

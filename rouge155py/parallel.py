@@ -19,27 +19,14 @@ import multiprocessing
 from dataclasses import replace
 from typing import Optional, TypeVar
 
-from .config import Eval
+from .config import Eval, EvalConfig
+from .engine import Grouped, Scorer, instance_tables, merge_rows, score_evals, summarize_metric
 from .errors import RougeError
-from .evaluation import (
-    Grouped,
-    MetricResult,
-    Report,
-    Row,
-    Scorer,
-    check_evals,
-    check_resamples,
-    evaluate,
-    evaluated_peers,
-    instance_tables,
-    load_config,
-    merge_rows,
-    metric_plan,
-    score_evals,
-    scored_evals,
-    summarize_metric,
-)
+from .evaluation import evaluate, load_config
+from .metrics.plan import metric_plan
 from .options import Options
+from .planning import check_evals, check_resamples, evaluated_peers, scored_evals
+from .results import MetricResult, Report, Row
 
 __all__ = ["evaluate_parallel"]
 
@@ -72,9 +59,10 @@ def _groups(items: list[T], count: int) -> list[list[T]]:
     return [items[start : start + size] for start in range(0, len(items), size)]
 
 
-def evaluate_parallel(options: Options) -> Report:
+def evaluate_parallel(options: Options, config: Optional[EvalConfig] = None) -> Report:
     """Same report as :func:`evaluate`, computed by ``options.jobs`` processes."""
-    config = load_config(options)
+    if config is None:
+        config = load_config(options)
     plan = metric_plan(options)
     single = replace(options, jobs=1)
     if not plan or options.jobs <= 1:

@@ -1,16 +1,58 @@
-"""Output: the legacy ROUGE-1.5.5 text, byte for byte, and a JSON document."""
+"""Report writers: the legacy ROUGE-1.5.5 text, byte for byte, JSON and CSV.
+
+Formatting happens here only: results hold numbers. :data:`FORMATS` maps each
+output format's name to its writer; the command line and the API look it up.
+
+Schemas (R, P, F and their bounds are the printed values, 5 decimals):
+
+- JSON: ``{"signature", "version", "confidence", "resamples", "warnings",
+  "systems": {peer ID: {metric: {"recall"|"precision"|"f": {"average",
+  "conf_int": [low, high]}, "instances": {eval ID: {"recall", "precision",
+  "f"}}}}}}``; under ``-t 1`` an instance holds ``{"model", "peer", "hit"}``
+  counts, under ``-t 2`` the metric holds ``"counts"`` instead of R, P, F.
+- CSV: one header line, then for each peer and metric one ``average`` row
+  (averages and bounds, or ``-t 2`` counts), then one ``instance`` row per eval
+  (R, P, F, or ``-t 1`` counts), in the report's order. Columns:
+  :data:`CSV_COLUMNS`; a value that does not apply is empty.
+"""
 
 from __future__ import annotations
 
+import csv
+import io
+import json
 import math
-from typing import Any, Union
+from typing import Any, Callable, Optional, Union
 
-from .evaluation import MetricResult, Report
+from ._version import __version__
+from .errors import UsageError
+from .results import MetricResult, Report
+from .scoring import fmt5
 
-__all__ = ["format_legacy", "perl_number", "to_json"]
+__all__ = ["CSV_COLUMNS", "FORMATS", "format_legacy", "json_document", "perl_number", "rows", "write"]
 
 _RULE = "-" * 45
 _DOTS = "." * 45
+_SCORES = ("recall", "precision", "f")
+_COUNTS = ("model", "peer", "hit")
+CSV_COLUMNS = (
+    "row",
+    "peer_id",
+    "metric",
+    "eval_id",
+    "recall",
+    "recall_low",
+    "recall_high",
+    "precision",
+    "precision_low",
+    "precision_high",
+    "f",
+    "f_low",
+    "f_high",
+    "model_count",
+    "peer_count",
+    "hit_count",
+)
 
 
 def perl_number(value: Union[int, float, str]) -> str:
@@ -26,22 +68,33 @@ def perl_number(value: Union[int, float, str]) -> str:
     return f"{value:.15g}"
 
 
-def _metric_text(result: MetricResult, confidence: str, per_eval: bool) -> list[str]:
+def _printed(value: float) -> float:
+    """A score as the legacy report prints it, as a number."""
+    return float(fmt5(value))
+
+
+def _eval_id(result: MetricResult, instance_id: str) -> str:
+    return instance_id[: -len(result.peer_id) - 1]
+
+
+def _metric_text(result: MetricResult, confidence: str, per_eval: bool, counting: int) -> list[str]:
     head = f"{result.peer_id} {result.label}"
     lines = [_RULE]
     if result.summary is not None:
         s = result.summary
         for k, name in enumerate("RPF"):
             lines.append(
-                f"{head} Average_{name}: {s.average[k]} ({confidence}%-conf.int. {s.lower[k]} - {s.upper[k]})"
+                f"{head} Average_{name}: {fmt5(s.average[k])} "
+                f"({confidence}%-conf.int. {fmt5(s.lower[k])} - {fmt5(s.upper[k])})"
             )
     else:
         m, p, h = result.counts or (0, 0, 0)
         lines.append(f"{head} M_count: {m} P_count: {p} H_count: {h}")
     if per_eval:
+        show = perl_number if counting else fmt5
         lines.append(_DOTS)
         for instance, row in result.instances.items():
-            r, p, f = (perl_number(v) for v in row)
+            r, p, f = (show(v) for v in row)
             lines.append(f"{head} Eval {instance} R:{r} P:{p} F:{f}")
     return lines
 
@@ -51,32 +104,99 @@ def format_legacy(report: Report) -> str:
     o = report.options
     lines: list[str] = []
     for result in report.results:
-        lines.extend(_metric_text(result, o.confidence_label, o.per_eval))
+        lines.extend(_metric_text(result, o.confidence_label, o.per_eval, o.counting))
     return "".join(line + "\n" for line in lines)
 
 
-def to_json(report: Report, signature: str) -> dict[str, Any]:
-    """A machine-readable form of the same numbers (floats, not strings)."""
+def json_document(report: Report) -> dict[str, Any]:
+    """The numbers as a JSON-ready document (schema in the module docstring)."""
     o = report.options
     systems: dict[str, dict[str, Any]] = {}
+    names = _COUNTS if o.counting else _SCORES
     for result in report.results:
         entry: dict[str, Any] = {}
         if result.summary is not None:
             s = result.summary
-            for k, name in enumerate(("recall", "precision", "f")):
+            for k, name in enumerate(_SCORES):
                 entry[name] = {
-                    "average": float(s.average[k]),
-                    "conf_int": [float(s.lower[k]), float(s.upper[k])],
+                    "average": _printed(s.average[k]),
+                    "conf_int": [_printed(s.lower[k]), _printed(s.upper[k])],
                 }
         else:
-            entry["counts"] = dict(zip(("model", "peer", "hit"), result.counts or (0, 0, 0)))
-        if o.per_eval:
-            entry["per_eval"] = {i: [float(v) for v in row] for i, row in result.instances.items()}
+            entry["counts"] = dict(zip(_COUNTS, result.counts or (0, 0, 0)))
+        entry["instances"] = {
+            _eval_id(result, i): dict(zip(names, row)) for i, row in result.instances.items()
+        }
         systems.setdefault(result.peer_id, {})[result.label] = entry
     return {
-        "signature": signature,
+        "signature": o.signature(__version__),
+        "version": __version__,
         "confidence": o.confidence,
         "resamples": o.resamples,
         "systems": systems,
         "warnings": report.warnings,
     }
+
+
+def rows(report: Report) -> list[dict[str, Any]]:
+    """The CSV rows as dicts (keys :data:`CSV_COLUMNS`; None where a value does not apply)."""
+    counting = report.options.counting
+    out: list[dict[str, Any]] = []
+    for result in report.results:
+        base = {"peer_id": result.peer_id, "metric": result.label}
+        average: dict[str, Any] = {"row": "average", **base, "eval_id": None}
+        if result.summary is not None:
+            s = result.summary
+            for k, name in enumerate(_SCORES):
+                average[name] = _printed(s.average[k])
+                average[f"{name}_low"] = _printed(s.lower[k])
+                average[f"{name}_high"] = _printed(s.upper[k])
+        else:
+            average.update(zip(("model_count", "peer_count", "hit_count"), result.counts or (0, 0, 0)))
+        out.append(average)
+        for instance, row in result.instances.items():
+            item: dict[str, Any] = {"row": "instance", **base, "eval_id": _eval_id(result, instance)}
+            names = ("model_count", "peer_count", "hit_count") if counting else _SCORES
+            item.update(zip(names, row))
+            out.append(item)
+    return [{column: row.get(column) for column in CSV_COLUMNS} for row in out]
+
+
+def _csv_value(column: str, value: Optional[Union[int, float, str]]) -> str:
+    if value is None:
+        return ""
+    if column.startswith(_SCORES):
+        return fmt5(value)  # type: ignore[arg-type]
+    return perl_number(value)
+
+
+def format_csv(report: Report) -> str:
+    """The per-instance and average rows as CSV."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    for row in rows(report):
+        writer.writerow([_csv_value(column, row[column]) for column in CSV_COLUMNS])
+    return buffer.getvalue()
+
+
+def format_json(report: Report) -> str:
+    """The JSON document, indented, with a final newline."""
+    return json.dumps(json_document(report), indent=2) + "\n"
+
+
+FORMATS: dict[str, Callable[[Report], str]] = {
+    "legacy": format_legacy,
+    "text": format_legacy,
+    "json": format_json,
+    "csv": format_csv,
+}
+
+
+def write(name: str, report: Report) -> str:
+    """The report in the output format ``name`` (see :data:`FORMATS`)."""
+    try:
+        writer = FORMATS[name]
+    except KeyError:
+        raise UsageError(f"unknown output format {name!r}: use one of {', '.join(FORMATS)}") from None
+    return writer(report)

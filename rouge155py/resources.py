@@ -16,7 +16,14 @@ from typing import Optional
 
 from .errors import DataError
 
-__all__ = ["LinguisticData", "bundled_data_dir", "load_data"]
+__all__ = [
+    "EXCEPTION_FILES",
+    "STOPWORDS_FILE",
+    "LinguisticData",
+    "bundled_data_dir",
+    "exception_dir",
+    "load_data",
+]
 
 STOPWORDS_FILE = "smart_common_words.txt"
 EXCEPTION_FILES = ("adj.exc", "adv.exc", "noun.exc", "verb.exc")
@@ -60,7 +67,7 @@ def _read_exceptions(directory: Path) -> dict[str, str]:
     return exceptions
 
 
-def _exception_dir(directory: Path) -> Optional[Path]:
+def exception_dir(directory: Path) -> Optional[Path]:
     for name in EXCEPTION_DIRS:
         candidate = directory / name
         if all((candidate / f).is_file() for f in EXCEPTION_FILES):
@@ -78,7 +85,7 @@ def load_data(data_dir: Optional[str]) -> LinguisticData:
         stopwords = frozenset(line.decode("latin-1") for line in _read_lines(stop_path))
     except OSError as exc:
         raise DataError(f"cannot open stopword list {stop_path}: {exc.strerror}") from None
-    exception_dir = _exception_dir(directory) or _exception_dir(bundled)
-    if exception_dir is None:
+    exceptions = exception_dir(directory) or exception_dir(bundled)
+    if exceptions is None:
         raise DataError(f"no WordNet exception lists in {directory} or in {bundled}")
-    return LinguisticData(stopwords, _read_exceptions(exception_dir), str(directory))
+    return LinguisticData(stopwords, _read_exceptions(exceptions), str(directory))

@@ -2,7 +2,8 @@
 
 ``ratio`` and ``f_measure`` are the only formulas; the per-instance scores
 (rounded to ``%7.5f`` as the Perl does), the ``-t 1`` resamples and the
-report all go through them.
+report all go through them. ``fmt5`` is the Perl's number format, used here
+for the rounding the Perl does and by the report writers for printing.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from typing import Optional, Sequence
 
 from .metrics import ModelCounts, Number, rounded_ratio
 
-__all__ = ["Totals", "combine_models", "f_measure", "fmt5", "instance_scores", "ratio"]
+__all__ = ["Totals", "combine_models", "f_measure", "fmt5", "instance_scores", "ratio", "rounded"]
 
 
 @dataclass(frozen=True)
@@ -60,18 +61,24 @@ def fmt5(value: float) -> str:
     return f"{value:7.5f}"
 
 
-def instance_scores(totals: Totals, alpha: float, power: Optional[float] = None) -> tuple[str, str, str]:
+def rounded(value: float) -> float:
+    """The value the Perl keeps after ``sprintf("%7.5f")``: what it prints and averages."""
+    return float(fmt5(value))
+
+
+def instance_scores(
+    totals: Totals, alpha: float, power: Optional[float] = None
+) -> tuple[float, float, float]:
     """Rounded R, P, F of one instance; F is computed from the ROUNDED P and R.
 
     ``power`` (ROUGE-W's 1/w) is applied to the ratios before rounding.
     """
 
-    def score(count: Number) -> str:
+    def score(count: Number) -> float:
         if count == 0:
-            return fmt5(0)
+            return 0.0
         value = totals.hit / count
-        return fmt5(value if power is None else value**power)
+        return rounded(value if power is None else value**power)
 
     recall, precision = score(totals.model_count), score(totals.peer_count)
-    f = f_measure(float(precision), float(recall), alpha)
-    return recall, precision, fmt5(f)
+    return recall, precision, rounded(f_measure(precision, recall, alpha))

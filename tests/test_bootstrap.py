@@ -15,8 +15,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rouge155py.bootstrap import Summary, drand48_indices, resample, summarize
+from rouge155py.bootstrap import drand48_indices, resample, summarize
 from rouge155py.errors import ComputeError
+from rouge155py.results import Summary
+from rouge155py.scoring import fmt5
 
 MASK48 = (1 << 48) - 1
 
@@ -160,18 +162,24 @@ def _rows(*values: float) -> np.ndarray:
     return np.array([list(values)] * 3)
 
 
+def printed(values: np.ndarray, confidence: float, resamples: float) -> Summary:
+    """The summary as the report prints it (``%7.5f``)."""
+    s = summarize(values, confidence, resamples)
+    return Summary(*(tuple(fmt5(v) for v in part) for part in (s.average, s.lower, s.upper)))  # type: ignore[arg-type]
+
+
 def test_summary_with_95_percent() -> None:
     # r = 4, c = 95: delta = 4 * 2.5 / 100 = 0.1; upper index int(4 - 0.1 - 1) = 2,
     # lower index int(0.1) = 0; ratio 4 - 0.1 - 1 - 2 = 0.9 for both bounds.
     # Ranked: 0.1 0.2 0.3 0.4.  Lower 0.1 + (0.2 - 0.1) * 0.9 = 0.19;
     # upper 0.3 + (0.4 - 0.3) * 0.9 = 0.39; average 1.0 / 4 = 0.25.
-    summary = summarize(_rows(0.4, 0.1, 0.3, 0.2), 95.0, 4)
+    summary = printed(_rows(0.4, 0.1, 0.3, 0.2), 95.0, 4)
     assert summary == Summary(("0.25000",) * 3, ("0.19000",) * 3, ("0.39000",) * 3)
 
 
 def test_summary_with_100_percent() -> None:
     # c = 100: delta 0, upper index 3 (the next one is past the end, ratio 0): the extremes.
-    summary = summarize(_rows(0.4, 0.1, 0.3, 0.2), 100.0, 4)
+    summary = printed(_rows(0.4, 0.1, 0.3, 0.2), 100.0, 4)
     assert summary.lower == ("0.10000",) * 3
     assert summary.upper == ("0.40000",) * 3
 
@@ -179,7 +187,7 @@ def test_summary_with_100_percent() -> None:
 def test_summary_with_0_percent_crosses_the_bounds() -> None:
     # c = 0: delta = 4 * 50 / 100 = 2; upper index int(4 - 2 - 1) = 1, lower index 2,
     # ratio 0: the lower bound (0.3) is above the upper bound (0.2).
-    summary = summarize(_rows(0.4, 0.1, 0.3, 0.2), 0.0, 4)
+    summary = printed(_rows(0.4, 0.1, 0.3, 0.2), 0.0, 4)
     assert summary.lower == ("0.30000",) * 3
     assert summary.upper == ("0.20000",) * 3
 
@@ -187,7 +195,7 @@ def test_summary_with_0_percent_crosses_the_bounds() -> None:
 def test_summary_with_0_percent_and_an_odd_count() -> None:
     # r = 5, c = 0: delta 2.5; upper index int(1.5) = 1, lower index 2, ratio 0.5.
     # Ranked 0.1 .. 0.5: lower 0.3 + 0.1 * 0.5 = 0.35, upper 0.2 + 0.1 * 0.5 = 0.25.
-    summary = summarize(_rows(0.5, 0.4, 0.3, 0.2, 0.1), 0.0, 5)
+    summary = printed(_rows(0.5, 0.4, 0.3, 0.2, 0.1), 0.0, 5)
     assert summary.lower == ("0.35000",) * 3
     assert summary.upper == ("0.25000",) * 3
     assert summary.average == ("0.30000",) * 3
@@ -197,7 +205,7 @@ def test_single_resample_reads_zero_past_the_end() -> None:
     # r = 1, c = 95: delta 0.025; upper index int(-0.025) = 0, lower index 0, and the
     # ratio is 1 - 0.025 - 1 - 0 = -0.025. Index 1 is past the end and reads 0:
     # bound = 0.4 + (0 - 0.4) * (-0.025) = 0.41 for both.
-    summary = summarize(np.array([[0.4], [0.2], [0.0]]), 95.0, 1)
+    summary = printed(np.array([[0.4], [0.2], [0.0]]), 95.0, 1)
     assert summary.average == ("0.40000", "0.20000", "0.00000")
     assert summary.lower == ("0.41000", "0.20500", "0.00000")
     assert summary.upper == ("0.41000", "0.20500", "0.00000")
@@ -206,7 +214,7 @@ def test_single_resample_reads_zero_past_the_end() -> None:
 def test_fractional_resample_count_enters_the_formula() -> None:
     # -r 1.5 draws 2 resamples; delta = 1.5 * 2.5 / 100 = 0.0375; upper index
     # int(0.4625) = 0, lower index 0, ratio 0.4625. Both bounds: 0.2 + 0.2 * 0.4625 = 0.2925.
-    summary = summarize(_rows(0.4, 0.2), 95.0, 1.5)
+    summary = printed(_rows(0.4, 0.2), 95.0, 1.5)
     assert summary.lower == ("0.29250",) * 3
     assert summary.upper == ("0.29250",) * 3
     assert summary.average == ("0.30000",) * 3
@@ -220,7 +228,7 @@ def test_average_sums_the_sorted_values() -> None:
     for v in values:
         unsorted += v
     assert f"{unsorted / 4:7.5f}" == "0.62442"
-    assert summarize(_rows(*values), 95.0, 4).average == ("0.62443",) * 3
+    assert printed(_rows(*values), 95.0, 4).average == ("0.62443",) * 3
 
 
 def test_no_resample_divides_by_zero() -> None:

@@ -2,23 +2,46 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from rouge155py.config import Eval, EvalConfig, read_file_list, read_xml_config
+from rouge155py.config import Eval, EvalConfig, XmlEval, read_file_list, read_xml_config, read_xml_evals
 from rouge155py.errors import ConfigError
+from rouge155py.readers import SummaryFile
 
 
-def xml(tmp_path: Path, body: str, doctype: str = "") -> EvalConfig:
+@dataclass
+class Raw:
+    """An XML configuration as written: its entries (roots and file names) and peer IDs."""
+
+    evals: list[XmlEval]
+    peer_ids: set[str]
+
+
+def xml(tmp_path: Path, body: str, doctype: str = "") -> Raw:
     path = tmp_path / "config.xml"
     path.write_text(f'<?xml version="1.0"?>\n{doctype}<ROUGE-EVAL version="1.0">\n{body}\n</ROUGE-EVAL>\n')
-    return read_xml_config(str(path))
+    return Raw(*read_xml_evals(str(path)))
 
 
-def one_eval(config: EvalConfig) -> Eval:
+def one_eval(config: Raw | EvalConfig) -> Any:
     assert len(config.evals) == 1
     return config.evals[0]
+
+
+def peer_path(e: XmlEval | Eval, peer_id: str) -> str:
+    """The path of a peer's document."""
+    document = (e.documents() if isinstance(e, XmlEval) else e).peers[peer_id]
+    assert isinstance(document, SummaryFile)
+    return document.path
+
+
+def model_paths(e: XmlEval | Eval) -> list[str]:
+    """The paths of the model documents, in order."""
+    return [m.path for m in (e.documents() if isinstance(e, XmlEval) else e).models]  # type: ignore[union-attr]
 
 
 BASIC = """
@@ -55,8 +78,8 @@ def test_basic_configuration(tmp_path: Path) -> None:
 
 def test_paths_join_root_and_file(tmp_path: Path) -> None:
     e = one_eval(xml(tmp_path, BASIC))
-    assert e.peer_path("2") == "peers/dir/d1.p2.html"
-    assert e.model_paths() == ["models/d1.A.html", "models/d1.B.html"]
+    assert peer_path(e, "2") == "peers/dir/d1.p2.html"
+    assert model_paths(e) == ["models/d1.A.html", "models/d1.B.html"]
 
 
 def test_missing_roots_give_a_leading_slash(tmp_path: Path) -> None:
@@ -64,8 +87,8 @@ def test_missing_roots_give_a_leading_slash(tmp_path: Path) -> None:
     e = one_eval(
         xml(tmp_path, '<EVAL ID="1"><PEERS><P ID="x">p</P></PEERS><MODELS><M ID="m">f</M></MODELS></EVAL>')
     )
-    assert e.peer_path("x") == "/p"
-    assert e.model_paths() == ["/f"]
+    assert peer_path(e, "x") == "/p"
+    assert model_paths(e) == ["/f"]
 
 
 def test_element_names_are_case_insensitive(tmp_path: Path) -> None:
@@ -119,7 +142,7 @@ def test_duplicate_eval_ids_merge(tmp_path: Path) -> None:
     assert first.input_format == "SPL"
     assert first.model_ids == ["A", "B"]
     assert first.peers == {"x": "px", "y": "py"}
-    assert first.model_paths() == ["b/ma", "b/mb"]
+    assert model_paths(first) == ["b/ma", "b/mb"]
 
 
 def test_repeated_model_id(tmp_path: Path) -> None:
@@ -127,7 +150,7 @@ def test_repeated_model_id(tmp_path: Path) -> None:
     body = '<EVAL ID="1"><MODEL-ROOT>r</MODEL-ROOT><MODELS><M ID="A">one</M><M ID="A">two</M></MODELS></EVAL>'
     e = one_eval(xml(tmp_path, body))
     assert e.model_ids == ["A", "A"]
-    assert e.model_paths() == ["r/two", "r/two"]
+    assert model_paths(e) == ["r/two", "r/two"]
 
 
 def test_last_text_node_wins(tmp_path: Path) -> None:
@@ -196,7 +219,7 @@ def test_peer_ids_across_evals(tmp_path: Path) -> None:
     """
     config = xml(tmp_path, body)
     assert config.peer_ids == {"S1", "S2"}
-    assert config.evals[1].peer_path("S1") == "/c"
+    assert peer_path(config.evals[1], "S1") == "/c"
 
 
 def test_element_outside_an_eval_is_an_error(tmp_path: Path) -> None:
@@ -225,6 +248,17 @@ def test_internal_entities_are_expanded(tmp_path: Path) -> None:
     doctype = '<!DOCTYPE ROUGE-EVAL [<!ENTITY peerfile "peer.spl">]>\n'
     e = one_eval(xml(tmp_path, '<EVAL ID="1"><PEERS><P ID="A">&peerfile;</P></PEERS></EVAL>', doctype))
     assert e.peers == {"A": "peer.spl"}
+
+
+def test_documents_join_roots_and_keep_the_input_format(tmp_path: Path) -> None:
+    path = tmp_path / "config.xml"
+    path.write_text(f'<?xml version="1.0"?>\n<ROUGE-EVAL version="1.0">{BASIC}</ROUGE-EVAL>\n')
+    e = one_eval(read_xml_config(str(path)))
+    assert e.peers == {
+        "1": SummaryFile("peers/dir/d1.p1.html", "SEE"),
+        "2": SummaryFile("peers/dir/d1.p2.html", "SEE"),
+    }
+    assert e.models == [SummaryFile("models/d1.A.html", "SEE"), SummaryFile("models/d1.B.html", "SEE")]
 
 
 def test_external_entities_are_not_loaded(tmp_path: Path) -> None:
@@ -271,21 +305,19 @@ def test_file_list(tmp_path: Path) -> None:
     assert config.peer_ids == {"sys"}
     assert [e.eval_id for e in config.evals] == ["1", "2"]
     first, second = config.evals
-    assert first.input_format == "SEE"
-    assert first.peers == {"sys": "peer1.txt"}
-    assert first.model_ids == ["M.1", "M.2"]
+    assert first.peers == {"sys": SummaryFile("peer1.txt", "SEE")}
+    assert first.models == [SummaryFile("model1a.txt", "SEE"), SummaryFile("model1b.txt", "SEE")]
     # Paths are used as they are: no root is put in front.
-    assert first.peer_path("sys") == "peer1.txt"
-    assert first.model_paths() == ["model1a.txt", "model1b.txt"]
-    assert second.peer_path("sys") == "peer2.txt"
-    assert second.model_paths() == ["model2.txt"]
-    assert second.model_ids == ["M.1"]
+    assert peer_path(first, "sys") == "peer1.txt"
+    assert model_paths(first) == ["model1a.txt", "model1b.txt"]
+    assert peer_path(second, "sys") == "peer2.txt"
+    assert model_paths(second) == ["model2.txt"]
 
 
 def test_comment_only_at_line_start(tmp_path: Path) -> None:
     # /^\#/: a "#" after a space is part of a file name.
     config = file_list(tmp_path, b" #p m\n#x y\n")
-    assert one_eval(config).peers == {"X": "#p"}
+    assert peer_path(one_eval(config), "X") == "#p"
 
 
 def test_line_with_one_file_is_an_error(tmp_path: Path) -> None:
@@ -300,7 +332,7 @@ def test_empty_file_list(tmp_path: Path) -> None:
 
 
 def test_file_list_without_final_newline(tmp_path: Path) -> None:
-    assert one_eval(file_list(tmp_path, b"p m")).model_paths() == ["m"]
+    assert model_paths(one_eval(file_list(tmp_path, b"p m"))) == ["m"]
 
 
 def test_missing_file_list(tmp_path: Path) -> None:

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 import rouge155py.cli
-import rouge155py.evaluation
+import rouge155py.planning
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "tests" / "fixtures" / "perl"
@@ -76,7 +76,7 @@ def test_enough_cases() -> None:
 @pytest.mark.parametrize("name", CASE_NAMES)
 def test_matches_perl(name: str, eval_per_chunk: bool, monkeypatch: pytest.MonkeyPatch) -> None:
     if eval_per_chunk:
-        monkeypatch.setattr(rouge155py.evaluation, "_CHUNK_FILES", 1)
+        monkeypatch.setattr(rouge155py.planning, "_CHUNK_FILES", 1)
     case = FIXTURES / name
     args = json.loads((case / "args.json").read_text(encoding="utf-8"))
     assert isinstance(args, list) and all(isinstance(a, str) for a in args)

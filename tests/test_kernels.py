@@ -11,16 +11,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rouge155py import bootstrap
+from rouge155py import _kernel, bootstrap
 from rouge155py.corpus import Vocabulary
-from rouge155py.metrics import Grams, clipped_hits, lcs, pairs, units
+from rouge155py.metrics import Grams, clipped_hits, pairs, units
 from rouge155py.metrics.lcs import LcsText, score_lcs, score_wlcs
 from rouge155py.metrics.ngram import ngrams
 from rouge155py.metrics.skipbigram import skip_bigrams
 from rouge155py.metrics.units import UnitTable, ngram_units, skip_bigram_units
 
 needs_kernel = pytest.mark.skipif(
-    not lcs.kernel_available() and not os.environ.get("ROUGE155PY_REQUIRE_KERNEL"),
+    not _kernel.kernel_available() and not os.environ.get("ROUGE155PY_REQUIRE_KERNEL"),
     reason="C kernel not built",
 )
 
@@ -131,7 +131,7 @@ def test_bootstrap_kernel_matches_numpy(rows, resamples) -> None:
     table = np.array(rows, dtype=float).reshape(-1, 3)
     out = np.zeros((resamples, 3))
     if len(rows):
-        bootstrap._accel.bootstrap_sums(table, resamples, out)
+        _kernel.accel.bootstrap_sums(table, resamples, out)
     assert np.array_equal(out.T, bootstrap._numpy_sums(table, resamples))
 
 

@@ -16,9 +16,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from rouge155py._kernel import kernel_available
 from rouge155py.corpus import Vocabulary
 from rouge155py.errors import ComputeError, InputError
-from rouge155py.metrics import Grams, ModelCounts, clipped_hits, lcs, rounded_ratio, score_grams
+from rouge155py.metrics import Grams, ModelCounts, clipped_hits, rounded_ratio, score_grams
 from rouge155py.metrics.be import BE_MODES, basic_elements
 from rouge155py.metrics.lcs import LcsText, lcs_marks, score_lcs, score_wlcs, wlcs_marks
 from rouge155py.metrics.ngram import ngrams
@@ -241,7 +242,7 @@ def _text(
         pytest.param(
             True,
             id="kernel",
-            marks=pytest.mark.skipif(not lcs.kernel_available(), reason="C kernel not built"),
+            marks=pytest.mark.skipif(not kernel_available(), reason="C kernel not built"),
         ),
     ]
 )

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from rouge155py.errors import InputError
-from rouge155py.readers import limit_for_lcs, limit_for_ngrams, read_be_lines, read_sentences
+from rouge155py.readers import SummaryFile, limit_for_lcs, limit_for_ngrams, read_be_lines, read_sentences
 from rouge155py.readers.limits import perl_split
 from rouge155py.resources import LinguisticData
 from rouge155py.text.normalize import counted_tokens
@@ -33,7 +33,7 @@ def test_see_both_line_shapes(tmp_path: Path) -> None:
         b'<a name="2">[2]</a>\t<a href="#2" id=2>Second one</a>\n'
         b"</html>\n"
     )
-    assert read_sentences(_file(tmp_path, data), "SEE") == ["the first sentence.", "second one"]
+    assert read_sentences(SummaryFile(_file(tmp_path, data), "SEE")) == ["the first sentence.", "second one"]
 
 
 def test_see_ignores_lines_that_do_not_match_from_the_start(tmp_path: Path) -> None:
@@ -45,7 +45,7 @@ def test_see_ignores_lines_that_do_not_match_from_the_start(tmp_path: Path) -> N
         b'<a name="1">[1]</a> <a href="#1" id=1><b>starts with a tag</b>\n'  # [^<]+ is empty
         b'<a name="3">[3]</a> <a href="#3" id=3>kept</a>\n'
     )
-    assert read_sentences(_file(tmp_path, data), "SEE") == ["kept"]
+    assert read_sentences(SummaryFile(_file(tmp_path, data), "SEE")) == ["kept"]
 
 
 def test_see_text_runs_to_the_next_tag_or_the_line_end(tmp_path: Path) -> None:
@@ -55,12 +55,16 @@ def test_see_text_runs_to_the_next_tag_or_the_line_end(tmp_path: Path) -> None:
         b'<a name="2">[2]</a> <a href="#2" id=2>no closing tag\n'
         b'<a name="3">[3]</a> <a href="#3" id=3>crlf line\r\n'
     )
-    assert read_sentences(_file(tmp_path, data), "SEE") == ["cut ", "no closing tag\n", "crlf line\r\n"]
+    assert read_sentences(SummaryFile(_file(tmp_path, data), "SEE")) == [
+        "cut ",
+        "no closing tag\n",
+        "crlf line\r\n",
+    ]
 
 
 def test_see_entities_are_kept(tmp_path: Path) -> None:
     data = b'<a name="1">[1]</a> <a href="#1" id=1>AT&amp;T &quot;x&quot;</a>\n'
-    sentences = read_sentences(_file(tmp_path, data), "SEE")
+    sentences = read_sentences(SummaryFile(_file(tmp_path, data), "SEE"))
     assert sentences == ["at&amp;t &quot;x&quot;"]
     # ... so "amp" and "quot" become tokens.
     assert counted_tokens(sentences[0]) == ["at", "amp", "t", "quot", "x", "quot"]
@@ -68,7 +72,7 @@ def test_see_entities_are_kept(tmp_path: Path) -> None:
 
 def test_see_format_name_is_case_insensitive(tmp_path: Path) -> None:
     data = b'<a name="1">[1]</a> <a href="#1" id=1>x</a>\n'
-    assert read_sentences(_file(tmp_path, data), "see") == ["x"]
+    assert read_sentences(SummaryFile(_file(tmp_path, data), "see")) == ["x"]
 
 
 # ---------------------------------------------------------------------------
@@ -86,7 +90,7 @@ def test_isi_lines(tmp_path: Path) -> None:
         b'<S SNTNO="5">a <b>tag</b> inside</S>\n'  # [^<]+ must reach </S>
         b'  <S SNTNO="6">indented</S>\n'
     )
-    assert read_sentences(_file(tmp_path, data), "ISI") == ["first one", "second"]
+    assert read_sentences(SummaryFile(_file(tmp_path, data), "ISI")) == ["first one", "second"]
 
 
 # ---------------------------------------------------------------------------
@@ -96,22 +100,22 @@ def test_isi_lines(tmp_path: Path) -> None:
 
 def test_spl_lines_are_untrimmed_and_empty_lines_skipped(tmp_path: Path) -> None:
     data = b"  Leading and trailing  \n\nSecond\n\n\n"
-    assert read_sentences(_file(tmp_path, data), "SPL") == ["  leading and trailing  ", "second"]
+    assert read_sentences(SummaryFile(_file(tmp_path, data), "SPL")) == ["  leading and trailing  ", "second"]
 
 
 def test_spl_carriage_return_line_is_a_sentence(tmp_path: Path) -> None:
     # chomp removes only \n: "\r" is a non-empty line, a sentence without tokens.
     data = b"one\r\n\r\ntwo"
-    assert read_sentences(_file(tmp_path, data), "SPL") == ["one\r", "\r", "two"]
+    assert read_sentences(SummaryFile(_file(tmp_path, data), "SPL")) == ["one\r", "\r", "two"]
 
 
 def test_spl_whitespace_only_line_counts(tmp_path: Path) -> None:
-    assert read_sentences(_file(tmp_path, b"a\n \t \nb\n"), "spl") == ["a", " \t ", "b"]
+    assert read_sentences(SummaryFile(_file(tmp_path, b"a\n \t \nb\n"), "spl")) == ["a", " \t ", "b"]
 
 
 def test_lowercasing_is_ascii_only(tmp_path: Path) -> None:
     # tr/A-Z/a-z/ on bytes: the Latin-1 byte 0xC9 (an upper-case E acute) is not changed.
-    sentences = read_sentences(_file(tmp_path, b"CAF\xc9 ABC\n"), "SPL")
+    sentences = read_sentences(SummaryFile(_file(tmp_path, b"CAF\xc9 ABC\n"), "SPL"))
     assert sentences == ["caf\xc9 abc"]
 
 
@@ -123,32 +127,32 @@ def test_lowercasing_is_ascii_only(tmp_path: Path) -> None:
 @pytest.mark.parametrize("fmt", ["TXT", "SIMPLE", "", None, "SPL2", " SPL"])
 def test_unknown_format_is_an_error(tmp_path: Path, fmt: object) -> None:
     with pytest.raises(InputError):
-        read_sentences(_file(tmp_path, b"text\n"), fmt)  # type: ignore[arg-type]
+        read_sentences(SummaryFile(_file(tmp_path, b"text\n"), fmt))  # type: ignore[arg-type]
 
 
 def test_format_with_a_final_newline_is_accepted(tmp_path: Path) -> None:
     # readText tests $type =~ /^SPL$/oi, and Perl's $ also matches before a final
     # newline: a TYPE attribute "SPL&#10;" (which XML::DOM reads as "SPL\n") reads SPL.
-    assert read_sentences(_file(tmp_path, b"text\n"), "SPL\n") == ["text"]
+    assert read_sentences(SummaryFile(_file(tmp_path, b"text\n"), "SPL\n")) == ["text"]
 
 
 def test_a_directory_reads_as_empty(tmp_path: Path) -> None:
     # open() of a directory succeeds in Perl and <TEXT> returns nothing.
-    assert read_sentences(str(tmp_path), "SPL") == []
+    assert read_sentences(SummaryFile(str(tmp_path), "SPL")) == []
 
 
 def test_missing_file_is_an_error(tmp_path: Path) -> None:
     with pytest.raises(InputError):
-        read_sentences(str(tmp_path / "absent"), "SPL")
+        read_sentences(SummaryFile(str(tmp_path / "absent"), "SPL"))
 
 
 def test_be_lines_keep_empty_lines(tmp_path: Path) -> None:
     # readBE chomps every line and keeps all of them (createBE rejects the empty one later).
     path = _file(tmp_path, b"a|b|c\n\nd|e|f\r\n")
-    assert read_be_lines(path, "SIMPLE") == ["a|b|c", "", "d|e|f\r"]
-    assert read_be_lines(path, "ISI") == []  # a placeholder in the Perl: reads nothing
+    assert read_be_lines(SummaryFile(path, "SIMPLE")) == ["a|b|c", "", "d|e|f\r"]
+    assert read_be_lines(SummaryFile(path, "ISI")) == []  # a placeholder in the Perl: reads nothing
     with pytest.raises(InputError):
-        read_be_lines(path, "SPL")
+        read_be_lines(SummaryFile(path, "SPL"))
 
 
 # ---------------------------------------------------------------------------

@@ -67,7 +67,7 @@ def test_combine_keeps_float_counts() -> None:
 def test_instance_scores_balanced() -> None:
     # hit 3, model 4, peer 6: R = 3/4 = 0.75000, P = 3/6 = 0.50000,
     # F (alpha 0.5) = P*R / (0.5 P + 0.5 R) = 0.375 / 0.625 = 0.6.
-    assert instance_scores(Totals(4, 6, 3), 0.5) == ("0.75000", "0.50000", "0.60000")
+    assert instance_scores(Totals(4, 6, 3), 0.5) == (0.75, 0.5, 0.6)
 
 
 def test_f_is_computed_from_the_rounded_p_and_r() -> None:
@@ -75,33 +75,33 @@ def test_f_is_computed_from_the_rounded_p_and_r() -> None:
     # From the exact values F = 2 * (1/6) / (7/6) = 2/7 = 0.285714... -> 0.28571, but the
     # Perl uses the rounded strings: 2 * 0.16667 / 1.16667 = 33334/116667 = 0.2857192... -> 0.28572.
     r, p, f = instance_scores(Totals(1, 6, 1), 0.5)
-    assert (r, p) == ("1.00000", "0.16667")
+    assert (r, p) == (1.0, 0.16667)
     assert Fraction(33334, 116667) > Fraction(285715, 1000000)  # so it rounds up to 0.28572
-    assert f == "0.28572"
+    assert f == 0.28572
 
 
-@pytest.mark.parametrize(("alpha", "expected_f"), [(0.0, "0.75000"), (1.0, "0.50000"), (0.5, "0.60000")])
-def test_alpha_weighs_precision_against_recall(alpha: float, expected_f: str) -> None:
+@pytest.mark.parametrize(("alpha", "expected_f"), [(0.0, 0.75), (1.0, 0.5), (0.5, 0.6)])
+def test_alpha_weighs_precision_against_recall(alpha: float, expected_f: float) -> None:
     # F = P R / ((1 - alpha) P + alpha R): alpha 0 gives R, alpha 1 gives P.
     assert instance_scores(Totals(4, 6, 3), alpha)[2] == expected_f
 
 
 def test_zero_counts_give_zero_scores() -> None:
-    assert instance_scores(Totals(0, 0, 0), 0.5) == ("0.00000", "0.00000", "0.00000")
+    assert instance_scores(Totals(0, 0, 0), 0.5) == (0.0, 0.0, 0.0)
     # No peer units: P = 0, and F = 0 since P R = 0.
-    assert instance_scores(Totals(4, 0, 0), 0.5) == ("0.00000", "0.00000", "0.00000")
+    assert instance_scores(Totals(4, 0, 0), 0.5) == (0.0, 0.0, 0.0)
 
 
 def test_zero_precision_with_alpha_zero_gives_zero_f() -> None:
     # Model count 2 with 1 hit gives R = 0.5, no peer units gives P = 0.
     # alpha 0: the denominator is (1 - 0) * 0 + 0 * 0.5 = 0, not > 0, so F = 0 (not R).
-    assert instance_scores(Totals(2, 0, 1), 0.0) == ("0.50000", "0.00000", "0.00000")
+    assert instance_scores(Totals(2, 0, 1), 0.0) == (0.5, 0.0, 0.0)
 
 
 def test_power_is_applied_before_rounding() -> None:
     # ROUGE-W with w = 2: R = (hit / count) ** (1/2) = (9/16) ** 0.5 = 0.75,
     # P = (9/36) ** 0.5 = 0.5, F = 0.6.
-    assert instance_scores(Totals(16.0, 36.0, 9.0), 0.5, power=0.5) == ("0.75000", "0.50000", "0.60000")
+    assert instance_scores(Totals(16.0, 36.0, 9.0), 0.5, power=0.5) == (0.75, 0.5, 0.6)
 
 
 def test_fmt5_is_seven_wide() -> None:
@@ -132,7 +132,7 @@ def test_f_measure_of_equal_p_and_r_is_that_value(x: float, alpha: float) -> Non
 
 @given(st.integers(0, 50), st.integers(0, 50), st.integers(0, 50), st.sampled_from([0.0, 0.3, 0.5, 1.0]))
 def test_f_lies_between_p_and_r(hit: int, model: int, peer: int, alpha: float) -> None:
-    r, p, f = (float(s) for s in instance_scores(Totals(model, peer, min(hit, model, peer)), alpha))
+    r, p, f = instance_scores(Totals(model, peer, min(hit, model, peer)), alpha)
     if p > 0 and r > 0:
         assert min(p, r) - 1e-5 <= f <= max(p, r) + 1e-5
     else:

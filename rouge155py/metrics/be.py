@@ -4,12 +4,17 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from typing import Callable, Hashable, Optional
+from typing import TYPE_CHECKING, Callable, Hashable, Optional
 
 from ..errors import InputError
-from . import Grams
+from . import Grams, ModelCounts, score_grams
+from .base import Metric, Task
 
-__all__ = ["BE_MODES", "basic_elements"]
+if TYPE_CHECKING:
+    from ..corpus import Corpus
+    from ..readers import Document
+
+__all__ = ["BE_MODES", "BasicElements", "basic_elements"]
 
 BE_MODES = ("H", "HM", "HMR", "HM1", "HMR1", "HMR2")
 _LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
@@ -74,3 +79,29 @@ def basic_elements(lines: list[str], mode: str, stem: Optional[Callable[[str], s
         else:
             counts[key] += 1
     return Grams(counts, total)
+
+
+class BasicElements(Metric):
+    """ROUGE-BE in one of :data:`BE_MODES`."""
+
+    def __init__(self, mode: str) -> None:
+        self.mode = mode
+        self.label = f"ROUGE-BE-{mode}"
+
+    def units(self, corpus: Corpus, document: Document, stem: bool) -> Grams:
+        """The BEs of a document, counted once per stemming choice."""
+
+        def make() -> Grams:
+            stemmer = corpus.tokenizer.morph_stem if stem else None
+            return basic_elements(corpus.be_lines(document), self.mode, stemmer, document.name)
+
+        return corpus.view(("be", document, stem, self.mode), make)
+
+    def counts(self, corpus: Corpus, tasks: list[Task]) -> list[list[ModelCounts]]:
+        return [
+            [
+                score_grams(self.units(corpus, m, stem), self.units(corpus, t.peer, t.peer_stem))
+                for m, (stem, _) in zip(t.models, t.model_stems)
+            ]
+            for t in tasks
+        ]

@@ -13,24 +13,20 @@ from __future__ import annotations
 from array import array
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Callable, Optional
+from typing import TYPE_CHECKING, Callable, Optional
 
+from .._kernel import accel
 from ..errors import ComputeError
 from . import ModelCounts
+from .base import Metric, Task
 
-try:
-    from .. import _accel
-except ImportError:  # the optional C kernel was not built: the pure-Python path
-    _accel = None
+if TYPE_CHECKING:
+    from ..corpus import Corpus
+    from ..readers import Document
 
-__all__ = ["LcsText", "kernel_available", "lcs_marks", "score_lcs", "score_wlcs", "wlcs_marks"]
+__all__ = ["Lcs", "LcsText", "WeightedLcs", "lcs_marks", "lcs_text", "score_lcs", "score_wlcs", "wlcs_marks"]
 
 Marker = Callable[[list[str], list[str], list[bool]], None]
-
-
-def kernel_available() -> bool:
-    """Whether the compiled union-LCS kernel is in use."""
-    return _accel is not None
 
 
 @dataclass(frozen=True)
@@ -48,7 +44,7 @@ class LcsText:
     vocabulary: Optional[dict[str, int]] = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        if _accel is None or self.vocabulary is None:
+        if accel is None or self.vocabulary is None:
             return
         vocab = self.vocabulary
         ids = array("i", [vocab[t] for s in self.sentences for t in s])
@@ -149,7 +145,7 @@ def _kernel(model: LcsText, peer: LcsText, weight: Optional[float]) -> Optional[
     if m is None or p is None:
         return None
     weights = None if weight is None else _weights(weight, max(m[4], p[4]) + 2)
-    return _accel.union_lcs(m[0], m[1], m[2], m[3], p[0], p[1], p[2], p[3], weights)
+    return accel.union_lcs(m[0], m[1], m[2], m[3], p[0], p[1], p[2], p[3], weights)
 
 
 _WEIGHT_TABLES: dict[float, array] = {}
@@ -185,11 +181,11 @@ def _lcs_counts(hit: int, base: int, peer: LcsText) -> ModelCounts:
     return ModelCounts(hit, base, peer.unigram_total, hit / base if base > 0 else 0.0)
 
 
-def score_wlcs(model: LcsText, peer: LcsText, weight: float, path: str) -> ModelCounts:
+def score_wlcs(model: LcsText, peer: LcsText, weight: float, name: str) -> ModelCounts:
     """ROUGE-W counts of one model, with the Perl's weights applied twice to the base."""
     fast = _kernel(model, peer, weight)
     if fast is not None:
-        return _wlcs_counts(fast[0], fast[1], peer, weight, path)
+        return _wlcs_counts(fast[0], fast[1], peer, weight, name)
     hit: float = 0
     base: float = 0
 
@@ -210,11 +206,66 @@ def score_wlcs(model: LcsText, peer: LcsText, weight: float, path: str) -> Model
                 run = 0
 
     _union_hits(model, peer, wlcs_marks(weight), add)
-    return _wlcs_counts(hit, base, peer, weight, path)
+    return _wlcs_counts(hit, base, peer, weight, name)
 
 
-def _wlcs_counts(hit: float, base: float, peer: LcsText, weight: float, path: str) -> ModelCounts:
+def _wlcs_counts(hit: float, base: float, peer: LcsText, weight: float, name: str) -> ModelCounts:
     if base == 0:
-        raise ComputeError(f"ROUGE-W: model summary {path} has no tokens (division by zero)")
+        raise ComputeError(f"ROUGE-W: model summary {name} has no tokens (division by zero)")
     score = (hit / base) ** (1 / weight)
     return ModelCounts(hit, base**weight, peer.unigram_total**weight, score)
+
+
+def lcs_text(corpus: Corpus, document: Document, stem: bool, unigram_stem: bool) -> LcsText:
+    """The ROUGE-L/W view of a document: the LCS reader's sentences, the n-gram reader's unigrams."""
+
+    def make() -> LcsText:
+        sentences = corpus.lcs_sentence_tokens(document, stem)
+        unigrams = corpus.tokens(document, unigram_stem)
+        return LcsText(sentences, Counter(unigrams), len(unigrams), corpus.vocabulary)
+
+    return corpus.view(("lcs", document, stem, unigram_stem), make)
+
+
+class Lcs(Metric):
+    """ROUGE-L."""
+
+    label = "ROUGE-L"
+
+    def counts(self, corpus: Corpus, tasks: list[Task]) -> list[list[ModelCounts]]:
+        out = []
+        for t in tasks:
+            peer = lcs_text(corpus, t.peer, t.peer_stem, t.peer_stem)
+            out.append(
+                [score_lcs(lcs_text(corpus, m, s, u), peer) for m, (s, u) in zip(t.models, t.model_stems)]
+            )
+        return out
+
+
+class WeightedLcs(Metric):
+    """ROUGE-W with weight ``w`` (f(k) = k ** w); R and P are raised to 1/w."""
+
+    def __init__(self, weight: float, label: str) -> None:
+        self.weight = weight
+        self.power = 1 / weight
+        self.label = f"ROUGE-W-{label}"
+
+    def model_stems(self, models: int, stem_now: bool, only_models: bool) -> tuple[tuple[bool, bool], ...]:
+        # The Perl reads the first model's tokens before -M switches -m off.
+        if not models:
+            return ()
+        forced = only_models or stem_now
+        rest = stem_now and not only_models
+        return ((stem_now, forced),) + ((rest, forced),) * (models - 1)
+
+    def counts(self, corpus: Corpus, tasks: list[Task]) -> list[list[ModelCounts]]:
+        out = []
+        for t in tasks:
+            peer = lcs_text(corpus, t.peer, t.peer_stem, t.peer_stem)
+            out.append(
+                [
+                    score_wlcs(lcs_text(corpus, m, s, u), peer, self.weight, m.name)
+                    for m, (s, u) in zip(t.models, t.model_stems)
+                ]
+            )
+        return out

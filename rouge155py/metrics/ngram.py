@@ -1,7 +1,8 @@
-"""ROUGE-N: n-gram co-occurrence, by its plain definition.
+"""ROUGE-N: n-gram co-occurrence.
 
-This is the specification the fast paths (the C kernel in :mod:`.pairs`, the
-numpy batches in :mod:`.units`) are tested against, unit for unit.
+:func:`ngrams` is the plain definition, the specification the fast paths (the
+C kernel in :mod:`.pairs`, the numpy batches in :mod:`.units`) are tested
+against, unit for unit; :class:`NGram` is the metric the engine runs.
 """
 
 from __future__ import annotations
@@ -9,8 +10,9 @@ from __future__ import annotations
 from collections import Counter
 
 from . import Grams
+from .pairs import UnitMetric
 
-__all__ = ["ngrams"]
+__all__ = ["NGram", "ngrams"]
 
 
 def ngrams(tokens: list[str], n: int) -> Grams:
@@ -19,3 +21,16 @@ def ngrams(tokens: list[str], n: int) -> Grams:
     if n == 1:
         return Grams(Counter(tokens), count)
     return Grams(Counter(tuple(tokens[i : i + n]) for i in range(count)), count)
+
+
+class NGram(UnitMetric):
+    """ROUGE-n. Unlike every other metric, it stems models as it stems the peer (``-m``)."""
+
+    switches_stemming = False
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+        self.label = f"ROUGE-{n}"
+
+    def model_stems(self, models: int, stem_now: bool, only_models: bool) -> tuple[tuple[bool, bool], ...]:
+        return ((stem_now, stem_now),) * models

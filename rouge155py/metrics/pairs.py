@@ -1,38 +1,119 @@
-"""ROUGE-N and skip-bigram counts of one (peer, model) pair, by the C kernel.
+"""ROUGE-N and skip-bigram counts of instances: the C kernel per (peer, model) pair, else numpy.
 
 The kernel enumerates the units exactly as the plain definitions in
 :mod:`.ngram` and :mod:`.skipbigram` do and clips each against the model's
-counts; without the kernel, :mod:`.units` computes the same with numpy.
+counts; without the kernel, :mod:`.units` computes the same for many pairs at
+once, in groups of instances whose documents hold about ``_CHUNK_UNITS`` units.
 """
 
 from __future__ import annotations
 
 import math
 from array import array
-from typing import Optional
+from typing import TYPE_CHECKING, Iterator, Optional
 
+from .._kernel import accel
 from . import ModelCounts
+from .base import Metric, Task
 
-try:
-    from .. import _accel
-except ImportError:  # the optional C kernel was not built
-    _accel = None
+if TYPE_CHECKING:
+    from ..corpus import Corpus
 
-__all__ = ["available", "pair_counts"]
+__all__ = ["UnitMetric", "available", "pair_counts"]
 
 _LONGEST_NGRAM = 64  # the kernel's limit; longer n-grams take the numpy path
+# About this many units (n-grams, skip-bigrams) are counted at once without the kernel: a bound on memory.
+_CHUNK_UNITS = 100_000
 
 
 def available(n: int) -> bool:
     """Whether the kernel can count units of this size (n = 0: skip-bigrams)."""
-    return _accel is not None and n <= _LONGEST_NGRAM
+    return accel is not None and n <= _LONGEST_NGRAM
 
 
 def pair_counts(peer: array, model: array, n: int, distance: Optional[float], unigrams: bool) -> ModelCounts:
     """Counts of n-grams (n > 0) or of skip-bigrams within ``distance`` (n = 0)."""
     if n:
-        hit, model_units, peer_units = _accel.unit_hits(peer, model, 0, n, 0, False)
+        hit, model_units, peer_units = accel.unit_hits(peer, model, 0, n, 0, False)
     else:
         reach = -1 if distance is None or distance < 0 else math.floor(distance + 1)
-        hit, model_units, peer_units = _accel.unit_hits(peer, model, 1, 0, reach, unigrams)
+        hit, model_units, peer_units = accel.unit_hits(peer, model, 1, 0, reach, unigrams)
     return ModelCounts(hit, model_units, peer_units)
+
+
+class UnitMetric(Metric):
+    """A metric that counts clipped units of the n-gram reader's tokens: n-grams (n > 0) or skip-bigrams."""
+
+    n: int = 0
+    distance: Optional[float] = None
+    unigrams: bool = False
+
+    def counts(self, corpus: Corpus, tasks: list[Task]) -> list[list[ModelCounts]]:
+        if available(self.n):
+            return [
+                [
+                    pair_counts(
+                        corpus.token_ids(t.peer, t.peer_stem),
+                        corpus.token_ids(m, stem),
+                        self.n,
+                        self.distance,
+                        self.unigrams,
+                    )
+                    for m, (stem, _) in zip(t.models, t.model_stems)
+                ]
+                for t in tasks
+            ]
+        out: list[list[ModelCounts]] = []
+        for chunk in self._chunks(corpus, tasks):
+            out.extend(self._batch_counts(corpus, chunk))
+        return out
+
+    def _chunks(self, corpus: Corpus, tasks: list[Task]) -> Iterator[list[Task]]:
+        """Consecutive groups of tasks whose documents hold about _CHUNK_UNITS units."""
+        per_token = self.n  # 0 for skip-bigrams without a distance limit: quadratic
+        if not self.n and self.distance is not None and self.distance >= 0:
+            per_token = math.floor(self.distance + 1) + self.unigrams
+        chunk: list[Task] = []
+        seen: set[tuple] = set()
+        units = 0
+        for t in tasks:
+            for view in [(t.peer, t.peer_stem)] + [(m, s) for m, (s, _) in zip(t.models, t.model_stems)]:
+                if view not in seen:
+                    seen.add(view)
+                    size = len(corpus.token_ids(*view))
+                    units += size * per_token if per_token else size * size // 2
+            chunk.append(t)
+            if units >= _CHUNK_UNITS:
+                yield chunk
+                chunk, seen, units = [], set(), 0
+        if chunk:
+            yield chunk
+
+    def _batch_counts(self, corpus: Corpus, tasks: list[Task]) -> list[list[ModelCounts]]:
+        """The counts of a group of tasks, all pairs at once, with numpy."""
+        import numpy as np
+
+        from .units import UnitTable, ngram_units, skip_bigram_units
+
+        views: dict[tuple, int] = {}
+        pair_list = []
+        for t in tasks:
+            p = views.setdefault((t.peer, t.peer_stem), len(views))
+            for m, (stem, _) in zip(t.models, t.model_stems):
+                pair_list.append((p, views.setdefault((m, stem), len(views))))
+        files = [corpus.token_ids(*view) for view in views]
+        if self.n:
+            codes, owner = ngram_units(files, self.n)
+        else:
+            codes, owner = skip_bigram_units(files, self.distance or 0, self.unigrams)
+        table = UnitTable(codes, owner, len(files))
+        del codes, owner
+        pair_array = np.array(pair_list, dtype=np.int64).reshape(-1, 2)
+        hits = table.hits(pair_array[:, 0], pair_array[:, 1]).tolist()
+        totals = table.totals.tolist()
+        flat = [ModelCounts(h, totals[m], totals[p]) for h, (p, m) in zip(hits, pair_list)]
+        out, at = [], 0
+        for t in tasks:
+            out.append(flat[at : at + len(t.models)])
+            at += len(t.models)
+        return out

@@ -1,7 +1,8 @@
-"""ROUGE-S and ROUGE-SU: skip-bigrams, with unigrams under ``-u``, by their plain definition.
+"""ROUGE-S and ROUGE-SU: skip-bigrams, with unigrams under ``-u``.
 
-This is the specification the fast paths (the C kernel in :mod:`.pairs`, the
-numpy batches in :mod:`.units`) are tested against, unit for unit.
+:func:`skip_bigrams` is the plain definition, the specification the fast paths
+(the C kernel in :mod:`.pairs`, the numpy batches in :mod:`.units`) are tested
+against, unit for unit; :class:`SkipBigram` is the metric the engine runs.
 """
 
 from __future__ import annotations
@@ -11,8 +12,9 @@ from collections import Counter
 from typing import Hashable
 
 from . import Grams
+from .pairs import UnitMetric
 
-__all__ = ["skip_bigrams"]
+__all__ = ["SkipBigram", "skip_bigrams"]
 
 
 def skip_bigrams(tokens: list[str], distance: float, unigrams: bool) -> Grams:
@@ -34,3 +36,13 @@ def skip_bigrams(tokens: list[str], distance: float, unigrams: bool) -> Grams:
             counts[(first, tokens[j])] += 1
         total += max(end - i, 0)
     return Grams(counts, total)
+
+
+class SkipBigram(UnitMetric):
+    """ROUGE-S (``-2 d``) or ROUGE-SU (with ``-u``/``-U``); a negative distance is unlimited (``S*``)."""
+
+    def __init__(self, distance: float, label: str, unigrams: bool) -> None:
+        self.distance = distance
+        self.unigrams = unigrams
+        suffix = label if distance >= 0 else "*"
+        self.label = f"ROUGE-{'SU' if unigrams else 'S'}{suffix}"

@@ -1,0 +1,91 @@
+"""Scoring Python objects: predictions and references in memory, the Perl's exact numbers.
+
+    >>> from rouge155py import Rouge
+    >>> report = Rouge(max_ngram=2, stem=True).score(["the cat sat"], [["a cat sat", "the cat sits"]])
+    >>> report.result("ROUGE-1").summary.average  # (R, P, F)
+
+The texts become the documents SPL files holding them would be, scored by the
+same engine as a configuration file: ``report.to_legacy()`` is what
+ROUGE-1.5.5.pl prints for those files. Nothing is written anywhere.
+"""
+
+from __future__ import annotations
+
+from dataclasses import fields
+from typing import Any, Mapping, Sequence, Union
+
+from .evaluation import evaluate
+from .options import Options
+from .results import Report
+from .texts import Summary, config_from_texts
+
+__all__ = ["OPTION_NAMES", "Rouge", "score"]
+
+# Options that name where the evals come from: each door sets them itself.
+_DOOR_FIELDS = {
+    "config_path",
+    "system_id",
+    "all_systems",
+    "file_list_format",
+    "file_list_peer_id",
+    "hypothesis_path",
+    "reference_paths",
+    "sentence_separator",
+}
+#: The keyword arguments :class:`Rouge` and :func:`score` take: the fields of :class:`Options`.
+OPTION_NAMES = tuple(f.name for f in fields(Options) if f.name not in _DOOR_FIELDS)
+
+
+class Rouge:
+    """ROUGE-1.5.5 with a fixed set of options, scoring texts in memory.
+
+    Keyword arguments are the fields of :class:`~rouge155py.options.Options`,
+    with the Perl's defaults: ``max_ngram`` (``-n``, 0: no ROUGE-N), ``lcs``
+    (ROUGE-L, on; off under ``be_mode`` as with ``-3``), ``wlcs_weight``
+    (``-w``, None: no ROUGE-W), ``skip_distance`` (``-2``, None: no ROUGE-S;
+    negative: unlimited), ``skip_unigrams`` (``-u``), ``skip_both`` (``-U``),
+    ``be_mode`` (``-3``: summaries are BE lines), ``stem`` (``-m``),
+    ``stem_models_only`` (``-M``), ``stopwords`` (``-s``), ``length_limit``
+    (``-l`` words) or ``byte_limit`` (``-b``), ``alpha`` (``-p``, 0.5),
+    ``best_model`` (``-f B``; False is ``-f A``), ``counting`` (``-t``: 0
+    averages of instance scores, 1 totals per resample, 2 sums only),
+    ``confidence`` (``-c``, 95), ``resamples`` (``-r``, 1000), ``per_eval``
+    (``-d`` lines in the legacy text), ``data_dir`` (``-e``), ``jobs``.
+    """
+
+    def __init__(self, **options: Any) -> None:
+        unknown = sorted(set(options) - set(OPTION_NAMES))
+        if unknown:
+            raise TypeError(f"unknown option(s) {', '.join(unknown)}; known: {', '.join(OPTION_NAMES)}")
+        options.setdefault("lcs", options.get("be_mode") is None)
+        self.options = Options(all_systems=True, **options)
+
+    def score(
+        self,
+        predictions: Union[Sequence[Summary], Mapping[str, Sequence[Summary]]],
+        references: Sequence[Union[Summary, Sequence[Summary]]],
+    ) -> Report:
+        """Score predictions against references, item by item.
+
+        ``predictions``: a list of summaries (one system, peer ID ``"1"``) or a
+        mapping system ID -> list (several systems, as ``-a``). ``references``:
+        per item one summary or a list of them. A summary is a string whose
+        lines are its sentences, or a list of sentence strings; sentence
+        boundaries matter to ROUGE-L and ROUGE-W. Item i is eval ``str(i + 1)``.
+        """
+        input_format = "SIMPLE" if self.options.be_mode is not None else "SPL"
+        config = config_from_texts(predictions, references, input_format)
+        if self.options.jobs > 1:
+            from .parallel import evaluate_parallel
+
+            return evaluate_parallel(self.options, config)
+        return evaluate(self.options, config)
+
+
+def score(
+    predictions: Union[Sequence[Summary], Mapping[str, Sequence[Summary]]],
+    references: Sequence[Union[Summary, Sequence[Summary]]],
+    **options: Any,
+) -> Report:
+    """``Rouge(**options).score(predictions, references)``."""
+    return Rouge(**options).score(predictions, references)

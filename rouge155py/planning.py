@@ -1,0 +1,94 @@
+"""Planning a run: which peers, which evals, which instances, in the Perl's order.
+
+The Perl walks peers, then metrics, then evals; the order decides which model
+is found missing first, the order of the missing-peer warnings, and (``-m``
+with ``-M``) which instances are stemmed.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Callable
+
+from .config import Eval, EvalConfig
+from .errors import ComputeError, InputError
+from .metrics.base import Metric, Task
+from .options import Options
+from .readers import Document
+
+__all__ = ["check_evals", "check_resamples", "evaluated_peers", "plan_tasks", "scored_evals"]
+
+# Evals are scored in chunks naming about this many summary documents, whose tokens
+# are then dropped: a bound on memory however many evals there are.
+_CHUNK_FILES = 500
+
+
+def evaluated_peers(options: Options, config: EvalConfig) -> list[str]:
+    """The peers to report: all of the configuration's (sorted) under ``-a``, else the system ID."""
+    return sorted(config.peer_ids) if options.all_systems else [options.system_id or ""]
+
+
+def check_resamples(options: Options) -> None:
+    """``-r 0``: the Perl divides by zero before it reads any file."""
+    if options.counting != 2 and options.resample_count == 0:
+        raise ComputeError("the number of resamples (-r) must be positive (division by zero)")
+
+
+def check_evals(config: EvalConfig, peers: list[str], exists: Callable[[Document], bool]) -> list[str]:
+    """Check that the models of every eval an evaluated peer is in exist; the missing-peer warnings.
+
+    The walk is the Perl's (peer, then eval), so the first missing model file
+    raised and the order of the warnings are its own.
+    """
+    checked: set[str] = set()
+    warnings: list[str] = []
+    for peer_id in peers:
+        for ev in config.evals:
+            if peer_id not in ev.peers:
+                warnings.append(
+                    f"*ROUGE Warning: test instance for peer {peer_id} "
+                    f"does not exist for evaluation {ev.eval_id}"
+                )
+            elif ev.eval_id not in checked:
+                for model in ev.models:
+                    if not exists(model):
+                        raise InputError(f"Cannot find model summary: {model.name}")
+                checked.add(ev.eval_id)
+    return warnings
+
+
+def plan_tasks(options: Options, evals: list[Eval], plan: list[Metric], peers: list[str]) -> list[Task]:
+    """Every task of some evals in the Perl's order (peer, metric, eval).
+
+    ``-M`` stems models, and the Perl does it by switching ``-m`` on and then
+    off for good: with ``-m`` too, peers stop being stemmed after the first
+    model read that way. The order of this walk decides which tasks that is.
+    """
+    stem_now, only_models = options.stem, options.stem_models_only
+    tasks: list[Task] = []
+    for peer_id in peers:
+        for index, metric in enumerate(plan):
+            for ev in evals:
+                if peer_id not in ev.peers:
+                    continue
+                models = tuple(ev.models)
+                stems = metric.model_stems(len(models), stem_now, only_models)
+                tasks.append(Task(peer_id, index, ev.eval_id, ev.peers[peer_id], models, stem_now, stems))
+                if models and metric.switches_stemming and only_models:
+                    stem_now = False
+    return tasks
+
+
+def scored_evals(options: Options, config: EvalConfig, peers: list[str], pieces: int = 1) -> list[list[Eval]]:
+    """The evals that hold an evaluated peer, in consecutive chunks of about _CHUNK_FILES documents.
+
+    At least ``pieces`` chunks where there are enough evals. With ``-m`` and
+    ``-M`` the Perl's stemming state runs across evals: one chunk.
+    """
+    chosen = set(peers)
+    evals = [ev for ev in config.evals if not chosen.isdisjoint(ev.peers)]
+    if options.stem and options.stem_models_only:
+        return [evals] if evals else []
+    files = sum(len(ev.peers) + len(ev.models) for ev in evals)
+    size = max(1, math.ceil(len(evals) / max(pieces, math.ceil(files / _CHUNK_FILES))))
+    return [evals[start : start + size] for start in range(0, len(evals), size)]

@@ -1,0 +1,122 @@
+"""Summaries given as Python strings or line-aligned files, turned into in-memory documents.
+
+A summary is a string (its lines are its sentences, as in an SPL file) or a
+list of sentence strings (joined with newlines: the same SPL text). It becomes
+the document an SPL file with those bytes (``str`` encoded as UTF-8) would be,
+so every rule of the Perl's SPL reader holds: empty lines are dropped, nothing
+is trimmed. With ``-3`` (BE) a summary is Basic Element lines, read as SIMPLE.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Mapping, Optional, Sequence, Union
+
+from .config import EvalConfig, config_from_documents
+from .errors import InputError, UsageError
+from .readers import SummaryText
+
+__all__ = ["DEFAULT_PEER_ID", "Summary", "config_from_texts", "read_aligned_files", "summary_document"]
+
+Summary = Union[str, bytes, Sequence[str]]
+#: The peer ID of a single system given as a list (pyrouge's default system ID).
+DEFAULT_PEER_ID = "1"
+
+
+def summary_document(summary: Summary, input_format: str, name: str) -> SummaryText:
+    """The document of one summary: a string, bytes, or a list of sentences."""
+    if isinstance(summary, (str, bytes)):
+        return SummaryText.of(summary, input_format, name)
+    if not all(isinstance(s, str) for s in summary):
+        raise UsageError(f"{name}: a summary is a string or a list of sentence strings")
+    return SummaryText.of("\n".join(summary), input_format, name)
+
+
+def _references(item: Union[Summary, Sequence[Summary]]) -> list[Summary]:
+    """One reference (a string) or several (a list of strings or of sentence lists)."""
+    if isinstance(item, (str, bytes)):
+        return [item]
+    return list(item)
+
+
+def config_from_texts(
+    predictions: Union[Sequence[Summary], Mapping[str, Sequence[Summary]]],
+    references: Sequence[Union[Summary, Sequence[Summary]]],
+    input_format: str = "SPL",
+) -> EvalConfig:
+    """Evals ``1``..``N``: prediction i of every system against the references of item i.
+
+    ``predictions`` is one system's list or a mapping system ID -> list;
+    ``references[i]`` is one reference string or a list of references (a
+    reference given as sentences is then a list inside that list).
+    """
+    if isinstance(predictions, Mapping):
+        systems = {str(peer_id): list(items) for peer_id, items in predictions.items()}
+    elif isinstance(predictions, (str, bytes)):
+        raise UsageError("predictions must be a list of summaries, not one string")
+    else:
+        systems = {DEFAULT_PEER_ID: list(predictions)}
+    if isinstance(references, (str, bytes)):
+        raise UsageError("references must be a list with one entry per prediction, not one string")
+    for peer_id, items in systems.items():
+        if len(items) != len(references):
+            raise UsageError(
+                f"system {peer_id!r} has {len(items)} predictions for {len(references)} references"
+            )
+    peers = {
+        peer_id: [
+            summary_document(s, input_format, f"prediction {i + 1} of system {peer_id}")
+            for i, s in enumerate(items)
+        ]
+        for peer_id, items in systems.items()
+    }
+    models = [
+        [
+            summary_document(s, input_format, f"reference {k + 1} of item {i + 1}")
+            for k, s in enumerate(_references(item))
+        ]
+        for i, item in enumerate(references)
+    ]
+    return config_from_documents(peers, models)
+
+
+def _file_lines(path: str) -> list[bytes]:
+    """The lines of a file (``-``: standard input), without line ends."""
+    try:
+        if path == "-":
+            data = sys.stdin.buffer.read()
+        else:
+            with open(path, "rb") as handle:
+                data = handle.read()
+    except OSError as exc:
+        raise InputError(f"Cannot open {path}: {exc.strerror}") from None
+    lines = data.split(b"\n")
+    if lines[-1] == b"":
+        lines.pop()
+    return [line[:-1] if line.endswith(b"\r") else line for line in lines]
+
+
+def read_aligned_files(
+    hypothesis: str, references: Sequence[str], separator: Optional[str], peer_id: str = DEFAULT_PEER_ID
+) -> EvalConfig:
+    """Evals from line-aligned files: line i of the hypothesis file against line i of each reference file.
+
+    ``separator`` (e.g. ``<q>``) splits a line into sentences.
+    """
+    files = [hypothesis, *references]
+    lines = [_file_lines(path) for path in files]
+    if len({len(found) for found in lines}) > 1:
+        counts = ", ".join(f"{path}: {len(found)}" for path, found in zip(files, lines))
+        raise InputError(f"line-aligned files must have the same number of lines ({counts})")
+    cut = separator.encode("utf-8", "surrogateescape") if separator else None
+
+    def document(line: bytes, path: str, number: int) -> SummaryText:
+        text = line.replace(cut, b"\n") if cut else line
+        return SummaryText.of(text, "SPL", f"{path}:{number}")
+
+    peers = {peer_id: [document(line, hypothesis, i + 1) for i, line in enumerate(lines[0])]}
+    models = [
+        [document(found[i], path, i + 1) for path, found in zip(references, lines[1:])]
+        for i in range(len(lines[0]))
+    ]
+    return config_from_documents(peers, models)
