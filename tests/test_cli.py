@@ -6,6 +6,8 @@ and the exit code of its class (see ``rouge155py.errors``), never a traceback.
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import os
 import re
@@ -16,6 +18,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from rouge155py.cli import main
+from rouge155py.report import CSV_COLUMNS
 
 REPO = Path(__file__).resolve().parent.parent
 DATA = str(REPO / "data")
@@ -381,3 +384,94 @@ def test_jobs_give_the_single_process_bytes(extra: list[str], monkeypatch: pytes
     assert one.exit_code == two.exit_code == three.exit_code == 0
     assert one.stdout_bytes == two.stdout_bytes == three.stdout_bytes
     assert one.stdout_bytes
+
+
+# --------------------------------------------------------------------------
+# CSV output, line-aligned files
+# --------------------------------------------------------------------------
+
+
+def test_csv_rows_match_the_legacy_text(config: str) -> None:
+    args = ["-a", "-n", "2", "-d", config]
+    text = invoke(*args).stdout_bytes.decode()
+    result = invoke("--format", "csv", *args)
+    assert result.exit_code == 0
+    rows = list(csv.DictReader(io.StringIO(result.stdout_bytes.decode())))
+    assert tuple(rows[0]) == CSV_COLUMNS
+    printed = set()
+    for row in rows:
+        if row["row"] == "average":
+            for kind, name in _KINDS.items():
+                printed.add(
+                    f"{row['peer_id']} {row['metric']} Average_{kind}: {row[name]} "
+                    f"(95%-conf.int. {row[name + '_low']} - {row[name + '_high']})"
+                )
+        else:
+            instance = f"{row['eval_id']}.{row['peer_id']}"
+            printed.add(
+                f"{row['peer_id']} {row['metric']} Eval {instance} "
+                f"R:{row['recall']} P:{row['precision']} F:{row['f']}"
+            )
+    expected = {line for line in text.splitlines() if "Average_" in line or " Eval " in line}
+    assert printed == expected
+    assert len(rows) == 2 * 3 * (1 + 2)  # peers x metrics x (average + 2 evals)
+
+
+def test_json_carries_instances_without_d(config: str) -> None:
+    document = json.loads(invoke("--json", "-a", "-n", "1", config).stdout_bytes)
+    instances = document["systems"]["1"]["ROUGE-1"]["instances"]
+    assert set(instances) == {"T1", "T2"}
+    assert set(instances["T1"]) == {"recall", "precision", "f"}
+    assert document["signature"].startswith("n:1|")
+
+
+def _lines(path: Path, lines: list[str]) -> str:
+    path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    return str(path)
+
+
+def test_aligned_files_equal_the_same_texts_in_a_configuration(tmp_path: Path) -> None:
+    hyp = _lines(tmp_path / "hyp.txt", [" <q> ".join(PEER_1), " <q> ".join(PEER_2)])
+    ref = _lines(tmp_path / "ref.txt", [" <q> ".join(MODEL_A), " <q> ".join(MODEL_B)])
+    aligned = invoke("--hyp", hyp, "--ref", ref, "--sep", "<q>", "-n", "2", "-d")
+    assert aligned.exit_code == 0, aligned.stderr_bytes
+    # The same summaries as SPL files, sentence per line; the separator's spaces stay.
+    peers = [[s + " " for s in PEER_1[:-1]] + [PEER_1[-1]], [s + " " for s in PEER_2[:-1]] + [PEER_2[-1]]]
+    models = [
+        [s + " " for s in MODEL_A[:-1]] + [MODEL_A[-1]],
+        [s + " " for s in MODEL_B[:-1]] + [MODEL_B[-1]],
+    ]
+    evals = [
+        _eval(str(i + 1), "SPL", {"1": _spl(tmp_path / f"p{i}", p)}, {"A": _spl(tmp_path / f"m{i}", m)})
+        for i, (p, m) in enumerate(zip(peers, models))
+    ]
+    configured = invoke("-a", "-n", "2", "-d", _config(tmp_path / "c.xml", *evals))
+    assert aligned.stdout_bytes == configured.stdout_bytes
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        ["--hyp", "h.txt"],
+        ["--ref", "r.txt"],
+        ["--hyp", "h.txt", "--ref", "r.txt", "config.xml"],
+        ["--hyp", "h.txt", "--ref", "r.txt", "-z", "SPL", "list.txt"],
+        ["--sep", "<q>", "-a", "config.xml"],
+        ["--hyp", "h.txt", "--ref", "r.txt", "--sep="],
+    ],
+    ids=lambda o: " ".join(o),
+)
+def test_aligned_files_usage_errors(extra: list[str]) -> None:
+    assert_error(invoke(*extra), USAGE_EXIT)
+
+
+def test_aligned_files_of_different_lengths(tmp_path: Path) -> None:
+    hyp = _lines(tmp_path / "hyp.txt", ["a b", "c d", "e f"])
+    ref = _lines(tmp_path / "ref.txt", ["a b", "c d"])
+    line = assert_error(invoke("--hyp", hyp, "--ref", ref), INPUT_EXIT)
+    assert f"{hyp}: 3" in line and f"{ref}: 2" in line
+
+
+def test_aligned_missing_file(tmp_path: Path) -> None:
+    ref = _lines(tmp_path / "ref.txt", ["a b"])
+    assert_error(invoke("--hyp", str(tmp_path / "absent.txt"), "--ref", ref), INPUT_EXIT, "absent.txt")

@@ -1,0 +1,198 @@
+"""The Python door: texts in memory, options checked when built, results as numbers."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from rouge155py import (
+    MetricResult,
+    Options,
+    Report,
+    Rouge,
+    Summary,
+    UsageError,
+    evaluate,
+    score,
+)
+from rouge155py.config import config_from_documents
+from rouge155py.readers import SummaryText
+from rouge155py.scoring import fmt5
+
+# Few resamples keep the tests fast; -c 100 makes the bounds the extreme resample means.
+FAST = {"resamples": 20}
+
+
+def instance(report: Report, label: str, eval_id: str, peer_id: str = "1") -> tuple:
+    return report.result(label, peer_id).instances[f"{eval_id}.{peer_id}"]
+
+
+def test_hand_worked_rouge_1_2_and_l() -> None:
+    # peer "the cat sat on the mat" (6 tokens), model "the cat lay on the mat" (6 tokens).
+    # ROUGE-1: the x2, cat, on, mat -> 5 hits: R = P = 5/6. ROUGE-2: "the cat", "on the",
+    # "the mat" of 5 bigrams: 3/5. ROUGE-L: LCS "the cat on the mat" = 5: 5/6.
+    report = score(["the cat sat on the mat"], ["the cat lay on the mat"], max_ngram=2, **FAST)
+    r1 = instance(report, "ROUGE-1", "1")
+    assert r1 == (0.83333, 0.83333, 0.83333)
+    assert instance(report, "ROUGE-2", "1") == (0.6, 0.6, 0.6)
+    assert instance(report, "ROUGE-L", "1") == (0.83333, 0.83333, 0.83333)
+    # One instance: every resample draws it, so average and bounds are its scores.
+    summary = report.result("ROUGE-1").summary
+    assert summary is not None
+    assert [fmt5(v) for v in summary.average] == ["0.83333"] * 3
+    assert [fmt5(v) for v in summary.lower + summary.upper] == ["0.83333"] * 6
+
+
+def test_result_types_hold_numbers() -> None:
+    report = score(["a b c"], ["a b d"], max_ngram=1, **FAST)
+    result = report.result("ROUGE-1")
+    assert isinstance(result, MetricResult)
+    assert isinstance(result.summary, Summary)
+    assert all(isinstance(v, float) for v in result.summary.average)
+    assert result.instances == {"1.1": (0.66667, 0.66667, 0.66667)}
+
+
+def test_string_lines_and_sentence_lists_are_the_same_summary() -> None:
+    as_text = score(["one two\nthree four"], ["one three\ntwo four"], max_ngram=2, **FAST)
+    as_list = score([["one two", "three four"]], [[["one three", "two four"]]], max_ngram=2, **FAST)
+    assert as_text.to_legacy() == as_list.to_legacy()
+
+
+def test_sentence_boundaries_matter_to_rouge_l() -> None:
+    # Model "a b c d" in one sentence against peer "c d a b": LCS 2 (a b or c d).
+    # Split into "c d" and "a b", each peer sentence gives its own LCS: the union covers all 4.
+    one = score(["c d a b"], ["a b c d"], **FAST)
+    two = score([["c d", "a b"]], ["a b c d"], **FAST)
+    assert instance(one, "ROUGE-L", "1")[0] == 0.5
+    assert instance(two, "ROUGE-L", "1")[0] == 1.0
+
+
+def test_a_list_of_strings_is_several_references() -> None:
+    # -f A sums over models: hits 1 + 2 of model counts 2 + 2: R = 3/4.
+    report = score(["x y"], [["x z", "x y"]], max_ngram=1, **FAST)
+    assert instance(report, "ROUGE-1", "1")[0] == 0.75
+    # -f B keeps the best model: R = 1.
+    best = score(["x y"], [["x z", "x y"]], max_ngram=1, best_model=True, **FAST)
+    assert instance(best, "ROUGE-1", "1")[0] == 1.0
+
+
+def test_several_systems_are_reported_in_sorted_order() -> None:
+    report = score({"sysB": ["a b"], "sysA": ["a c"]}, ["a b"], max_ngram=1, **FAST)
+    assert [r.peer_id for r in report.results] == ["sysA", "sysA", "sysB", "sysB"]
+    assert instance(report, "ROUGE-1", "1", "sysB")[0] == 1.0
+    assert instance(report, "ROUGE-1", "1", "sysA")[0] == 0.5
+
+
+def test_the_same_as_documents_given_to_the_engine() -> None:
+    # The door only builds documents: the engine given the same documents prints the same.
+    peers = {"1": [SummaryText.of("alpha beta\ngamma", "SPL"), SummaryText.of("delta", "SPL")]}
+    models = [[SummaryText.of("alpha gamma", "SPL")], [SummaryText.of("delta epsilon", "SPL")]]
+    options = Options(all_systems=True, max_ngram=2, stem=True, resamples=50)
+    direct = evaluate(options, config_from_documents(peers, models))
+    door = Rouge(max_ngram=2, stem=True, resamples=50).score(
+        ["alpha beta\ngamma", "delta"], ["alpha gamma", "delta epsilon"]
+    )
+    assert door.to_legacy() == direct.to_legacy()
+
+
+def test_non_ascii_text_is_read_as_its_utf8_bytes() -> None:
+    # The Perl keeps [a-z0-9] bytes only: "café" is "caf" plus a dropped byte pair.
+    report = score(["café noir"], ["caf noir"], max_ngram=1, **FAST)
+    assert instance(report, "ROUGE-1", "1")[0] == 1.0
+
+
+def test_basic_elements_are_given_as_lines() -> None:
+    peer = "cat|sit|nsubj\nmat|the|det"
+    models = ["cat|sit|nsubj\nmat|a|det"]
+    report = score([peer], [models], be_mode="HM", **FAST)
+    assert [r.label for r in report.results] == ["ROUGE-BE-HM"]  # no ROUGE-L, as with -3
+    assert instance(report, "ROUGE-BE-HM", "1")[:2] == (0.5, 0.5)
+
+
+def test_counting_modes() -> None:
+    report = score(["a b c", "a"], ["a b", "b"], max_ngram=1, counting=2)
+    result = report.result("ROUGE-1")
+    assert result.summary is None
+    assert result.counts == (3, 4, 2)  # model, peer and hit counts summed
+    totals = score(["a b c", "a"], ["a b", "b"], max_ngram=1, counting=1, resamples=10)
+    assert totals.result("ROUGE-1").instances == {"1.1": (2, 3, 2), "2.1": (1, 1, 0)}
+
+
+def test_jobs_give_the_same_report() -> None:
+    predictions = [f"w{i} w{i + 1} w{i + 2}" for i in range(30)]
+    references = [[f"w{i} w{i + 2}", f"w{i + 1} x"] for i in range(30)]
+    one = score(predictions, references, max_ngram=2, skip_distance=4, skip_unigrams=True, jobs=1)
+    two = score(predictions, references, max_ngram=2, skip_distance=4, skip_unigrams=True, jobs=2)
+    assert one.to_legacy() == two.to_legacy()
+
+
+def test_labels_are_derived_from_the_numbers() -> None:
+    report = score(["a b"], ["a b"], wlcs_weight=1.2, skip_distance=4, confidence=90, **FAST)
+    assert [r.label for r in report.results] == ["ROUGE-L", "ROUGE-W-1.2", "ROUGE-S4"]
+    assert "(90%-conf.int." in report.to_legacy()
+
+
+def test_unlimited_skip_distance_is_s_star() -> None:
+    report = score(["a b"], ["a b"], lcs=False, skip_distance=-1, skip_both=True, **FAST)
+    assert [r.label for r in report.results] == ["ROUGE-S*", "ROUGE-SU*"]
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"confidence": 150.0},
+        {"confidence": -1},
+        {"alpha": 2.0},
+        {"wlcs_weight": 0},
+        {"length_limit": 10, "byte_limit": 10},
+        {"counting": 3},
+        {"max_ngram": -1},
+        {"jobs": 0},
+        {"resamples": float("nan")},
+    ],
+)
+def test_options_are_checked_when_built(options: dict) -> None:
+    with pytest.raises(UsageError):
+        Options("config.xml", **options)
+    with pytest.raises(UsageError):
+        Rouge(**options)
+
+
+def test_unknown_keyword_is_a_type_error() -> None:
+    with pytest.raises(TypeError, match="max_n"):
+        Rouge(max_n=2)
+    with pytest.raises(TypeError, match="config_path"):
+        Rouge(config_path="x.xml")
+
+
+@pytest.mark.parametrize(
+    ("predictions", "references"),
+    [
+        (["a", "b"], ["a"]),
+        ({"A": ["a"], "B": ["a", "b"]}, ["a", "b"]),
+        ("a single string", ["a"]),
+        (["a"], "a single string"),
+        ([["a", 3]], ["a"]),
+    ],
+)
+def test_malformed_inputs_are_usage_errors(predictions, references) -> None:
+    with pytest.raises(UsageError):
+        score(predictions, references)
+
+
+def test_rouge_w_on_an_empty_reference_is_undefined() -> None:
+    from rouge155py import ComputeError
+
+    with pytest.raises(ComputeError, match="reference 1 of item 1"):
+        score(["a b"], [""], wlcs_weight=1.2, **FAST)
+
+
+def test_rows_give_one_dict_per_instance() -> None:
+    report = score({"A": ["a b", "c"], "B": ["a", "c d"]}, ["a b", "c d"], max_ngram=1, **FAST)
+    rows = [r for r in report.to_rows() if r["row"] == "instance"]
+    assert len(rows) == 2 * 2 * 2  # peers x metrics x items
+    first = rows[0]
+    assert (first["peer_id"], first["metric"], first["eval_id"]) == ("A", "ROUGE-1", "1")
+    assert Fraction(first["recall"]).limit_denominator(10) == 1
+    assert report.to_json()["systems"]["B"]["ROUGE-1"]["instances"]["2"]["recall"] == 1.0
