@@ -63,8 +63,13 @@ Options:
   -z format: the configuration is a file list in this format (SEE, SPL, ISI, SIMPLE).
 Additions of rouge155py:
   -j N, --jobs N: N worker processes (same output as one).
-  --json, --format json: machine-readable output; --signature: print the settings
-  signature on stderr; --version: print the version.
+  --format legacy|json|csv (--json): the output; JSON and CSV carry every
+  instance's scores too. --signature: print the settings signature on stderr;
+  --version: print the version.
+  --hyp FILE --ref FILE [--ref FILE ...]: line-aligned files instead of a
+  configuration, one summary per line (--hyp - reads standard input);
+  --sep SEP (--sentence-separator) splits a line into sentences.
+  --make-home DIR: make a ROUGE home (ROUGE-1.5.5.pl running rouge155py, data/).
 Exit codes: 0 success; 1 other error; 2 bad command line or option value;
   3 bad configuration; 4 missing or invalid summary file; 5 bad data directory;
   6 computation undefined (e.g. ROUGE-W on an empty model, -r 0).
