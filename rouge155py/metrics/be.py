@@ -7,6 +7,7 @@ from collections import Counter
 from typing import TYPE_CHECKING, Callable, Hashable, Optional
 
 from ..errors import InputError
+from ..text.normalize import ASCII_LOWER
 from . import Grams, ModelCounts, score_grams
 from .base import Metric, Task
 
@@ -17,7 +18,6 @@ if TYPE_CHECKING:
 __all__ = ["BE_MODES", "BasicElements", "basic_elements"]
 
 BE_MODES = ("H", "HM", "HMR", "HM1", "HMR1", "HMR2")
-_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 _ALNUM = re.compile(r"[A-Za-z0-9]")
 _BRACKET = re.compile(r"-LRB-|-RRB-|-LSB-|-RSB-|-LCB-|-RCB-")
 _WS = re.compile(r"\s+", re.ASCII)
@@ -61,7 +61,7 @@ def basic_elements(lines: list[str], mode: str, stem: Optional[Callable[[str], s
     counts: Counter[Hashable] = Counter()
     total = 0
     for line in lines:
-        raw = _fields(line.translate(_LOWER))
+        raw = _fields(line.translate(ASCII_LOWER))
         if len(raw) != 3:
             raise InputError(f"{path}: invalid Basic Element line {line!r}: expected HEAD|MODIFIER|RELATION")
         head, modifier = raw[0], raw[1]

@@ -11,6 +11,7 @@ import re
 from typing import Callable, Optional
 
 from ..errors import InputError
+from ..text.normalize import ASCII_LOWER
 from . import be, isi, see, spl
 from .document import Document, SummaryFile, SummaryText
 from .limits import limit_for_lcs, limit_for_ngrams
@@ -30,7 +31,6 @@ _READERS: dict[str, Callable[[list[str]], list[str]]] = {
     "ISI": isi.sentences,
     "SPL": spl.sentences,
 }
-_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
 
 def _format(input_format: Optional[str], known: tuple[str, ...]) -> Optional[str]:
@@ -49,7 +49,7 @@ def read_sentences(document: Document) -> list[str]:
     kind = _format(document.input_format, tuple(_READERS))
     if kind is None:
         raise InputError(f"Unknown input format {document.input_format!r} for {document.name}")
-    return [s.translate(_LOWER) for s in _READERS[kind](lines)]
+    return [s.translate(ASCII_LOWER) for s in _READERS[kind](lines)]
 
 
 def read_be_lines(document: Document) -> list[str]:

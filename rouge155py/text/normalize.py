@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["counted_tokens"]
+__all__ = ["ASCII_LOWER", "counted_tokens"]
+
+#: Perl's ``lc`` on bytes: ASCII letters only (a ``str.translate`` table).
+ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
 _COUNTED = re.compile(r"(?<![A-Za-z0-9])[a-z0-9][A-Za-z0-9]*")
 

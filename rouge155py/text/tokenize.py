@@ -6,7 +6,7 @@ import sys
 from typing import Callable
 
 from ..resources import LinguisticData
-from .normalize import counted_tokens
+from .normalize import ASCII_LOWER, counted_tokens
 from .stem import porter_stem
 
 __all__ = ["Tokenizer"]
@@ -34,7 +34,7 @@ class Tokenizer:
 
     def morph_stem(self, token: str) -> str:
         """WordNet exception first, else the Perl's Porter variant (any length)."""
-        lowered = token.translate(_LOWER)
+        lowered = token.translate(ASCII_LOWER)
         found = self._exceptions.get(lowered)
         return found if found is not None else porter_stem(lowered)
 
@@ -52,6 +52,3 @@ class Tokenizer:
     def sentence_tokens(self, sentences: list[str], stem: bool) -> list[list[str]]:
         """Counted tokens of each sentence."""
         return [self._counted(sentence, stem) for sentence in sentences]
-
-
-_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
