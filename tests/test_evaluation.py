@@ -1,0 +1,85 @@
+"""The orchestration: the metric registry, the Perl's walk, documents keyed by what they are."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rouge155py import Options, UsageError, evaluate
+from rouge155py.config import config_from_documents
+from rouge155py.corpus import Corpus
+from rouge155py.metrics.plan import REGISTRY, metric_plan
+from rouge155py.planning import plan_tasks
+from rouge155py.readers import SummaryFile, SummaryText
+from rouge155py.resources import load_data
+
+
+def test_registry_gives_the_perl_output_order() -> None:
+    options = Options(
+        "c.xml",
+        max_ngram=2,
+        wlcs_weight=1.2,
+        wlcs_label="1.20",
+        skip_distance=4,
+        skip_both=True,
+        be_mode="HM",
+    )
+    labels = [m.label for m in metric_plan(options)]
+    assert labels == ["ROUGE-1", "ROUGE-2", "ROUGE-L", "ROUGE-W-1.20", "ROUGE-S4", "ROUGE-SU4", "ROUGE-BE-HM"]
+    assert list(REGISTRY) == ["N", "L", "W", "S", "BE"]
+
+
+def test_no_metric_no_result() -> None:
+    report = evaluate(Options(lcs=False), config_from_documents({"1": [SummaryText.of("a", "SPL")]}, [[]]))
+    assert report.results == []
+
+
+def test_options_without_a_source_cannot_load_one() -> None:
+    with pytest.raises(UsageError):
+        evaluate(Options(all_systems=True))
+
+
+def _walk(options: Options) -> list[tuple[str, bool, tuple]]:
+    doc = SummaryText.of("x", "SPL")
+    config = config_from_documents({"1": [doc, doc]}, [[doc, doc], [doc]])
+    tasks = plan_tasks(options, config.evals, metric_plan(options), ["1"])
+    return [(metric_plan(options)[t.spec].label, t.peer_stem, t.model_stems) for t in tasks]
+
+
+def test_stem_models_only_switches_stemming_off_after_the_first_non_ngram_model() -> None:
+    # -m -M: ROUGE-N stems peers and models; ROUGE-L stems its first eval's models (forced by
+    # -M), then -m is off for good: later peers are not stemmed, models still are.
+    walk = _walk(Options(all_systems=True, max_ngram=1, stem=True, stem_models_only=True))
+    assert walk == [
+        ("ROUGE-1", True, ((True, True), (True, True))),
+        ("ROUGE-1", True, ((True, True),)),
+        ("ROUGE-L", True, ((True, True), (True, True))),
+        ("ROUGE-L", False, ((True, True),)),
+    ]
+
+
+def test_weighted_lcs_stems_the_first_model_tokens_before_the_switch() -> None:
+    walk = _walk(Options(all_systems=True, lcs=False, wlcs_weight=1.2, stem=True, stem_models_only=True))
+    assert walk[0] == ("ROUGE-W-1.2", True, ((True, True), (False, True)))
+
+
+def test_equal_texts_are_one_document(tmp_path: Path) -> None:
+    a = SummaryText.of("Same text", "SPL", name="first")
+    b = SummaryText.of("Same text", "SPL", name="second")
+    assert a == b and hash(a) == hash(b)
+    assert SummaryText.of("Same text", "SEE") != a  # the format is part of what a document is
+    corpus = Corpus(load_data(None), False, 0, 0)
+    assert corpus.token_ids(a, False) is corpus.token_ids(b, False)
+    path = tmp_path / "s.spl"
+    path.write_bytes(b"Same text\n")
+    assert SummaryFile(str(path), "SPL") == SummaryFile(str(path), "SPL")
+    assert list(corpus.token_ids(SummaryFile(str(path), "SPL"), False)) == list(corpus.token_ids(a, False))
+
+
+def test_a_text_is_the_file_with_its_bytes(tmp_path: Path) -> None:
+    text = "Caf\u00e9 <b>bold</b>\r\n\nsecond line"
+    path = tmp_path / "s.see"
+    path.write_bytes(text.encode("utf-8"))
+    assert SummaryText.of(text, "SPL").lines() == SummaryFile(str(path), "SPL").lines()
+    assert SummaryText.of(text.encode("utf-8"), "SPL").lines() == SummaryFile(str(path), "SPL").lines()
