@@ -210,4 +210,5 @@ def config_from_documents(
         Eval(str(i + 1), {peer_id: documents[i] for peer_id, documents in peers.items()}, list(item_models))
         for i, item_models in enumerate(models)
     ]
-    return EvalConfig(evals, set(peers))
+    # As in a configuration file, the peers are those its evals name: none without items.
+    return EvalConfig(evals, {peer_id for ev in evals for peer_id in ev.peers})

@@ -52,6 +52,8 @@ def config_from_texts(
     """
     if isinstance(predictions, Mapping):
         systems = {str(peer_id): list(items) for peer_id, items in predictions.items()}
+        if len(systems) != len(predictions):
+            raise UsageError(f"system IDs must differ as strings: {sorted(map(repr, predictions))}")
     elif isinstance(predictions, (str, bytes)):
         raise UsageError("predictions must be a list of summaries, not one string")
     else:

@@ -174,6 +174,7 @@ def test_unknown_keyword_is_a_type_error() -> None:
         ("a single string", ["a"]),
         (["a"], "a single string"),
         ([["a", 3]], ["a"]),
+        ({1: ["a"], "1": ["b"]}, ["a"]),
     ],
 )
 def test_malformed_inputs_are_usage_errors(predictions, references) -> None:
