@@ -191,6 +191,16 @@ class _DoorBuilder(_Builder):
         return opts
 
 
+def _describe(parts: list[str], expect_failure: Optional[str], features: list[str], options: dict) -> str:
+    """One line naming a case: its head, the failure it is built for, its features and options."""
+    if expect_failure:
+        parts.append(f"expect-failure={expect_failure}")
+    if features:
+        parts.append("features=" + ",".join(sorted(set(features))))
+    parts.append(f"options={options}")
+    return " ".join(parts)
+
+
 @dataclass
 class DoorCase:
     """Inputs of ``Rouge(**options).score(predictions, references)``."""
@@ -218,12 +228,7 @@ class DoorCase:
 
     def describe(self) -> str:
         parts = [f"door seed={self.seed}", f"items={len(self.references)}"]
-        if self.expect_failure:
-            parts.append(f"expect-failure={self.expect_failure}")
-        if self.features:
-            parts.append("features=" + ",".join(sorted(set(self.features))))
-        parts.append(f"options={self.options}")
-        return " ".join(parts)
+        return _describe(parts, self.expect_failure, self.features, self.options)
 
 
 def make_door_case(seed: int) -> DoorCase:
@@ -456,12 +461,7 @@ class AlignedCase:
         parts.append(f"separator={self.separator!r}")
         if self.stdin:
             parts.append("stdin")
-        if self.expect_failure:
-            parts.append(f"expect-failure={self.expect_failure}")
-        if self.features:
-            parts.append("features=" + ",".join(sorted(set(self.features))))
-        parts.append(f"options={self.options}")
-        return " ".join(parts)
+        return _describe(parts, self.expect_failure, self.features, self.options)
 
 
 def make_aligned_case(seed: int) -> AlignedCase:
