@@ -243,7 +243,8 @@ def make_door_case(seed: int) -> DoorCase:
     n_systems = int(b.pick((1, 2, 3), (50, 30, 20)))
     peer_ids: list[Any] = rng.sample(_PEER_IDS, n_systems)
     if b.chance(0.1):
-        peer_ids[0] = rng.randint(3, 40)
+        # An integer ID stands for its string; two IDs equal as strings are an error.
+        peer_ids[0] = rng.choice([i for i in range(3, 41) if str(i) not in peer_ids])
         b.features.append("int-system-id")
     systems: dict[Any, list[Summary]] = {pid: [] for pid in peer_ids}
     references: list[Union[Summary, list[Summary]]] = []
