@@ -26,8 +26,8 @@ from .errors import (
 )
 from .evaluation import evaluate
 from .options import Options, parse_command_line
-from .report import FORMATS, format_legacy
-from .results import MetricResult, Report, Summary
+from .report import FORMATS, Report, format_legacy
+from .results import MetricResult, Summary
 from .rouge155 import Rouge155
 
 __all__ = [

@@ -16,7 +16,7 @@ from typing import Any, Mapping, Sequence, Union
 
 from .evaluation import evaluate
 from .options import Options
-from .results import Report
+from .report import Report
 from .texts import Summary, config_from_texts
 
 __all__ = ["OPTION_NAMES", "Rouge", "score"]

@@ -11,12 +11,11 @@ import click
 
 from ._kernel import kernel_available
 from ._version import __version__
-from .errors import RougeError
+from .errors import RougeError, UsageError
 from .evaluation import evaluate
 from .options import parse_command_line
 from .parallel import evaluate_parallel
-from .report import write
-from .results import Report
+from .report import FORMATS, Report, write
 from .usage import usage
 
 __all__ = ["main"]
@@ -38,6 +37,8 @@ def run(argv: Sequence[str]) -> int:
     """Run one command line; returns the exit code."""
     try:
         request = parse_command_line(argv)
+        if request.output_format not in FORMATS:
+            raise UsageError(f"--format must be one of {', '.join(FORMATS)}, got {request.output_format!r}")
         for warning in request.warnings:
             click.echo(warning, err=True)
         if request.show_version:

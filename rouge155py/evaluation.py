@@ -15,7 +15,7 @@ from .errors import UsageError
 from .metrics.plan import metric_plan
 from .options import Options
 from .planning import check_evals, check_resamples, evaluated_peers, scored_evals
-from .results import Report
+from .report import Report
 from .texts import read_aligned_files
 
 __all__ = ["evaluate", "load_config"]

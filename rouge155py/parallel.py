@@ -26,7 +26,8 @@ from .evaluation import evaluate, load_config
 from .metrics.plan import metric_plan
 from .options import Options
 from .planning import check_evals, check_resamples, evaluated_peers, scored_evals
-from .results import MetricResult, Report, Row
+from .report import Report
+from .results import MetricResult, Row
 
 __all__ = ["evaluate_parallel"]
 

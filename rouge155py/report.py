@@ -1,4 +1,4 @@
-"""Report writers: the legacy ROUGE-1.5.5 text, byte for byte, JSON and CSV.
+"""The report and its writers: the legacy ROUGE-1.5.5 text, byte for byte, JSON and CSV.
 
 Formatting happens here only: results hold numbers. :data:`FORMATS` maps each
 output format's name to its writer; the command line and the API look it up.
@@ -22,14 +22,27 @@ import csv
 import io
 import json
 import math
-from typing import Any, Callable, Optional, Union
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 
 from ._version import __version__
 from .errors import UsageError
-from .results import MetricResult, Report
+from .results import MetricResult
 from .scoring import fmt5
 
-__all__ = ["CSV_COLUMNS", "FORMATS", "format_legacy", "json_document", "perl_number", "rows", "write"]
+if TYPE_CHECKING:
+    from .options import Options
+
+__all__ = [
+    "CSV_COLUMNS",
+    "FORMATS",
+    "Report",
+    "format_legacy",
+    "json_document",
+    "perl_number",
+    "rows",
+    "write",
+]
 
 _RULE = "-" * 45
 _DOTS = "." * 45
@@ -53,6 +66,40 @@ CSV_COLUMNS = (
     "peer_count",
     "hit_count",
 )
+
+
+@dataclass
+class Report:
+    """Everything an evaluation prints, in order: results and warnings."""
+
+    options: Options
+    results: list[MetricResult] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    def result(self, label: str, peer_id: Optional[str] = None) -> MetricResult:
+        """The result of one metric (``"ROUGE-1"``, ``"ROUGE-L"``...) for a peer (the only one by default)."""
+        found = [r for r in self.results if r.label == label and (peer_id is None or r.peer_id == peer_id)]
+        if len(found) != 1:
+            peers = sorted({r.peer_id for r in found})
+            which = f"peer {peer_id!r}" if peer_id is not None else f"one of the peers {peers}"
+            raise KeyError(f"no single result for {label} and {which}")
+        return found[0]
+
+    def format(self, name: str) -> str:
+        """The report in an output format: ``legacy`` (the Perl's bytes), ``json`` or ``csv``."""
+        return write(name, self)
+
+    def to_legacy(self) -> str:
+        """The report exactly as ROUGE-1.5.5.pl prints it."""
+        return self.format("legacy")
+
+    def to_json(self) -> dict[str, Any]:
+        """The numbers as a JSON-ready document (see :func:`rouge155py.report.json_document`)."""
+        return json_document(self)
+
+    def to_rows(self) -> list[dict[str, Any]]:
+        """One dict per instance: peer, metric, eval ID and its row (see :func:`rouge155py.report.rows`)."""
+        return rows(self)
 
 
 def perl_number(value: Union[int, float, str]) -> str:
