@@ -4,6 +4,7 @@
     python scripts/bench.py                      # every workload, Perl and rouge155py
     python scripts/bench.py --only duc-full --jobs 2
     python scripts/bench.py --scale 0.1          # a tenth of the evals, for a quick look
+    python scripts/bench.py --only api-vs-rouge-score --repeat 3
 
 Workloads are generated with a seeded generator into ``bench-work/`` (git-ignored):
 Zipf-distributed English-like words (made-up stems with real suffixes, so that
@@ -17,12 +18,26 @@ children), so a ``-j`` run reports its largest process, not the sum.
 ``--jobs N`` times ``-j N`` against ``-j 1`` in alternating pairs (``--pairs``) and
 quotes the median of the per-pair ratios, beside the machine's own ceiling: N
 CPU-bound processes at once against one after the other.
+
+``api-vs-rouge-score`` times the Python API against rouge-score (0.1.2) on the
+11,490 pairs of the CNN/DM-test-sized corpus, held in memory as lists of strings
+(one per summary, its sentences joined by newlines; written once to
+``bench-work/cnn-test-11490-texts.json``). rouge-score: ``RougeScorer`` with rouge1,
+rouge2, rougeL and rougeLsum, stemming, every pair fed to a ``BootstrapAggregator``
+(1000 samples, 95%) and aggregated. rouge155py: ``rouge155py.score`` with ROUGE-1,
+ROUGE-2, ROUGE-L, stemming, 1000 resamples, 95%, and ``to_legacy()``. Each side
+runs in its own process (``--repeat`` times, alternating) and times itself from the
+lists to the finished results; the bench reports that time, the import time, the
+process's wall time and peak memory (medians; the largest peak), and the ratios
+rouge-score / rouge155py.
 """
 
 from __future__ import annotations
 
 import argparse
 import compileall
+import importlib.util
+import json
 import os
 import random
 import statistics
@@ -31,7 +46,7 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Optional
+from typing import Iterator, Optional
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "scripts"))
@@ -131,21 +146,27 @@ def _see(sentences: list[str]) -> str:
     return f'<html>\n<head><title>summary</title></head>\n<body bgcolor="white">\n{body}</body>\n</html>\n'
 
 
+def _evals(corpus: Corpus, evals: int) -> Iterator[tuple[list[list[str]], list[list[str]]]]:
+    """The corpus's first `evals` evals: per eval its models' and its peers' sentences."""
+    text = _Text(corpus.seed)
+    for _ in range(evals):
+        models = [text.summary(corpus.words) for _ in range(corpus.models)]
+        pool = [s for m in models for s in m]
+        yield models, [text.summary(corpus.words, pool) for _ in range(corpus.systems)]
+
+
 def generate(corpus: Corpus, workdir: Path, evals: int) -> Path:
     """Write the corpus (its first `evals` evals) and its config; return the config path."""
     root = workdir / f"{corpus.name}-{evals}"
     config = root / "config.xml"
     if config.is_file():
         return config
-    text = _Text(corpus.seed)
     (root / "peers").mkdir(parents=True, exist_ok=True)
     (root / "models").mkdir(exist_ok=True)
     model_ids = "ABCDEFGH"[: corpus.models]
     parts = ['<ROUGE-EVAL version="1.0">']
-    for e in range(evals):
+    for e, (models, peers) in enumerate(_evals(corpus, evals)):
         eval_id = f"D{e:05d}"
-        models = [text.summary(corpus.words) for _ in model_ids]
-        pool = [s for m in models for s in m]
         parts += [
             f'<EVAL ID="{eval_id}">',
             f"<PEER-ROOT>{root / 'peers'}</PEER-ROOT>",
@@ -153,9 +174,9 @@ def generate(corpus: Corpus, workdir: Path, evals: int) -> Path:
             '<INPUT-FORMAT TYPE="SEE"></INPUT-FORMAT>',
             "<PEERS>",
         ]
-        for system in range(1, corpus.systems + 1):
+        for system, sentences in enumerate(peers, 1):
             name = f"{eval_id}.P.{system}.html"
-            (root / "peers" / name).write_text(_see(text.summary(corpus.words, pool)), "ascii")
+            (root / "peers" / name).write_text(_see(sentences), "ascii")
             parts.append(f'<P ID="{system}">{name}</P>')
         parts += ["</PEERS>", "<MODELS>"]
         for model_id, sentences in zip(model_ids, models):
@@ -249,11 +270,108 @@ def parallel_ceiling(jobs: int, pairs: int) -> list[float]:
     return ratios
 
 
+API = "api-vs-rouge-score"
+API_CORPUS = CORPORA["cnn-test"]
+
+# Each side runs in its own process: argv[1] the texts, argv[2] where rouge155py's legacy text goes.
+# It prints its import time, its time from the lists of strings to the finished results,
+# and the mean F of ROUGE-1, ROUGE-2 and ROUGE-L, rouge-score's rougeLsum (its summary-level
+# ROUGE-L): a sanity check, the tokenizers differ.
+_API_LOAD = """\
+import json, sys, time
+with open(sys.argv[1], encoding="ascii") as texts:
+    predictions, references = json.load(texts)
+start = time.perf_counter()
+"""
+_API_SIDES = {
+    "rouge-score": _API_LOAD
+    + """\
+from rouge_score import rouge_scorer, scoring
+imported = time.perf_counter()
+scorer = rouge_scorer.RougeScorer(["rouge1", "rouge2", "rougeL", "rougeLsum"], use_stemmer=True)
+aggregator = scoring.BootstrapAggregator(confidence_interval=0.95, n_samples=1000)
+for prediction, reference in zip(predictions, references):
+    aggregator.add_scores(scorer.score(reference, prediction))
+result = aggregator.aggregate()
+done = time.perf_counter()
+f = [result[name].mid.fmeasure for name in ("rouge1", "rouge2", "rougeLsum")]
+print(json.dumps({"import": imported - start, "score": done - imported, "f": f}))
+""",
+    "rouge155py": _API_LOAD
+    + """\
+import rouge155py
+imported = time.perf_counter()
+report = rouge155py.score(
+    predictions, references, max_ngram=2, stem=True, resamples=1000, confidence=95
+)
+legacy = report.to_legacy()
+done = time.perf_counter()
+with open(sys.argv[2], "w", encoding="ascii") as out:
+    out.write(legacy)
+f = [report.result(name).summary.average[2] for name in ("ROUGE-1", "ROUGE-2", "ROUGE-L")]
+print(json.dumps({"import": imported - start, "score": done - imported, "f": f}))
+""",
+}
+
+
+def api_texts(corpus: Corpus, workdir: Path, evals: int) -> Path:
+    """The corpus's first `evals` evals as JSON [predictions, references]: one string per
+    summary, its sentences joined by newlines (single-system, single-reference corpora)."""
+    path = workdir / f"{corpus.name}-{evals}-texts.json"
+    if not path.is_file():
+        predictions, references = [], []
+        for models, peers in _evals(corpus, evals):
+            predictions.append("\n".join(peers[0]))
+            references.append("\n".join(models[0]))
+        path.write_text(json.dumps([predictions, references]), "ascii")
+    return path
+
+
+def api_vs_rouge_score(texts: Path, out_dir: Path, repeat: int) -> bool:
+    """Time each side's process `repeat` times, alternating; print medians and the ratios."""
+    runs: dict[str, list[tuple[Measure, dict]]] = {side: [] for side in _API_SIDES}
+    for _ in range(repeat):
+        for side, code in _API_SIDES.items():
+            legacy = out_dir / f"{API}.{side}.legacy"
+            command = [sys.executable, "-c", code, str(texts), str(legacy)]
+            done = measure(command, out_dir / f"{API}.{side}", 1)
+            if done.code != 0:  # the timing wrapper drops stderr: run it again for the error
+                error = subprocess.run(command, capture_output=True, text=True).stderr.strip()
+                print(f"  {side} failed (exit {done.code}): {error.splitlines()[-1] if error else ''}")
+                return False
+            runs[side].append((done, json.loads(done.output)))
+    print(
+        f"  {'side':<13}{'import s':>9}{'score s':>9}{'process s':>11}{'peak MB':>9}"
+        "  mean F R-1 / R-2 / R-L(sum)"
+    )
+    medians = {}
+    for side, done in runs.items():
+        medians[side] = (
+            statistics.median(inside["import"] for _, inside in done),
+            statistics.median(inside["score"] for _, inside in done),
+            statistics.median(process.seconds for process, _ in done),
+            max(process.peak_mb for process, _ in done),
+        )
+        f = " / ".join(f"{value:.4f}" for value in done[-1][1]["f"])
+        print(
+            f"  {side:<13}{medians[side][0]:>9.2f}{medians[side][1]:>9.2f}{medians[side][2]:>11.2f}"
+            f"{medians[side][3]:>9.0f}  {f}"
+        )
+    theirs, mine = medians["rouge-score"], medians["rouge155py"]
+    print(
+        f"  rouge-score / rouge155py: {theirs[1] / mine[1]:.1f}x the time from lists to results, "
+        f"{theirs[2] / mine[2]:.1f}x the process wall time, {theirs[3] / mine[3]:.2f}x the peak memory"
+    )
+    return True
+
+
 def main(argv: Optional[list[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--workdir", type=Path, default=REPO / "bench-work")
     parser.add_argument("--scale", type=float, default=1.0, help="multiply the number of evals")
-    parser.add_argument("--only", default="", help="comma-separated workload names (and/or 'scaling')")
+    parser.add_argument(
+        "--only", default="", help=f"comma-separated workload names (and/or 'scaling', '{API}')"
+    )
     parser.add_argument("--skip-perl", action="store_true", help="time rouge155py alone (no ratio, no check)")
     parser.add_argument("--jobs", type=int, default=1, help="also time rouge155py -j N against -j 1")
     parser.add_argument("--repeat", type=int, default=1, help="runs per command; the median is reported")
@@ -265,7 +383,8 @@ def main(argv: Optional[list[str]] = None) -> int:
     os.environ["PYTHONPATH"] = env_path
     # Start-up as an installed package has it: pip compiles the bytecode at install time.
     compileall.compile_dir(str(REPO / "rouge155py"), quiet=1)
-    oracle = None if args.skip_perl else perl_oracle.ensure_oracle()
+    with_perl = not selected or bool(selected & ({w.name for w in WORKLOADS} | {"scaling"}))
+    oracle = None if args.skip_perl or not with_perl else perl_oracle.ensure_oracle()
     failed = False
     out_dir = args.workdir / "outputs"
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -282,8 +401,9 @@ def main(argv: Optional[list[str]] = None) -> int:
         f"{'workload':<14}{'evals':>7}{'perl s':>10}{'ours s':>9}{'speed':>8}"
         f"{'perl MB':>9}{'ours MB':>9}{'memory':>8}  identical"
     )
-    print(header)
-    print("-" * len(header))
+    if selected != {API}:
+        print(header)
+        print("-" * len(header))
     for workload in WORKLOADS:
         if selected and workload.name not in selected:
             continue
@@ -344,6 +464,20 @@ def main(argv: Optional[list[str]] = None) -> int:
                 line += "yes" if same else "NO"
             print(line)
             sys.stdout.flush()
+
+    if not selected or API in selected:
+        evals = max(1, round(API_CORPUS.evals * args.scale))
+        print(
+            f"\n{API}: the Python API on {evals} CNN-like pairs in memory (single reference, "
+            f"about {API_CORPUS.words} words)\n  ROUGE-1, ROUGE-2, ROUGE-L (rouge-score: and rougeLsum), "
+            f"stemming, 1000 resamples, 95%; each side its own process, median of {args.repeat}"
+        )
+        if importlib.util.find_spec("rouge_score") is None:
+            print("  skipped: rouge-score is not installed (pip install rouge-score==0.1.2)")
+        else:
+            texts = api_texts(API_CORPUS, args.workdir, evals)
+            failed |= not api_vs_rouge_score(texts, out_dir, args.repeat)
+        sys.stdout.flush()
     return 1 if failed else 0
 
 
