@@ -7,6 +7,9 @@
  * budget (min of model and peer unigram counts) lasts.  With a weight table
  * f[k] = k ** w the weighted DP and run weights are used instead.  The float
  * operations are those of the pure-Python path: (diag + f[k+1]) - f[k].
+ * The table is kept as two rows of values and one bit per cell (up or left,
+ * where the tokens differ), so a pair of sentences of m and n tokens takes
+ * m * n / 8 bytes.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -14,75 +17,133 @@
 #include <string.h>
 
 typedef struct {
-    double *c;   /* ROUGE-W cell values */
-    int *runs;   /* ROUGE-W lengths of the consecutive matches ending in a cell */
-    int *ci;     /* ROUGE-L cell values */
-    size_t cells;
+    int *lcs[2];          /* ROUGE-L: the row above and the current row of cell values */
+    double *wlcs[2];      /* ROUGE-W: the same, weighted */
+    int *runs[2];         /* ROUGE-W: lengths of the consecutive matches ending in a cell */
+    unsigned char *up;    /* one bit per cell: the backtrack goes up there (when tokens differ) */
+    size_t row_cells, up_bytes;
+    size_t since_check;   /* cells computed since the last look at pending signals */
 } Work;
 
-static int work_reserve(Work *w, size_t cells) {
-    if (cells <= w->cells) return 0;
-    double *c = (double *)realloc(w->c, cells * sizeof(double));
-    if (!c) return -1;
-    w->c = c;
-    int *r = (int *)realloc(w->runs, cells * sizeof(int));
-    if (!r) return -1;
-    w->runs = r;
-    int *ci = (int *)realloc(w->ci, cells * sizeof(int));
-    if (!ci) return -1;
-    w->ci = ci;
-    w->cells = cells;
+/* Cells between two looks at pending signals: Ctrl-C stops a long table within ~10 ms. */
+#define CHECK_CELLS ((size_t)1 << 23)
+
+static int work_rows(Work *w, size_t cells) {
+    int k;
+    if (cells <= w->row_cells) return 0;
+    for (k = 0; k < 2; k++) {
+        int *a = (int *)realloc(w->lcs[k], cells * sizeof(int));
+        if (!a) return -1;
+        w->lcs[k] = a;
+        double *d = (double *)realloc(w->wlcs[k], cells * sizeof(double));
+        if (!d) return -1;
+        w->wlcs[k] = d;
+        int *r = (int *)realloc(w->runs[k], cells * sizeof(int));
+        if (!r) return -1;
+        w->runs[k] = r;
+    }
+    w->row_cells = cells;
     return 0;
 }
 
-/* The Perl's backtrack from (m, n): diagonal on equal tokens, else up when the
- * cell above is >= the cell to the left, else left.  Marks model positions. */
-#define BACKTRACK(c)                                                      \
-    do {                                                                  \
-        Py_ssize_t bi = m, bj = n;                                        \
-        while (bi && bj) {                                                \
-            if (model[bi - 1] == peer[bj - 1]) {                          \
-                bi--;                                                     \
-                bj--;                                                     \
-                mask[bi] = 1;                                             \
-            } else if (c[(bi - 1) * stride + bj] >= c[bi * stride + bj - 1]) { \
-                bi--;                                                     \
-            } else {                                                      \
-                bj--;                                                     \
-            }                                                             \
-        }                                                                 \
-    } while (0)
-
-/* ROUGE-L: LCS table of model[0..m) x peer[0..n), then the backtrack. */
-static void mark_lcs(const int *model, Py_ssize_t m, const int *peer, Py_ssize_t n, Work *w,
-                     unsigned char *mask) {
-    Py_ssize_t i, j, stride = n + 1;
-    int *c = w->ci;
-    memset(c, 0, (size_t)stride * sizeof(int));
-    for (i = 1; i <= m; i++) {
-        int *row = c + i * stride, *above = row - stride, token = model[i - 1];
-        row[0] = 0;
-        for (j = 1; j <= n; j++) {
-            if (token == peer[j - 1]) row[j] = above[j - 1] + 1;
-            else row[j] = above[j] >= row[j - 1] ? above[j] : row[j - 1];
-        }
+static int work_bits(Work *w, size_t bytes) {
+    if (bytes <= w->up_bytes) return 0;
+    free(w->up);
+    w->up = (unsigned char *)malloc(bytes);
+    if (!w->up) {
+        w->up_bytes = 0;
+        return -1;
     }
-    BACKTRACK(c);
+    w->up_bytes = bytes;
+    return 0;
 }
 
-/* ROUGE-W: weighted LCS table, f[k] = k ** w; a match adds f[k+1] then subtracts f[k]. */
-static void mark_wlcs(const int *model, Py_ssize_t m, const int *peer, Py_ssize_t n,
-                      const double *f, Work *w, unsigned char *mask) {
-    Py_ssize_t i, j, stride = n + 1;
-    double *c = w->c;
-    int *runs = w->runs;
+static void work_free(Work *w) {
+    int k;
+    for (k = 0; k < 2; k++) {
+        free(w->lcs[k]);
+        free(w->wlcs[k]);
+        free(w->runs[k]);
+    }
+    free(w->up);
+}
+
+/* After each row: -1 (an exception is set) when a signal handler raised. */
+static int row_done(Work *w, Py_ssize_t n) {
+    w->since_check += (size_t)n;
+    if (w->since_check < CHECK_CELLS) return 0;
+    w->since_check = 0;
+    return PyErr_CheckSignals();
+}
+
+/* Bit j of a row of backtrack bits, j = 1 .. n (bit 0 is the unused boundary column). */
+#define UP_BIT(row, j) (((row)[(j) >> 3] >> ((j) & 7)) & 1)
+
+/* The Perl's backtrack from (m, n): diagonal on equal tokens, else up when the
+ * cell above was >= the cell to the left, else left.  Marks model positions. */
+static void backtrack(const int *model, Py_ssize_t m, const int *peer, Py_ssize_t n,
+                      const unsigned char *up, size_t stride, unsigned char *mask) {
+    Py_ssize_t i = m, j = n;
+    while (i && j) {
+        if (model[i - 1] == peer[j - 1]) {
+            i--;
+            j--;
+            mask[i] = 1;
+        } else if (UP_BIT(up + (size_t)(i - 1) * stride, j)) {
+            i--;
+        } else {
+            j--;
+        }
+    }
+}
+
+/* ROUGE-L: the LCS table of model[0..m) x peer[0..n), two rows at a time, then the backtrack. */
+static int mark_lcs(const int *model, Py_ssize_t m, const int *peer, Py_ssize_t n, Work *w,
+                    unsigned char *mask) {
+    Py_ssize_t i, j;
+    size_t stride = (size_t)n / 8 + 1;
+    int *above = w->lcs[0], *row = w->lcs[1];
+    memset(above, 0, (size_t)(n + 1) * sizeof(int));
+    for (i = 1; i <= m; i++) {
+        unsigned char *bits = w->up + (size_t)(i - 1) * stride;
+        int token = model[i - 1], *swap;
+        memset(bits, 0, stride);
+        row[0] = 0;
+        for (j = 1; j <= n; j++) {
+            if (token == peer[j - 1]) {
+                row[j] = above[j - 1] + 1;
+            } else if (above[j] >= row[j - 1]) {
+                row[j] = above[j];
+                bits[j >> 3] |= (unsigned char)(1u << (j & 7));
+            } else {
+                row[j] = row[j - 1];
+            }
+        }
+        swap = above;
+        above = row;
+        row = swap;
+        if (row_done(w, n) < 0) return -1;
+    }
+    backtrack(model, m, peer, n, w->up, stride, mask);
+    return 0;
+}
+
+/* ROUGE-W: the weighted LCS table, f[k] = k ** w; a match adds f[k+1] then subtracts f[k]. */
+static int mark_wlcs(const int *model, Py_ssize_t m, const int *peer, Py_ssize_t n, const double *f,
+                     Work *w, unsigned char *mask) {
+    Py_ssize_t i, j;
+    size_t stride = (size_t)n / 8 + 1;
+    double *above = w->wlcs[0], *row = w->wlcs[1];
+    int *rabove = w->runs[0], *rrow = w->runs[1];
     for (j = 0; j <= n; j++) {
-        c[j] = 0.0;
-        runs[j] = 0;
+        above[j] = 0.0;
+        rabove[j] = 0;
     }
     for (i = 1; i <= m; i++) {
-        double *row = c + i * stride, *above = row - stride;
-        int *rrow = runs + i * stride, *rabove = rrow - stride, token = model[i - 1];
+        unsigned char *bits = w->up + (size_t)(i - 1) * stride;
+        int token = model[i - 1], *rswap;
+        double *swap;
+        memset(bits, 0, stride);
         row[0] = 0.0;
         rrow[0] = 0;
         for (j = 1; j <= n; j++) {
@@ -92,12 +153,25 @@ static void mark_wlcs(const int *model, Py_ssize_t m, const int *peer, Py_ssize_
                 row[j] = v - f[k];
                 rrow[j] = k + 1;
             } else {
-                row[j] = above[j] >= row[j - 1] ? above[j] : row[j - 1];
+                if (above[j] >= row[j - 1]) {
+                    row[j] = above[j];
+                    bits[j >> 3] |= (unsigned char)(1u << (j & 7));
+                } else {
+                    row[j] = row[j - 1];
+                }
                 rrow[j] = 0;
             }
         }
+        swap = above;
+        above = row;
+        row = swap;
+        rswap = rabove;
+        rabove = rrow;
+        rrow = rswap;
+        if (row_done(w, n) < 0) return -1;
     }
-    BACKTRACK(c);
+    backtrack(model, m, peer, n, w->up, stride, mask);
+    return 0;
 }
 
 static int get_buffer(PyObject *obj, Py_buffer *view, const char *what, Py_ssize_t itemsize) {
@@ -141,7 +215,7 @@ static PyObject *union_lcs(PyObject *self, PyObject *args) {
                                            "peer unigram ids", "peer unigram counts"};
     int have_weights, got = 0;
     Py_ssize_t k;
-    Work w = {NULL, NULL, NULL, 0};
+    Work w = {{NULL, NULL}, {NULL, NULL}, {NULL, NULL}, NULL, 0, 0, 0};
     PyObject *result = NULL;
     unsigned char *mask = NULL;
     int *used = NULL, *cap = NULL, *slot = NULL;
@@ -167,6 +241,10 @@ static PyObject *union_lcs(PyObject *self, PyObject *args) {
 
         for (t = 0; t < ps; t++)
             if (po[t + 1] - po[t] > longest) longest = po[t + 1] - po[t];
+        if (work_rows(&w, (size_t)longest + 1) < 0) {
+            PyErr_NoMemory();
+            goto done;
+        }
         mask = (unsigned char *)calloc(total ? total : 1, 1);
         used = (int *)calloc(nmu + 1, sizeof(int));
         cap = (int *)calloc(nmu + 1, sizeof(int));
@@ -201,12 +279,13 @@ static PyObject *union_lcs(PyObject *self, PyObject *args) {
             for (t = 0; t < ps; t++) {
                 Py_ssize_t n = po[t + 1] - po[t];
                 if (n == 0) continue;
-                if (work_reserve(&w, (size_t)(m + 1) * (size_t)(n + 1)) < 0) {
+                if (work_bits(&w, (size_t)m * ((size_t)n / 8 + 1)) < 0) {
                     PyErr_NoMemory();
                     goto done;
                 }
-                if (f) mark_wlcs(mt + start, m, pt + po[t], n, f, &w, mask + start);
-                else mark_lcs(mt + start, m, pt + po[t], n, &w, mask + start);
+                if ((f ? mark_wlcs(mt + start, m, pt + po[t], n, f, &w, mask + start)
+                       : mark_lcs(mt + start, m, pt + po[t], n, &w, mask + start)) < 0)
+                    goto done;
             }
             for (j = 0; j < m; j++) {
                 Py_ssize_t pos = start + j;
@@ -230,26 +309,25 @@ done:
     free(used);
     free(cap);
     free(slot);
-    free(w.c);
-    free(w.runs);
-    free(w.ci);
+    work_free(&w);
     if (have_weights) PyBuffer_Release(&weights);
 release:
     while (got-- > 0) PyBuffer_Release(&bufs[got]);
     return result;
 }
 
-/* bootstrap_sums(rows, resamples, out)
+/* bootstrap_sums(rows, resamples, out[, divisor])
  *   rows: float64 (n x 3), the instance values in sorted instance order;
  *   out: float64 (resamples x 3).  Resample i seeds Perl's drand48 with
  *   srand(i), draws n indices int(n * drand48()) and adds the drawn rows in
- *   draw order.
+ *   draw order; each sum is then divided by divisor when one is given.
  */
 static PyObject *bootstrap_sums(PyObject *self, PyObject *args) {
     PyObject *o_rows, *o_out;
     Py_ssize_t resamples;
+    double divisor = 0.0;
     Py_buffer rows, out;
-    if (!PyArg_ParseTuple(args, "OnO", &o_rows, &resamples, &o_out)) return NULL;
+    if (!PyArg_ParseTuple(args, "OnO|d", &o_rows, &resamples, &o_out, &divisor)) return NULL;
     if (get_buffer(o_rows, &rows, "rows", 8) < 0) return NULL;
     if (get_buffer(o_out, &out, "out", 8) < 0) {
         PyBuffer_Release(&rows);
@@ -259,6 +337,7 @@ static PyObject *bootstrap_sums(PyObject *self, PyObject *args) {
         const double *v = (const double *)rows.buf;
         double *o = (double *)out.buf;
         Py_ssize_t n = rows.len / 8 / 3, i, k;
+        size_t since_check = 0;
         if (out.len / 8 != resamples * 3) {
             PyErr_SetString(PyExc_ValueError, "output has the wrong size");
             PyBuffer_Release(&rows);
@@ -282,14 +361,62 @@ static PyObject *bootstrap_sums(PyObject *self, PyObject *args) {
                     c += v[3 * at + 2];
                 }
             }
+            if (divisor != 0.0) {
+                a /= divisor;
+                b /= divisor;
+                c /= divisor;
+            }
             o[3 * i] = a;
             o[3 * i + 1] = b;
             o[3 * i + 2] = c;
+            since_check += (size_t)n + 1;
+            if (since_check >= CHECK_CELLS) {
+                since_check = 0;
+                if (PyErr_CheckSignals() < 0) {
+                    PyBuffer_Release(&rows);
+                    PyBuffer_Release(&out);
+                    return NULL;
+                }
+            }
         }
     }
     PyBuffer_Release(&rows);
     PyBuffer_Release(&out);
     Py_RETURN_NONE;
+}
+
+/* Ascending, NaN last: a total order (qsort must not be given an inconsistent one). */
+static int by_value(const void *pa, const void *pb) {
+    double a = *(const double *)pa, b = *(const double *)pb;
+    if (a < b) return -1;
+    if (a > b) return 1;
+    if (a == b) return 0;
+    return (a != a) - (b != b);
+}
+
+/* sort_and_sum(values) -> float
+ *   values: float64, sorted in place (ascending, NaN last); returns their sum
+ *   added left to right, as the Perl adds its sorted resample means.
+ */
+static PyObject *sort_and_sum(PyObject *self, PyObject *args) {
+    PyObject *o_values;
+    Py_buffer values;
+    double total = 0.0, *v;
+    Py_ssize_t n, i;
+    if (!PyArg_ParseTuple(args, "O", &o_values)) return NULL;
+    if (PyObject_GetBuffer(o_values, &values, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | PyBUF_WRITABLE) < 0)
+        return NULL;
+    if (values.itemsize != 8) {
+        PyErr_SetString(PyExc_TypeError, "values: wrong item size");
+        PyBuffer_Release(&values);
+        return NULL;
+    }
+    v = (double *)values.buf;
+    n = values.len / 8;
+    qsort(v, (size_t)n, sizeof(double), by_value);
+    for (i = 0; i < n; i++) total += v[i];
+    PyBuffer_Release(&values);
+    return PyFloat_FromDouble(total);
 }
 
 /* ---- Clipped unit hits of one (peer, model) pair: n-grams and skip-bigrams ---- */
@@ -436,6 +563,7 @@ done:
 static PyMethodDef methods[] = {
     {"union_lcs", union_lcs, METH_VARARGS, "Union-LCS hits and base of one model against one peer."},
     {"bootstrap_sums", bootstrap_sums, METH_VARARGS, "Perl-exact bootstrap resample sums."},
+    {"sort_and_sum", sort_and_sum, METH_VARARGS, "Sort doubles in place; their sum in that order."},
     {"unit_hits", unit_hits, METH_VARARGS, "Clipped n-gram or skip-bigram hits of one pair."},
     {NULL, NULL, 0, NULL},
 };

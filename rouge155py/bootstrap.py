@@ -24,6 +24,7 @@ __all__ = ["drand48_indices", "resample", "summarize"]
 
 _SCALE = 2.0**-48
 _BLOCK = 256
+_SCORE_BLOCK = 2**16  # -t 1: resamples turned into scores at a time, as Python floats
 
 
 @lru_cache(maxsize=64)
@@ -42,36 +43,44 @@ def drand48_indices(n: int, resamples: int) -> np.ndarray:
     return out
 
 
-def _sums(rows: Sequence[Sequence[float]], resamples: int) -> list[list[float]]:
-    """Per column (3), the r resample sums of the instance rows, in the Perl's order."""
-    if not len(rows):
-        return [[0.0] * resamples for _ in range(3)]
-    if accel is not None:
+Columns = Sequence[Sequence[float]]  # R, P, F (or M, P, H): r values each
+
+
+def _columns(rows: Sequence[Sequence[float]], resamples: int, mean: bool) -> Columns:
+    """The r resample sums (``mean``: divided by N) of each column of the rows, in the Perl's order."""
+    n = len(rows)
+    if accel is None:
+        import numpy as np
+
+        sums = _numpy_sums(np.asarray(rows, dtype=np.float64).reshape(-1, 3), resamples)
+        return sums / n if mean and n else sums
+    out = array("d", bytes(24 * resamples))
+    if n:
         flat = array("d", [float(v) for row in rows for v in row])
-        out = array("d", bytes(8 * 3 * resamples))
-        accel.bootstrap_sums(flat, resamples, out)
-        return [out[k::3].tolist() for k in range(3)]
-    import numpy as np
-
-    return _numpy_sums(np.asarray(rows, dtype=np.float64).reshape(-1, 3), resamples).tolist()
+        accel.bootstrap_sums(flat, resamples, out, float(n) if mean else 0.0)
+    return [out[k::3] for k in range(3)]
 
 
-def resample(
-    rows: Sequence[Sequence[float]], resamples: int, counting: int, alpha: float
-) -> list[list[float]]:
-    """The r resample values of R, P and F (three lists) of an instance table (N rows of 3).
+def resample(rows: Sequence[Sequence[float]], resamples: int, counting: int, alpha: float) -> Columns:
+    """The r resample values of R, P and F (three columns) of an instance table (N rows of 3).
 
     ``counting`` 0: rows are rounded R, P, F; a resample is their mean.
     ``counting`` 1: rows are (model count, peer count, hits); a resample is the
-    R, P, F of their sums.
+    R, P, F of their sums, by the formulas of the point estimate.
     """
-    n = len(rows)
-    sums = _sums(rows, resamples)
-    if counting == 1:
-        recall = [ratio(hit, model) for model, hit in zip(sums[0], sums[2])]
-        precision = [ratio(hit, peer) for peer, hit in zip(sums[1], sums[2])]
-        return [recall, precision, [f_measure(p, r, alpha) for p, r in zip(precision, recall)]]
-    return [[value / n for value in column] for column in sums] if n else sums
+    columns = _columns(rows, resamples, counting != 1)
+    if counting != 1:
+        return columns
+    models, peers, hits = columns
+    out = [array("d"), array("d"), array("d")]
+    for start in range(0, resamples, _SCORE_BLOCK):
+        block = slice(start, start + _SCORE_BLOCK)
+        recall = [ratio(hit, model) for model, hit in zip(models[block], hits[block])]
+        precision = [ratio(hit, peer) for peer, hit in zip(peers[block], hits[block])]
+        out[0].extend(recall)
+        out[1].extend(precision)
+        out[2].extend(f_measure(p, r, alpha) for p, r in zip(precision, recall))
+    return out
 
 
 def _numpy_sums(rows: np.ndarray, resamples: int) -> np.ndarray:
@@ -92,16 +101,16 @@ def _numpy_sums(rows: np.ndarray, resamples: int) -> np.ndarray:
     return sums
 
 
-def _bound(ranked: list[float], index: int, weight: float) -> float:
+def _bound(ranked: Sequence[float], index: int, weight: float) -> float:
     """Interpolate between ranked[index] and ranked[index + 1]; past the end reads 0."""
 
     def at(i: int) -> float:
-        return ranked[i] if 0 <= i < len(ranked) else 0.0
+        return float(ranked[i]) if 0 <= i < len(ranked) else 0.0
 
     return at(index) + (at(index + 1) - at(index)) * weight
 
 
-def summarize(values: Sequence[Sequence[float]], confidence: float, resamples: float) -> Summary:
+def summarize(values: Columns, confidence: float, resamples: float) -> Summary:
     """Mean of the resample values (summed in ascending order) and the CI bounds.
 
     ``resamples`` is ``-r`` as given: the Perl draws ceil(r) resamples but puts
@@ -116,11 +125,20 @@ def summarize(values: Sequence[Sequence[float]], confidence: float, resamples: f
     weight = resamples - delta - 1 - upper_a
     averages, lowers, uppers = [], [], []
     for row in values:
-        ranked = sorted(map(float, row))
-        total = 0.0
-        for value in ranked:
-            total += value
+        ranked, total = _ranked(row)
         averages.append(total / count)
         lowers.append(_bound(ranked, lower_a, weight))
         uppers.append(_bound(ranked, upper_a, weight))
     return Summary(tuple(averages), tuple(lowers), tuple(uppers))  # type: ignore[arg-type]
+
+
+def _ranked(values: Sequence[float]) -> tuple[Sequence[float], float]:
+    """The values sorted ascending (NaN last), and their sum added left to right."""
+    if accel is not None:
+        ranked = array("d", values) if isinstance(values, array) else array("d", map(float, values))
+        return ranked, accel.sort_and_sum(ranked)
+    import numpy as np
+
+    ranked = np.sort(np.asarray(values, dtype=np.float64), kind="stable")
+    # cumsum adds strictly left to right: the Perl's order of additions.
+    return ranked, float(np.cumsum(ranked)[-1])

@@ -11,6 +11,8 @@ __all__ = [
     "ConfigError",
     "DataError",
     "InputError",
+    "LimitError",
+    "OutputError",
     "RougeError",
     "UsageError",
 ]
@@ -50,3 +52,15 @@ class ComputeError(RougeError):
     """The inputs make the computation undefined (the Perl divides by zero)."""
 
     exit_code = 6
+
+
+class LimitError(RougeError):
+    """An input or option beyond a documented size limit (README, "Errors and limits")."""
+
+    exit_code = 7
+
+
+class OutputError(RougeError):
+    """The report cannot be written (a full disk, a failing device)."""
+
+    exit_code = 1

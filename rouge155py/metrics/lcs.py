@@ -10,13 +10,15 @@ ROUGE-W does the same with the weighted DP and weighs runs of counted hits.
 
 from __future__ import annotations
 
+import math
 from array import array
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING, Callable, Optional
 
 from .._kernel import accel
-from ..errors import ComputeError
+from ..errors import ComputeError, LimitError
 from . import ModelCounts
 from .base import Metric, Task
 
@@ -24,7 +26,23 @@ if TYPE_CHECKING:
     from ..corpus import Corpus
     from ..readers import Document
 
-__all__ = ["Lcs", "LcsText", "WeightedLcs", "lcs_marks", "lcs_text", "score_lcs", "score_wlcs", "wlcs_marks"]
+__all__ = [
+    "MAX_LCS_CELLS",
+    "Lcs",
+    "LcsText",
+    "WeightedLcs",
+    "check_table_size",
+    "lcs_marks",
+    "lcs_text",
+    "score_lcs",
+    "score_wlcs",
+    "wlcs_marks",
+]
+
+#: The largest LCS table of one model sentence against one peer sentence (m × n
+#: cells). Its backtrack takes one bit per cell, so at most 256 MiB; the Perl
+#: keeps two tables of Perl scalars, some 100 GB for as many cells.
+MAX_LCS_CELLS = 2**31
 
 Marker = Callable[[list[str], list[str], list[bool]], None]
 
@@ -58,38 +76,72 @@ class LcsText:
         longest = max(map(len, self.sentences), default=0)
         object.__setattr__(self, "_packed", (ids, offsets, unigram_ids, unigram_counts, longest))
 
+    @cached_property
+    def longest(self) -> int:
+        """The number of tokens of the longest sentence."""
+        return max(map(len, self.sentences), default=0)
+
+
+def check_table_size(label: str, model: LcsText, peer: LcsText, model_name: str, peer_name: str) -> None:
+    """Refuse a pair of sentences whose LCS table would exceed :data:`MAX_LCS_CELLS`."""
+    m, n = model.longest, peer.longest
+    if m * n > MAX_LCS_CELLS:
+        raise LimitError(
+            f"{label}: a sentence of {m} tokens in {model_name} against one of {n} tokens in "
+            f"{peer_name} makes an LCS table of {m * n} cells, more than {MAX_LCS_CELLS}: refused"
+        )
+
 
 def lcs_marks(model: list[str], peer: list[str], mask: list[bool]) -> None:
     """Mark in ``mask`` the model positions of the Perl's LCS backtrack."""
-    m, n = len(model), len(peer)
-    if m == 0 or n == 0:
+    n = len(peer)
+    if not model or not n:
         return
-    rows = [[0] * (n + 1)]
+    above = [0] * (n + 1)
+    ups = []
     for token in model:
-        above = rows[-1]
         row = [0] * (n + 1)
+        up = bytearray(n + 1)
         for j in range(1, n + 1):
             if token == peer[j - 1]:
                 row[j] = above[j - 1] + 1
             elif above[j] >= row[j - 1]:
                 row[j] = above[j]
+                up[j] = 1
             else:
                 row[j] = row[j - 1]
-        rows.append(row)
-    _backtrack(model, peer, rows, mask)
+        ups.append(_packed_bits(up))
+        above = row
+    _backtrack(model, peer, ups, mask)
 
 
-def _backtrack(model: list[str], peer: list[str], rows: list[list], mask: list[bool]) -> None:
+def _packed_bits(flags: bytearray) -> bytes:
+    """One bit per cell: the table's backtrack moves take m × n / 8 bytes, not its values."""
+    import numpy as np
+
+    return np.packbits(np.frombuffer(flags, dtype=np.uint8)).tobytes()
+
+
+def _backtrack(model: list[str], peer: list[str], ups: list[bytes], mask: list[bool]) -> None:
+    """Diagonal on equal tokens, else up where the cell above was at least the one to the left."""
     i, j = len(model), len(peer)
     while i and j:
         if model[i - 1] == peer[j - 1]:
             i -= 1
             j -= 1
             mask[i] = True
-        elif rows[i - 1][j] >= rows[i][j - 1]:
+        elif ups[i - 1][j >> 3] >> (7 - (j & 7)) & 1:
             i -= 1
         else:
             j -= 1
+
+
+def _power(x: float, y: float) -> float:
+    """``x ** y`` as C and Perl compute it: infinity where the result overflows."""
+    try:
+        return x**y
+    except OverflowError:
+        return math.inf
 
 
 def wlcs_marks(weight: float) -> Marker:
@@ -99,24 +151,27 @@ def wlcs_marks(weight: float) -> Marker:
         n = len(peer)
         if not model or not n:
             return
-        rows: list[list[float]] = [[0] * (n + 1)]
-        runs = [0] * (n + 1)
+        above: list[float] = [0.0] * (n + 1)
+        above_runs = [0] * (n + 1)
+        ups = []
         for token in model:
-            above, above_runs = rows[-1], runs
-            row: list[float] = [0] * (n + 1)
+            row: list[float] = [0.0] * (n + 1)
             runs = [0] * (n + 1)
+            up = bytearray(n + 1)
             for j in range(1, n + 1):
                 if token == peer[j - 1]:
                     k = above_runs[j - 1]
                     # f(k+1) is added, then f(k) subtracted: two roundings, in this order.
-                    row[j] = above[j - 1] + (k + 1) ** weight - k**weight
+                    row[j] = above[j - 1] + _power(k + 1, weight) - _power(k, weight)
                     runs[j] = k + 1
                 elif above[j] >= row[j - 1]:
                     row[j] = above[j]
+                    up[j] = 1
                 else:
                     row[j] = row[j - 1]
-            rows.append(row)
-        _backtrack(model, peer, rows, mask)
+            ups.append(_packed_bits(up))
+            above, above_runs = row, runs
+        _backtrack(model, peer, ups, mask)
 
     return mark
 
@@ -155,7 +210,7 @@ def _weights(weight: float, size: int) -> array:
     """f[k] = k ** weight for k < size, computed by Python as the pure path does."""
     table = _WEIGHT_TABLES.get(weight)
     if table is None or len(table) < size:
-        table = _WEIGHT_TABLES[weight] = array("d", [k**weight for k in range(max(size, 256))])
+        table = _WEIGHT_TABLES[weight] = array("d", [_power(k, weight) for k in range(max(size, 256))])
     return table
 
 
@@ -191,18 +246,15 @@ def score_wlcs(model: LcsText, peer: LcsText, weight: float, name: str) -> Model
 
     def add(sentence: list[str], mask: list[bool], counted: list[bool]) -> None:
         nonlocal hit, base
-        base += len(sentence) ** weight
+        base += _power(len(sentence), weight)
         run = 0
         last = len(sentence) - 1
         for j, ok in enumerate(counted):
             if not ok:
                 continue
             run += 1
-            if j < last and not mask[j + 1]:
-                hit += run**weight
-                run = 0
-            elif j == last:
-                hit += run**weight
+            if (j < last and not mask[j + 1]) or j == last:
+                hit += _power(run, weight)
                 run = 0
 
     _union_hits(model, peer, wlcs_marks(weight), add)
@@ -212,8 +264,12 @@ def score_wlcs(model: LcsText, peer: LcsText, weight: float, name: str) -> Model
 def _wlcs_counts(hit: float, base: float, peer: LcsText, weight: float, name: str) -> ModelCounts:
     if base == 0:
         raise ComputeError(f"ROUGE-W: model summary {name} has no tokens (division by zero)")
-    score = (hit / base) ** (1 / weight)
-    return ModelCounts(hit, base**weight, peer.unigram_total**weight, score)
+    score = _power(hit / base, 1 / weight)
+    counted = _power(base, weight)
+    if not (math.isfinite(hit) and math.isfinite(counted) and math.isfinite(score)):
+        # The Perl goes on with Inf and NaN and prints NaN scores.
+        raise ComputeError(f"ROUGE-W: k ** {weight:g} overflows a double for model summary {name}")
+    return ModelCounts(hit, counted, _power(peer.unigram_total, weight), score)
 
 
 def lcs_text(corpus: Corpus, document: Document, stem: bool, unigram_stem: bool) -> LcsText:
@@ -236,9 +292,12 @@ class Lcs(Metric):
         out = []
         for t in tasks:
             peer = lcs_text(corpus, t.peer, t.peer_stem, t.peer_stem)
-            out.append(
-                [score_lcs(lcs_text(corpus, m, s, u), peer) for m, (s, u) in zip(t.models, t.model_stems)]
-            )
+            per_model = []
+            for m, (s, u) in zip(t.models, t.model_stems):
+                model = lcs_text(corpus, m, s, u)
+                check_table_size(self.label, model, peer, m.name, t.peer.name)
+                per_model.append(score_lcs(model, peer))
+            out.append(per_model)
         return out
 
 
@@ -262,10 +321,10 @@ class WeightedLcs(Metric):
         out = []
         for t in tasks:
             peer = lcs_text(corpus, t.peer, t.peer_stem, t.peer_stem)
-            out.append(
-                [
-                    score_wlcs(lcs_text(corpus, m, s, u), peer, self.weight, m.name)
-                    for m, (s, u) in zip(t.models, t.model_stems)
-                ]
-            )
+            per_model = []
+            for m, (s, u) in zip(t.models, t.model_stems):
+                model = lcs_text(corpus, m, s, u)
+                check_table_size(self.label, model, peer, m.name, t.peer.name)
+                per_model.append(score_wlcs(model, peer, self.weight, m.name))
+            out.append(per_model)
         return out
