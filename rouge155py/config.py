@@ -15,8 +15,8 @@ from typing import Mapping, Optional, Sequence
 
 from lxml import etree
 
-from .errors import ConfigError
-from .readers.document import Document, SummaryFile
+from .errors import ConfigError, LimitError
+from .readers.document import MAX_CONFIG_BYTES, Document, SummaryFile, read_file
 
 __all__ = [
     "INPUT_FORMATS",
@@ -102,6 +102,45 @@ def _attribute(element: etree._Element, name: str, path: str) -> str:
     return value
 
 
+# libxml2's own limits, kept (no huge_tree): 256 levels of nesting, 10 MB in one text or
+# attribute value, entity expansion bounded by an amplification factor.
+_XML_LIMITS = ("depth", "XML_PARSE_HUGE", "amplification", "entity reference loop", "limit exceeded")
+
+
+def _parse_xml(path: str, data: bytes) -> etree._Element:
+    """The root element; entities are expanded only when declared in the file itself.
+
+    No external entity, external DTD, XInclude or network resource is read: a
+    configuration names summary files, never other resources to load.
+    """
+    parser = etree.XMLParser(resolve_entities="internal", no_network=True, load_dtd=False, huge_tree=False)
+    try:
+        return etree.fromstring(data, parser)
+    except etree.XMLSyntaxError as exc:
+        message = " ".join(str(exc.msg).split())
+        if any(limit in message for limit in _XML_LIMITS):
+            raise LimitError(f"{path}: refused: {message}") from None
+        raise ConfigError(f"{path}: {_entity_refusal(data, message) or 'invalid XML: ' + message}") from None
+
+
+def _entity_refusal(data: bytes, message: str) -> Optional[str]:
+    """Why an entity the file declares was left undefined: it is external, or a parameter entity."""
+    found = re.match(r"Entity '([^']*)' not defined", message)
+    if found is None:
+        return None
+    parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False)
+    try:
+        dtd = etree.fromstring(data, parser).getroottree().docinfo.internalDTD
+    except etree.XMLSyntaxError:
+        return None
+    for entity in dtd.iterentities() if dtd is not None else ():
+        if entity.name == found.group(1):
+            where = f"external entity {entity.name!r} ({entity.system_url})" if entity.system_url else None
+            what = where or f"parameter entity {entity.name!r}"
+            return f"{what} refused: only entities with their text in the file are expanded"
+    return None
+
+
 def read_xml_config(path: str) -> EvalConfig:
     """Read a ROUGE-EVAL XML file (no external entities, no network)."""
     evals, peer_ids = read_xml_evals(path)
@@ -110,14 +149,9 @@ def read_xml_config(path: str) -> EvalConfig:
 
 def read_xml_evals(path: str) -> tuple[list[XmlEval], set[str]]:
     """The ``<EVAL>`` entries of a ROUGE-EVAL XML file as written, and every peer ID it names."""
-    parser = etree.XMLParser(resolve_entities="internal", no_network=True, load_dtd=False, huge_tree=False)
-    try:
-        with open(path, "rb") as handle:
-            root = etree.parse(handle, parser).getroot()
-    except OSError as exc:
-        raise ConfigError(f"cannot open configuration file {path}: {exc.strerror}") from None
-    except etree.XMLSyntaxError as exc:
-        raise ConfigError(f"{path}: invalid XML: {exc}") from None
+    opening, reading = f"cannot open configuration file {path}", f"cannot read configuration file {path}"
+    data = read_file(path, ConfigError, opening, reading, limit=MAX_CONFIG_BYTES)
+    root = _parse_xml(path, data)
     evals: dict[str, XmlEval] = {}
     peer_ids: set[str] = set()
 
@@ -175,11 +209,8 @@ def read_xml_evals(path: str) -> tuple[list[XmlEval], set[str]]:
 
 def read_file_list(path: str, input_format: str, peer_id: str) -> EvalConfig:
     """Read a ``-z`` list: one eval per line, ``peer model1 model2 ...``."""
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read()
-    except OSError as exc:
-        raise ConfigError(f"cannot open file list {path}: {exc.strerror}") from None
+    opening, reading = f"cannot open file list {path}", f"cannot read file list {path}"
+    data = read_file(path, ConfigError, opening, reading, limit=MAX_CONFIG_BYTES)
     evals: list[Eval] = []
     for line in data.split(b"\n"):
         if line.startswith(b"#") or not line.strip(b" \t\n\r\f\v"):

@@ -9,13 +9,89 @@ came from.
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 from dataclasses import dataclass, field
 from typing import Optional, Union
 
-from ..errors import InputError
+from ..errors import InputError, LimitError, RougeError
 
-__all__ = ["Document", "SummaryFile", "SummaryText", "perl_lines"]
+__all__ = [
+    "MAX_CONFIG_BYTES",
+    "MAX_FILE_BYTES",
+    "Document",
+    "SummaryFile",
+    "SummaryText",
+    "perl_lines",
+    "read_file",
+]
+
+#: The largest summary file read: its text takes many times its size in memory
+#: once tokenized, and /dev/zero never ends.
+MAX_FILE_BYTES = 64 * 2**20
+#: The largest configuration or file list (about 600,000 evals).
+MAX_CONFIG_BYTES = 256 * 2**20
+_CHUNK = 2**20
+
+
+def read_file(
+    path: str,
+    error: type[RougeError],
+    opening: str,
+    reading: str,
+    directory_empty: bool = False,
+    limit: int = MAX_FILE_BYTES,
+) -> bytes:
+    """The bytes of a file; ``error`` with ``opening`` or ``reading`` (and the reason) when it fails.
+
+    With ``directory_empty`` a directory reads as empty (the Perl reads nothing
+    from a summary that is one), else it is an error. A FIFO is read
+    only when a writer is already there: opening one without a writer would wait
+    for ever. A file larger than ``limit`` bytes is refused (:class:`LimitError`).
+    """
+    nonblocking = getattr(os, "O_NONBLOCK", 0)
+    try:
+        fd = os.open(path, os.O_RDONLY | nonblocking | getattr(os, "O_CLOEXEC", 0))
+    except IsADirectoryError:
+        if directory_empty:
+            return b""
+        raise error(f"{opening}: {os.strerror(errno.EISDIR)}") from None
+    except OSError as exc:
+        raise error(f"{opening}: {exc.strerror}") from None
+    except ValueError:  # a NUL byte: the Perl's C string would end there, a path cannot hold one
+        raise error(f"{opening}: the file name holds a NUL byte") from None
+    mode = os.fstat(fd).st_mode
+    if stat.S_ISDIR(mode):
+        os.close(fd)
+        if directory_empty:
+            return b""
+        raise error(f"{opening}: {os.strerror(errno.EISDIR)}")
+    with open(fd, "rb", buffering=0) as handle:
+        chunks: list[bytes] = []
+        try:
+            if stat.S_ISFIFO(mode):
+                first = handle.read(_CHUNK)  # None: a writer is there, with nothing written yet
+                if first == b"":
+                    raise OSError(errno.EPIPE, "a FIFO that no process is writing to")
+                chunks.append(first or b"")
+            if nonblocking:
+                os.set_blocking(fd, True)
+        except OSError as exc:
+            raise error(f"{opening}: {exc.strerror}") from None
+        size = len(chunks[0]) if chunks else 0
+        try:
+            while size <= limit:
+                chunk = handle.read(_CHUNK)
+                if not chunk:
+                    break
+                chunks.append(chunk)
+                size += len(chunk)
+        except OSError as exc:
+            raise error(f"{reading}: {exc.strerror}") from None
+    if size > limit:
+        raise LimitError(f"{path} is larger than {limit >> 20} MiB: refused")
+    return b"".join(chunks)
 
 
 def perl_lines(text: str) -> list[str]:
@@ -44,13 +120,7 @@ class SummaryFile:
 
     def lines(self) -> list[str]:
         """The file's lines, bytes one-to-one as latin-1 characters."""
-        try:
-            with open(self.path, "rb") as handle:
-                data = handle.read()
-        except IsADirectoryError:
-            return []  # the Perl opens a directory and reads nothing from it
-        except OSError as exc:
-            raise InputError(f"Cannot open {self.path}: {exc.strerror}") from None
+        data = read_file(self.path, InputError, f"Cannot open {self.path}", f"Cannot read {self.path}", True)
         return perl_lines(data.decode("latin-1"))
 
 
