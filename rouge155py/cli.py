@@ -2,23 +2,32 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import re
+import signal
 import sys
+import threading
 import time
-from typing import Optional, Sequence
+from typing import Iterator, Optional, Sequence
 
 import click
 
 from ._kernel import kernel_available
 from ._version import __version__
-from .errors import RougeError, UsageError
+from .errors import OutputError, RougeError, UsageError
 from .evaluation import evaluate
 from .options import parse_command_line
 from .parallel import evaluate_parallel
+from .progress import terminal_progress
 from .report import FORMATS, Report, write
 from .usage import usage
 
 __all__ = ["main"]
+
+
+class _Terminated(BaseException):
+    """SIGTERM arrived: stop as Ctrl-C stops the run (not an ``Exception``: nothing catches it)."""
 
 
 def _diagnostics(report: Report, seconds: float) -> None:
@@ -33,56 +42,141 @@ def _diagnostics(report: Report, seconds: float) -> None:
     click.echo(f"  {seconds:.3f} s, {o.jobs} process(es)", err=True)
 
 
-def run(argv: Sequence[str]) -> int:
-    """Run one command line; returns the exit code."""
+def _output(text: str) -> None:
+    """Write the report (or usage text) to stdout; a device that fails is an :class:`OutputError`."""
+    if sys.stdout is None:  # started with its stdout closed
+        raise OutputError("cannot write the report: standard output is closed")
     try:
-        request = parse_command_line(argv)
-        if request.output_format not in FORMATS:
-            raise UsageError(f"--format must be one of {', '.join(FORMATS)}, got {request.output_format!r}")
-        for warning in request.warnings:
-            click.echo(warning, err=True)
-        if request.show_version:
-            click.echo(f"rouge155py {__version__}")
-            return 0
-        if request.usage is not None:
-            click.echo(usage("rouge155py", request.usage == "full"), nl=False)
-            return 0
-        if request.make_home is not None:
-            from .home import make_home
-
-            click.echo(make_home(request.make_home))
-            return 0
-        options = request.options
-        assert options is not None
-        started = time.perf_counter()
-        report = evaluate_parallel(options) if options.jobs > 1 else evaluate(options)
-        if options.verbose:
-            _diagnostics(report, time.perf_counter() - started)
-        for warning in report.warnings:
-            click.echo(warning, err=True)
-        signature = options.signature(__version__)
-        if request.show_signature:
-            click.echo(signature, err=True)
         out = sys.stdout.buffer
-        out.write(write(request.output_format, report).encode("utf-8", "surrogateescape"))
+        out.write(text.encode("utf-8", "surrogateescape"))
         out.flush()
-        return 0
-    except RougeError as error:
-        click.echo(f"rouge155py: error: {error}", err=True)
-        return error.exit_code
-    except KeyboardInterrupt:
-        click.echo("rouge155py: interrupted", err=True)
-        return 130
     except BrokenPipeError:
-        # The reader went away (| head): no traceback, and none at exit either.
+        raise
+    except OSError as exc:
+        _drop_stdout()
+        raise OutputError(f"cannot write the report to standard output: {exc.strerror}") from None
+
+
+def _drop_stdout() -> None:
+    """Point stdout at /dev/null: what is left in its buffer must not fail again at exit."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 141
 
 
-@click.command(
-    context_settings={"ignore_unknown_options": True, "help_option_names": []},
-    add_help_option=False,
-)
+_CONTROL = re.compile("[\x00-\x08\x0a-\x1f\x7f]")
+
+
+def _say(line: str) -> None:
+    """One line on stderr, if stderr still takes it (a file name's control characters escaped)."""
+    line = _CONTROL.sub(lambda found: f"\\x{ord(found.group()):02x}", line)
+    with contextlib.suppress(OSError, ValueError):
+        click.echo(line, err=True)
+
+
+@contextlib.contextmanager
+def _termination_raises() -> Iterator[None]:
+    """While the run lasts, SIGTERM raises :class:`_Terminated` (unless the parent ignores it)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def terminated(signum: int, frame: object) -> None:
+        raise _Terminated()
+
+    previous = signal.getsignal(signal.SIGTERM)
+    if previous is signal.SIG_IGN:
+        yield
+        return
+    signal.signal(signal.SIGTERM, terminated)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _run(argv: Sequence[str]) -> int:
+    request = parse_command_line(argv)
+    if request.output_format not in FORMATS:
+        raise UsageError(f"--format must be one of {', '.join(FORMATS)}, got {request.output_format!r}")
+    for warning in request.warnings:
+        _say(warning)
+    if request.show_version:
+        _output(f"rouge155py {__version__}\n")
+        return 0
+    if request.usage is not None:
+        _output(usage("rouge155py", request.usage == "full"))
+        return 0
+    if request.make_home is not None:
+        from .home import make_home
+
+        _output(f"{make_home(request.make_home)}\n")
+        return 0
+    options = request.options
+    assert options is not None
+    started = time.perf_counter()
+    progress = terminal_progress(sys.stderr, request.quiet)
+    try:
+        report = (
+            evaluate_parallel(options, None, progress)
+            if options.jobs > 1
+            else evaluate(options, None, progress)
+        )
+    finally:
+        if progress is not None:
+            progress.close()
+    if options.verbose:
+        _diagnostics(report, time.perf_counter() - started)
+    for warning in report.warnings:
+        _say(warning)
+    if request.show_signature:
+        _say(options.signature(__version__))
+    _output(write(request.output_format, report))
+    return 0
+
+
+def run(argv: Sequence[str]) -> int:
+    """Run one command line; returns the exit code.
+
+    Every failure is one ``rouge155py: error:`` line and the exit code of its
+    class; Ctrl-C and SIGTERM are one line and 130 or 143 (worker processes
+    are stopped first); a closed output pipe ends the run quietly with 141.
+    """
+    with _termination_raises():
+        try:
+            return _run(argv)
+        except RougeError as error:
+            _say(f"rouge155py: error: {error}")
+            return error.exit_code
+        except MemoryError:
+            _say("rouge155py: error: out of memory")
+            return 1
+        except OverflowError as error:
+            # A power beyond the largest double, where the Perl goes on with Inf and NaN.
+            _say(f"rouge155py: error: a score is not a number ({error}); the Perl prints NaN here")
+            return 6
+        except KeyboardInterrupt:
+            _drop_stdout()  # a part of the report is not flushed at exit, nor waited for
+            _say("rouge155py: interrupted")
+            return 130
+        except _Terminated:
+            _drop_stdout()
+            _say("rouge155py: terminated")
+            return 143
+        except BrokenPipeError:
+            # The reader went away (| head): no traceback, and none at exit either.
+            _drop_stdout()
+            return 141
+
+
+class _Verbatim(click.Command):
+    """Hands the arguments over untouched: click would drop a ``--`` the Perl keeps as a system ID."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        ctx.params["argv"] = tuple(args)
+        return []
+
+
+@click.command(cls=_Verbatim, add_help_option=False)
 @click.argument("argv", nargs=-1, type=click.UNPROCESSED)
 def main(argv: Optional[Sequence[str]] = None) -> None:
     """Score summaries with ROUGE-1.5.5's rules; same command line, same output."""

@@ -15,6 +15,7 @@ from .errors import UsageError
 from .metrics.plan import metric_plan
 from .options import Options
 from .planning import check_evals, check_resamples, evaluated_peers, scored_evals
+from .progress import ProgressFn
 from .report import Report
 from .texts import read_aligned_files
 
@@ -34,8 +35,13 @@ def load_config(options: Options) -> EvalConfig:
     return read_xml_config(options.config_path)
 
 
-def evaluate(options: Options, config: Optional[EvalConfig] = None) -> Report:
-    """Run the evaluation the options describe (over ``config`` when given), in one process."""
+def evaluate(
+    options: Options, config: Optional[EvalConfig] = None, progress: Optional[ProgressFn] = None
+) -> Report:
+    """Run the evaluation the options describe (over ``config`` when given), in one process.
+
+    ``progress`` is told of each chunk of evals scored and each table resampled.
+    """
     report = Report(options)
     plan = metric_plan(options)
     if config is None:
@@ -47,10 +53,16 @@ def evaluate(options: Options, config: Optional[EvalConfig] = None) -> Report:
     scorer = Scorer(options)
     report.warnings = check_evals(config, peers, scorer.corpus.exists)
     grouped: Grouped = {}
-    for evals in scored_evals(options, config, peers):
+    chunks = scored_evals(options, config, peers)
+    total, done = sum(map(len, chunks)), 0
+    for evals in chunks:
         merge_rows(grouped, score_evals(options, scorer, plan, evals, peers))
-    report.results = [
-        summarize_metric(options, plan[index], peer_id, rows)
-        for peer_id, index, rows in instance_tables(plan, peers, grouped)
-    ]
+        done += len(evals)
+        if progress is not None:
+            progress("scoring", done, total)
+    tables = instance_tables(plan, peers, grouped)
+    for number, (peer_id, index, rows) in enumerate(tables, 1):
+        report.results.append(summarize_metric(options, plan[index], peer_id, rows))
+        if progress is not None:
+            progress("bootstrap", number, len(tables))
     return report

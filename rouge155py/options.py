@@ -14,9 +14,14 @@ import re
 from dataclasses import dataclass, field
 from typing import Optional, Sequence
 
-from .errors import UsageError
+from .errors import LimitError, UsageError
 
-__all__ = ["PERL_OPTION_SPEC", "Options", "Request", "parse_command_line"]
+__all__ = ["MAX_NGRAM", "MAX_RESAMPLES", "PERL_OPTION_SPEC", "Options", "Request", "parse_command_line"]
+
+#: The largest -n: every n is a metric computed for every instance and printed.
+MAX_NGRAM = 100
+#: The most resamples (-r): their means take 24 bytes each while they are drawn and sorted.
+MAX_RESAMPLES = 10_000_000
 
 #: The Perl's own ``getopts`` string, plus ``j:`` for ``-j N`` (worker processes).
 PERL_OPTION_SPEC = "ahHb:c:de:f:l:mMn:p:st:r:2:3:w:uUvxz:j:"
@@ -31,7 +36,8 @@ class Options:
 
     Checked when built, where the Perl dies: ``confidence`` within 0..100,
     ``alpha`` within 0..1, ``wlcs_weight`` above 0, not both length limits,
-    ``counting`` 0, 1 or 2. Labels (``wlcs_label``, ``skip_label``,
+    ``counting`` 0, 1 or 2; and the size limits of README's "Errors and limits"
+    (:data:`MAX_NGRAM`, :data:`MAX_RESAMPLES`), a :class:`LimitError`. Labels (``wlcs_label``, ``skip_label``,
     ``confidence_label``) are the values as the command line gave them; left
     None, they are the numbers as Perl prints them.
     """
@@ -90,6 +96,10 @@ class Options:
             raise UsageError(f"counting (-t) must be 0, 1 or 2, got {self.counting!r}")
         if not isinstance(self.max_ngram, int) or self.max_ngram < 0:
             raise UsageError(f"max_ngram (-n) must be a whole number, got {self.max_ngram!r}")
+        if self.max_ngram > MAX_NGRAM:
+            raise LimitError(f"-n {self.max_ngram}: more than {MAX_NGRAM} n-gram sizes are refused")
+        if self.counting != 2 and self.resample_count > MAX_RESAMPLES:
+            raise LimitError(f"{self.resample_count} resamples (-r): more than {MAX_RESAMPLES} are refused")
         if not isinstance(self.jobs, int) or self.jobs < 1:
             raise UsageError("the number of jobs must be at least 1")
         if self.sentence_separator == "":
@@ -143,6 +153,7 @@ class Request:
     make_home: Optional[str] = None  # --make-home DIR
     show_signature: bool = False
     show_version: bool = False
+    quiet: bool = False  # --quiet: no progress line on a terminal
     warnings: list[str] = field(default_factory=list)
 
 
@@ -199,7 +210,7 @@ def _number(name: str, value: str, warnings: list[str]) -> float:
     return number
 
 
-_FLAGS = {"--json", "--signature", "--help", "--version"}
+_FLAGS = {"--json", "--signature", "--help", "--version", "--quiet"}
 _VALUED = {"--jobs", "--format", "--hyp", "--sentence-separator", "--make-home"}
 _REPEATED = {"--ref"}
 _ALIASES = {"--sep": "--sentence-separator"}
@@ -356,5 +367,6 @@ def parse_command_line(argv: Sequence[str], environ: Optional[dict[str, str]] = 
         options=options,
         output_format=output_format,
         show_signature="--signature" in long_opts,
+        quiet="--quiet" in long_opts,
         warnings=warnings,
     )

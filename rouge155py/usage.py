@@ -70,9 +70,13 @@ Additions of rouge155py:
   configuration, one summary per line (--hyp - reads standard input);
   --sep SEP (--sentence-separator) splits a line into sentences.
   --make-home DIR: make a ROUGE home (ROUGE-1.5.5.pl running rouge155py, data/).
-Exit codes: 0 success; 1 other error; 2 bad command line or option value;
-  3 bad configuration; 4 missing or invalid summary file; 5 bad data directory;
-  6 computation undefined (e.g. ROUGE-W on an empty model, -r 0).
+  --quiet: no progress line (drawn on stderr only when it is a terminal and
+  the run lasts over 2 s).
+Exit codes: 0 success; 1 other error (e.g. the report cannot be written);
+  2 bad command line or option value; 3 bad configuration; 4 missing or invalid
+  summary file; 5 bad data directory; 6 computation undefined (e.g. ROUGE-W on
+  an empty model, -r 0); 7 beyond a size limit (e.g. -r over 10000000, a
+  summary over 64 MiB); 130 Ctrl-C; 141 output pipe closed; 143 SIGTERM.
 """
 
 
