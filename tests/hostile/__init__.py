@@ -1,0 +1,1 @@
+"""Hostile inputs and faults: the catalogue, the fuzz target, the limits."""

@@ -1,0 +1,57 @@
+"""The catalogue of hostile inputs (``catalogue.py``), each run in a directory of its own.
+
+Every case asserts its exit code, a single ``rouge155py: error:`` line or the
+Perl's bytes, no traceback, an end within the time-out and no file created.
+The Perl's bytes come from the installed Perl when there is one, else from
+``perl_archive.json``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from .catalogue import CASES, PERL, Case
+from .support import archived, build, check, perl_args, perl_oracle, run_port
+
+ORACLE = perl_oracle.find_oracle()
+ARCHIVED = archived()
+MIN_CASES = 60
+
+
+def test_catalogue_size_by_category() -> None:
+    counts = Counter(case.category for case in CASES)
+    assert sum(counts.values()) >= MIN_CASES, counts
+    assert set(counts) == {"xml", "files", "options"}
+    assert len({case.name for case in CASES}) == len(CASES)
+
+
+def test_archive_holds_every_case_as_declared() -> None:
+    for case in CASES:
+        entry = ARCHIVED.get(case.name)
+        assert entry is not None, f"{case.name}: not archived (python -m tests.hostile.archive)"
+        assert entry["perl"] == case.perl, case.name
+        assert entry["args"] == list(case.args), case.name
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda case: f"{case.category}:{case.name}")
+def test_case(case: Case, tmp_path: Path) -> None:
+    build(case, tmp_path)
+    outcome = run_port(case, tmp_path)
+    expected = None
+    if case.expect == PERL:
+        if ORACLE is not None:
+            perl = ORACLE.run(perl_args(case, ORACLE), cwd=tmp_path, timeout=120)
+            assert perl.returncode == 0, perl.stderr.decode("utf-8", "replace")
+            expected = perl.stdout
+        elif "stdout_sha256" in ARCHIVED.get(case.name, {}):
+            # A large output is archived as its digest: compare the digests.
+            digest = ARCHIVED[case.name]["stdout_sha256"]
+            assert hashlib.sha256(outcome.stdout).hexdigest() == digest, case.name
+            expected = outcome.stdout
+        elif case.name in ARCHIVED:
+            expected = ARCHIVED[case.name]["stdout"].encode("latin-1")
+    check(case, outcome, expected)

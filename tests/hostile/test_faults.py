@@ -1,0 +1,237 @@
+"""Faults around a run: a full disk, closed pipes, Ctrl-C and SIGTERM, a worker that dies.
+
+Each run is a real ``python -m rouge155py`` process in a session of its own, so
+that a signal can go to it alone or to its whole process group (what Ctrl-C
+and many schedulers do), and so that no process of the run may outlive it.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Callable, Optional
+
+import pytest
+
+from .support import DATA, REPO, write_workload
+
+CONFIG = str(REPO / "examples" / "duc-mini" / "rouge-config.xml")
+HEAVY = ["-a", "-n", "4", "-w", "1.2", "-2", "-1", "-U", "-r", "1000"]
+TIMEOUT = 60.0
+GONE_WITHIN = 2.0
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="uses /proc and signals")
+
+
+def command(*args: str) -> list[str]:
+    return [sys.executable, "-m", "rouge155py", "-e", DATA, *args]
+
+
+def start(args: list[str], cwd: Path, stdout: Optional[int] = subprocess.PIPE) -> subprocess.Popen:
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+    return subprocess.Popen(
+        command(*args), cwd=cwd, stdout=stdout, stderr=subprocess.PIPE, start_new_session=True, env=env
+    )
+
+
+def lines(data: bytes) -> list[str]:
+    return data.decode("utf-8", "backslashreplace").splitlines()
+
+
+def until(condition: Callable[[], bool], what: str, seconds: float = 30.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"never: {what}")
+        time.sleep(0.005)
+
+
+def children(pid: int) -> list[int]:
+    try:
+        return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except OSError:
+        return []
+
+
+def catches(pid: int, sig: signal.Signals) -> bool:
+    """The process has a handler of its own for ``sig`` in place (/proc's SigCgt mask)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
+    caught = int(next(line for line in status.splitlines() if line.startswith("SigCgt:")).split()[1], 16)
+    return bool(caught & (1 << (sig - 1)))
+
+
+def group_gone(pgid: int) -> bool:
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return True
+    return False
+
+
+def assert_group_gone(pgid: int) -> None:
+    deadline = time.monotonic() + GONE_WITHIN
+    while not group_gone(pgid):
+        if time.monotonic() > deadline:
+            os.killpg(pgid, signal.SIGKILL)
+            raise AssertionError(f"processes of the run left {GONE_WITHIN} s after it ended")
+        time.sleep(0.02)
+
+
+@pytest.fixture(scope="module")
+def workloads(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    root = tmp_path_factory.mktemp("workloads")
+    return {
+        "long": write_workload(root / "long", evals=150, systems=6, models=4, words=100),
+        "wide": write_workload(root / "wide", evals=600, systems=2, models=1, words=15, seed=2),
+    }
+
+
+# --------------------------------------------------------------------------
+# Output devices
+# --------------------------------------------------------------------------
+
+
+def test_full_disk_is_one_error_line() -> None:
+    with open("/dev/full", "wb") as full:
+        run = start(["-a", CONFIG], REPO, stdout=full.fileno())
+        _, err = run.communicate(timeout=TIMEOUT)
+    assert run.returncode == 1
+    assert lines(err) == [
+        "rouge155py: error: cannot write the report to standard output: No space left on device"
+    ]
+
+
+def test_closed_stdout_is_one_error_line() -> None:
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+    run = subprocess.run(
+        [*command("-a", CONFIG)],
+        cwd=REPO,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env=env,
+        timeout=TIMEOUT,
+        pass_fds=(),
+        preexec_fn=lambda: os.close(1),
+    )
+    assert run.returncode == 1
+    assert lines(run.stderr) == ["rouge155py: error: cannot write the report: standard output is closed"]
+
+
+def test_closed_pipe_ends_quietly() -> None:
+    run = start(["-a", "-d", CONFIG], REPO)
+    assert run.stdout is not None
+    run.stdout.close()  # the reader is gone before the first byte
+    _, err = run.communicate(timeout=TIMEOUT)
+    assert run.returncode == 141
+    assert err == b""
+
+
+def test_full_stderr_keeps_the_exit_code(tmp_path: Path) -> None:
+    with open("/dev/full", "wb") as full:
+        run = subprocess.run(
+            command("-a", "missing.xml"), cwd=tmp_path, stdout=subprocess.PIPE, stderr=full, timeout=TIMEOUT
+        )
+    assert run.returncode == 3
+
+
+# --------------------------------------------------------------------------
+# Ctrl-C and SIGTERM at several moments of a run
+# --------------------------------------------------------------------------
+
+MOMENTS = ["start", "forked", "scoring", "bootstrap", "writing"]  # "forked": as the workers start
+
+
+def _moment_args(moment: str, workloads: dict[str, Path]) -> list[str]:
+    if moment == "bootstrap":
+        return ["-a", "-n", "2", "-r", "2000000", CONFIG]  # little to score, long to resample
+    if moment == "writing":
+        return ["-a", "-d", "-n", "1", "-r", "10", str(workloads["wide"])]  # over a pipe's 64 KiB
+    return [*HEAVY, str(workloads["long"])]
+
+
+def _reach(moment: str, run: subprocess.Popen, jobs: int) -> None:
+    """Wait for the moment: only what any version of the program shows (its interpreter up,
+    its workers started, its first bytes), so that the test also fails where no handler is set."""
+    pid = run.pid
+    if moment == "start":
+        until(lambda: catches(pid, signal.SIGTERM) or run.poll() is not None, "the SIGTERM handler")
+        return
+    until(lambda: catches(pid, signal.SIGINT) or run.poll() is not None, "the interpreter")
+    if moment == "writing":
+        assert run.stdout is not None
+        os.set_blocking(run.stdout.fileno(), False)
+        until(lambda: _peek(run), "the first bytes of the report")
+        time.sleep(0.1)  # the rest of it waits for the pipe
+        return
+    if jobs > 1:
+        until(lambda: len(children(pid)) >= jobs or run.poll() is not None, "the worker processes")
+    time.sleep(0.0 if moment == "forked" and jobs > 1 else 0.5)
+
+
+def _peek(run: subprocess.Popen) -> bool:
+    assert run.stdout is not None
+    try:
+        return bool(os.read(run.stdout.fileno(), 1))
+    except BlockingIOError:
+        return False
+
+
+@pytest.mark.parametrize("jobs", [1, 2], ids=["j1", "j2"])
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+@pytest.mark.parametrize("moment", MOMENTS)
+def test_interrupt(moment: str, sig: signal.Signals, jobs: int, workloads: dict[str, Path]) -> None:
+    """One line, exit 130 (SIGINT) or 143 (SIGTERM), and no process of the run left behind."""
+    # Ctrl-C signals the whole process group; a scheduler signals the process or its group.
+    whole_group = sig == signal.SIGINT or MOMENTS.index(moment) % 2 == 0
+    args = _moment_args(moment, workloads)
+    run = start([*args[:-1], "-j", str(jobs), args[-1]], REPO)
+    try:
+        _reach(moment, run, jobs)
+        assert run.poll() is None, "the run ended before the signal"
+        if whole_group:
+            os.killpg(run.pid, sig)
+        else:
+            run.send_signal(sig)
+        if run.stdout is not None:
+            os.set_blocking(run.stdout.fileno(), True)
+        _, err = run.communicate(timeout=TIMEOUT)
+    finally:
+        if run.poll() is None:
+            os.killpg(run.pid, signal.SIGKILL)
+            run.wait()
+    word, code = ("interrupted", 130) if sig == signal.SIGINT else ("terminated", 143)
+    assert lines(err) == [f"rouge155py: {word}"]
+    assert run.returncode == code
+    assert_group_gone(run.pid)
+
+
+# --------------------------------------------------------------------------
+# Worker processes that die, a parent that dies
+# --------------------------------------------------------------------------
+
+
+def test_killed_worker_is_one_error_line(workloads: dict[str, Path], tmp_path: Path) -> None:
+    run = start([*HEAVY, "-j", "2", str(workloads["long"])], tmp_path)
+    until(lambda: len(children(run.pid)) >= 2, "the worker processes")
+    time.sleep(0.3)
+    os.kill(children(run.pid)[0], signal.SIGKILL)
+    _, err = run.communicate(timeout=TIMEOUT)
+    assert run.returncode == 1
+    assert lines(err) == ["rouge155py: error: a worker process stopped (killed by SIGKILL, out of memory?)"]
+    assert_group_gone(run.pid)
+
+
+def test_workers_end_when_the_parent_is_killed(workloads: dict[str, Path], tmp_path: Path) -> None:
+    run = start([*HEAVY, "-j", "2", str(workloads["long"])], tmp_path)
+    until(lambda: len(children(run.pid)) >= 2, "the worker processes")
+    time.sleep(0.3)
+    run.kill()
+    run.communicate(timeout=TIMEOUT)
+    assert_group_gone(run.pid)  # each worker finds its task pipe closed and ends
