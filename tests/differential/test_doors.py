@@ -124,13 +124,35 @@ def _same(case: Any, name_a: str, a: Outcome, name_b: str, b: Outcome) -> Option
 # -- the in-memory API -------------------------------------------------------
 
 
+@pytest.fixture
+def sealed(tmp_path: Path, monkeypatch) -> Any:
+    """An empty read-only folder, the working directory and TMPDIR while the API runs."""
+    folder = tmp_path / "sealed"
+    folder.mkdir()
+    folder.chmod(0o555)
+    monkeypatch.setattr(tempfile, "tempdir", str(folder))
+    monkeypatch.setenv("TMPDIR", str(folder))
+
+    def run(case: Any) -> Outcome:
+        before = os.getcwd()
+        os.chdir(folder)
+        try:
+            return _api(case)
+        finally:
+            os.chdir(before)
+
+    yield run
+    assert list(folder.iterdir()) == []
+    folder.chmod(0o755)
+
+
 @pytest.mark.parametrize(("start", "stop"), _chunks(CASES), ids=str)
-def test_api_matches_perl(oracle, tmp_path: Path, start: int, stop: int) -> None:
+def test_api_matches_perl(oracle, tmp_path: Path, sealed: Any, start: int, stop: int) -> None:
     problems = []
     for seed in range(start, stop):
         case = make_door_case(seed)
         written = write_door_case(case, tmp_path / str(seed))
-        problem = _check(case, _perl(oracle, written), _api(case))
+        problem = _check(case, _perl(oracle, written), sealed(case))
         if problem is not None:
             problems.append(problem)
     assert not problems, "\n\n".join(problems)
@@ -152,8 +174,8 @@ def test_api_matches_configuration_door(tmp_path: Path, monkeypatch, start: int,
 
 def test_api_writes_no_file(tmp_path: Path, monkeypatch) -> None:
     cwd, scratch = tmp_path / "cwd", tmp_path / "tmp"
-    cwd.mkdir()
-    scratch.mkdir()
+    cwd.mkdir(mode=0o555)
+    scratch.mkdir(mode=0o555)
     monkeypatch.chdir(cwd)
     monkeypatch.setattr(tempfile, "tempdir", str(scratch))
     monkeypatch.setenv("TMPDIR", str(scratch))
