@@ -449,6 +449,39 @@ def test_aligned_files_equal_the_same_texts_in_a_configuration(tmp_path: Path) -
     assert aligned.stdout_bytes == configured.stdout_bytes
 
 
+@pytest.mark.parametrize("system", ["1", "2", "3"])
+def test_bundled_example_as_aligned_files_gives_the_configuration_bytes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, system: str
+) -> None:
+    """The bundled SPL example: one system's summaries and the four models' as line-aligned files.
+
+    Line i of the files is eval ``i`` of system ``1``: the configuration of the same
+    files under those names prints the same bytes, instance lines included.
+    """
+    from lxml import etree
+
+    monkeypatch.chdir(REPO)
+    hyp: list[str] = []
+    refs: dict[str, list[str]] = {}
+    evals = []
+    for number, element in enumerate(etree.parse("examples/duc-mini/rouge-config-spl.xml").getroot(), 1):
+        root = Path(element.findtext("PEER-ROOT"))
+        peer = root / element.find(f"PEERS/P[@ID='{system}']").text
+        models = {model.get("ID"): root / model.text for model in element.find("MODELS")}
+        hyp.append("<q>".join(peer.read_text("latin-1").splitlines()))
+        for model_id, path in models.items():
+            refs.setdefault(model_id, []).append("<q>".join(path.read_text("latin-1").splitlines()))
+        evals.append(_eval(str(number), "SPL", {"1": str(peer)}, {m: str(p) for m, p in models.items()}))
+    assert len(hyp) == 10 and sorted(refs) == ["A", "B", "C", "D"]
+    ref_args = [arg for m in sorted(refs) for arg in ("--ref", _lines(tmp_path / f"{m}.txt", refs[m]))]
+    options = ["-n", "2", "-w", "1.2", "-2", "4", "-U", "-m", "-d"]
+    aligned = invoke(*options, "--hyp", _lines(tmp_path / "hyp.txt", hyp), *ref_args, "--sep", "<q>")
+    configured = invoke(*options, "-a", _config(tmp_path / "c.xml", *evals))
+    assert aligned.exit_code == configured.exit_code == 0, aligned.stderr_bytes + configured.stderr_bytes
+    assert aligned.stdout_bytes == configured.stdout_bytes
+    assert aligned.stdout.count("Eval 10.1") == 6  # ROUGE-1, 2, L, W-1.2, S4, SU4
+
+
 @pytest.mark.parametrize(
     "extra",
     [
