@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import re
+from typing import Optional
 
 from .bootstrap import resample, summarize
 from .config import Eval
@@ -61,11 +62,19 @@ class Scorer:
 
 
 def score_evals(
-    options: Options, scorer: Scorer, plan: list[Metric], evals: list[Eval], peers: list[str]
+    options: Options,
+    scorer: Scorer,
+    plan: list[Metric],
+    evals: list[Eval],
+    peers: list[str],
+    stem_now: Optional[bool] = None,
 ) -> Grouped:
-    """The rows of every peer and metric in some (checked) evals; their documents are then forgotten."""
+    """The rows of every peer and metric in some (checked) evals; their documents are then forgotten.
+
+    ``stem_now`` fixes the ``-m`` state of every task (see :func:`~rouge155py.planning.walk_tasks`).
+    """
     try:
-        tasks = plan_tasks(options, evals, plan, peers)
+        tasks = plan_tasks(options, evals, plan, peers, stem_now)
         return group_rows(tasks, scorer.rows(plan, tasks))
     finally:
         scorer.corpus.clear()

@@ -8,7 +8,7 @@ with ``-M``) which instances are stemmed.
 from __future__ import annotations
 
 import math
-from typing import Callable
+from typing import Callable, Iterator, Optional
 
 from .config import Eval, EvalConfig
 from .errors import ComputeError, InputError
@@ -16,7 +16,7 @@ from .metrics.base import Metric, Task
 from .options import Options
 from .readers import Document
 
-__all__ = ["check_evals", "check_resamples", "evaluated_peers", "plan_tasks", "scored_evals"]
+__all__ = ["check_evals", "check_resamples", "evaluated_peers", "plan_tasks", "scored_evals", "walk_tasks"]
 
 # Evals are scored in chunks naming about this many summary documents, whose tokens
 # are then dropped: a bound on memory however many evals there are.
@@ -57,15 +57,27 @@ def check_evals(config: EvalConfig, peers: list[str], exists: Callable[[Document
     return warnings
 
 
-def plan_tasks(options: Options, evals: list[Eval], plan: list[Metric], peers: list[str]) -> list[Task]:
-    """Every task of some evals in the Perl's order (peer, metric, eval).
+def plan_tasks(
+    options: Options, evals: list[Eval], plan: list[Metric], peers: list[str], stem_now: Optional[bool] = None
+) -> list[Task]:
+    """Every task of some evals in the Perl's order (peer, metric, eval): see :func:`walk_tasks`."""
+    return list(walk_tasks(options, evals, plan, peers, stem_now))
+
+
+def walk_tasks(
+    options: Options, evals: list[Eval], plan: list[Metric], peers: list[str], stem_now: Optional[bool] = None
+) -> Iterator[Task]:
+    """The tasks of some evals one by one, in the Perl's order (peer, metric, eval).
 
     ``-M`` stems models, and the Perl does it by switching ``-m`` on and then
     off for good: with ``-m`` too, peers stop being stemmed after the first
     model read that way. The order of this walk decides which tasks that is.
+    Given ``stem_now``, every task is planned in that state, which never changes.
     """
-    stem_now, only_models = options.stem, options.stem_models_only
-    tasks: list[Task] = []
+    fixed = stem_now is not None
+    if stem_now is None:
+        stem_now = options.stem
+    only_models = options.stem_models_only
     for peer_id in peers:
         for index, metric in enumerate(plan):
             for ev in evals:
@@ -73,10 +85,9 @@ def plan_tasks(options: Options, evals: list[Eval], plan: list[Metric], peers: l
                     continue
                 models = tuple(ev.models)
                 stems = metric.model_stems(len(models), stem_now, only_models)
-                tasks.append(Task(peer_id, index, ev.eval_id, ev.peers[peer_id], models, stem_now, stems))
-                if models and metric.switches_stemming and only_models:
+                yield Task(peer_id, index, ev.eval_id, ev.peers[peer_id], models, stem_now, stems)
+                if models and metric.switches_stemming and only_models and not fixed:
                     stem_now = False
-    return tasks
 
 
 def scored_evals(options: Options, config: EvalConfig, peers: list[str], pieces: int = 1) -> list[list[Eval]]:

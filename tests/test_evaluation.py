@@ -10,7 +10,7 @@ from rouge155py import Options, UsageError, evaluate
 from rouge155py.config import config_from_documents
 from rouge155py.corpus import Corpus
 from rouge155py.metrics.plan import REGISTRY, metric_plan
-from rouge155py.planning import plan_tasks
+from rouge155py.planning import plan_tasks, walk_tasks
 from rouge155py.readers import SummaryFile, SummaryText
 from rouge155py.resources import load_data
 
@@ -59,6 +59,23 @@ def test_stem_models_only_switches_stemming_off_after_the_first_non_ngram_model(
     ]
 
 
+def test_a_fixed_stemming_state_never_switches() -> None:
+    # What a batch plans when it cannot know where the Perl's walk switches -m off.
+    options = Options(all_systems=True, max_ngram=1, stem=True, stem_models_only=True)
+    doc = SummaryText.of("x", "SPL")
+    evals = config_from_documents({"1": [doc, doc]}, [[doc, doc], [doc]]).evals
+    plan = metric_plan(options)
+    walked = plan_tasks(options, evals, plan, ["1"])
+    assert [t.peer_stem for t in walked] == [True, True, True, False]
+    assert list(walk_tasks(options, evals, plan, ["1"])) == walked
+    for state in (True, False):
+        fixed = plan_tasks(options, evals, plan, ["1"], stem_now=state)
+        assert [t.peer_stem for t in fixed] == [state] * 4
+        assert [t.model_stems for t in fixed[2:]] == [
+            plan[1].model_stems(len(ev.models), state, True) for ev in evals
+        ]
+
+
 def test_weighted_lcs_stems_the_first_model_tokens_before_the_switch() -> None:
     walk = _walk(Options(all_systems=True, lcs=False, wlcs_weight=1.2, stem=True, stem_models_only=True))
     assert walk[0] == ("ROUGE-W-1.2", True, ((True, True), (False, True)))
@@ -83,3 +100,4 @@ def test_a_text_is_the_file_with_its_bytes(tmp_path: Path) -> None:
     path.write_bytes(text.encode("utf-8"))
     assert SummaryText.of(text, "SPL").lines() == SummaryFile(str(path), "SPL").lines()
     assert SummaryText.of(text.encode("utf-8"), "SPL").lines() == SummaryFile(str(path), "SPL").lines()
+
