@@ -24,6 +24,7 @@ from .scoring import combine_models, instance_scores
 __all__ = [
     "Grouped",
     "Scorer",
+    "eval_order",
     "group_rows",
     "instance_tables",
     "merge_rows",
@@ -103,14 +104,32 @@ def instance_tables(
     ]
 
 
+_LEAD = re.compile(r"[0-9]+")
+
+
 def _by_eval_id(a: str, b: str) -> int:
     """The Perl's ``-d`` order: leading numbers compared as numbers, else strings."""
-    ma, mb = re.match(r"[0-9]+", a), re.match(r"[0-9]+", b)
+    ma, mb = _LEAD.match(a), _LEAD.match(b)
     if ma and mb:
         x, y = int(ma.group()), int(mb.group())
     else:
         x, y = a, b  # type: ignore[assignment]
     return (x > y) - (x < y)
+
+
+def eval_order(ids: list[str]) -> list[str]:
+    """Instance IDs (sorted as strings) in the Perl's ``-d`` order: a stable sort by :func:`_by_eval_id`.
+
+    Where every ID starts with a number, that order is by the number, and where
+    none does, by the string: a key gives the same stable sort, much faster.
+    """
+    leads = [_LEAD.match(i) for i in ids]
+    if all(leads):
+        numbers = {i: int(m.group()) for i, m in zip(ids, leads)}  # type: ignore[union-attr]
+        return sorted(ids, key=numbers.__getitem__)
+    if not any(leads):
+        return sorted(ids)
+    return sorted(ids, key=functools.cmp_to_key(_by_eval_id))
 
 
 def summarize_metric(
@@ -119,7 +138,7 @@ def summarize_metric(
     """Averages and confidence intervals (or ``-t 2`` count sums) of one peer's metric."""
     o = options
     ids = sorted(instances)
-    per_eval = {i: instances[i] for i in sorted(ids, key=functools.cmp_to_key(_by_eval_id))}
+    per_eval = {i: instances[i] for i in eval_order(ids)}
     if o.counting == 2:
         sums = [0, 0, 0]
         for i in ids:

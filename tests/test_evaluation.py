@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+import random
 from pathlib import Path
 
 import pytest
@@ -9,6 +11,7 @@ import pytest
 from rouge155py import Options, UsageError, evaluate
 from rouge155py.config import config_from_documents
 from rouge155py.corpus import Corpus
+from rouge155py.engine import _by_eval_id, eval_order
 from rouge155py.metrics.plan import REGISTRY, metric_plan
 from rouge155py.planning import plan_tasks, walk_tasks
 from rouge155py.readers import SummaryFile, SummaryText
@@ -101,3 +104,18 @@ def test_a_text_is_the_file_with_its_bytes(tmp_path: Path) -> None:
     assert SummaryText.of(text, "SPL").lines() == SummaryFile(str(path), "SPL").lines()
     assert SummaryText.of(text.encode("utf-8"), "SPL").lines() == SummaryFile(str(path), "SPL").lines()
 
+
+def test_eval_order_is_the_perls_comparison_sort() -> None:
+    # -d lists instances by eval ID: leading numbers as numbers, else as strings. A key sort
+    # stands in for the comparison where every ID has a leading number, or none has.
+    rng = random.Random(5)
+    heads = ["", "0", "00", "7", "10", "D", "d", "x1", "Z9", "é", "٣"]
+    tails = ["", "a", ".2", "0", "b1", "-x"]
+    for trial in range(3000):
+        kinds = (heads[1:5], heads[5:], heads)[trial % 3]  # every ID numbered, none, both
+        ids = {
+            f"{rng.choice(kinds)}{rng.randint(0, 30) if rng.random() < 0.8 else ''}{rng.choice(tails)}.1"
+            for _ in range(rng.randint(0, 30))
+        }
+        ordered = sorted(ids)
+        assert eval_order(ordered) == sorted(ordered, key=functools.cmp_to_key(_by_eval_id)), ordered
