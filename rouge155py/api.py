@@ -17,7 +17,7 @@ from typing import Any, Mapping, Sequence, Union
 from .evaluation import evaluate
 from .options import Options
 from .report import Report
-from .texts import Summary, config_from_texts
+from .texts import Summary, config_from_texts, text_format
 
 __all__ = ["OPTION_NAMES", "Rouge", "score"]
 
@@ -73,8 +73,7 @@ class Rouge:
         lines are its sentences, or a list of sentence strings; sentence
         boundaries matter to ROUGE-L and ROUGE-W. Item i is eval ``str(i + 1)``.
         """
-        input_format = "SIMPLE" if self.options.be_mode is not None else "SPL"
-        config = config_from_texts(predictions, references, input_format)
+        config = config_from_texts(predictions, references, text_format(self.options.be_mode))
         if self.options.jobs > 1:
             from .parallel import evaluate_parallel
 

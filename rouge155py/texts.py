@@ -10,15 +10,27 @@ is trimmed. With ``-3`` (BE) a summary is Basic Element lines, read as SIMPLE.
 from __future__ import annotations
 
 import sys
-from typing import Mapping, Optional, Sequence, Union
+from typing import Any, Mapping, Optional, Sequence, TypeVar, Union
 
-from .config import EvalConfig, config_from_documents
+from .config import Eval, EvalConfig, config_from_documents
 from .errors import InputError, UsageError
-from .readers import SummaryText
+from .readers import Document, SummaryText
 
-__all__ = ["DEFAULT_PEER_ID", "Summary", "config_from_texts", "read_aligned_files", "summary_document"]
+__all__ = [
+    "DEFAULT_PEER_ID",
+    "Summary",
+    "by_system_id",
+    "config_from_texts",
+    "item_eval",
+    "prediction_document",
+    "read_aligned_files",
+    "reference_documents",
+    "summary_document",
+    "text_format",
+]
 
 Summary = Union[str, bytes, Sequence[str]]
+T = TypeVar("T")
 #: The peer ID of a single system given as a list (pyrouge's default system ID).
 DEFAULT_PEER_ID = "1"
 
@@ -30,6 +42,53 @@ def summary_document(summary: Summary, input_format: str, name: str) -> SummaryT
     if not all(isinstance(s, str) for s in summary):
         raise UsageError(f"{name}: a summary is a string or a list of sentence strings")
     return SummaryText.of("\n".join(summary), input_format, name)
+
+
+def text_format(be_mode: Optional[str]) -> str:
+    """The input format of summaries given as text: SPL, or SIMPLE BE lines under ``-3``."""
+    return "SIMPLE" if be_mode is not None else "SPL"
+
+
+def prediction_document(summary: Summary, input_format: str, index: int, peer_id: str) -> SummaryText:
+    """The prediction of system ``peer_id`` for item ``index`` (0-based)."""
+    return summary_document(summary, input_format, f"prediction {index + 1} of system {peer_id}")
+
+
+def reference_documents(
+    item: Union[Summary, Sequence[Summary]], input_format: str, index: int
+) -> list[SummaryText]:
+    """The references of item ``index`` (0-based): one summary, or a list of them."""
+    return [
+        summary_document(s, input_format, f"reference {k + 1} of item {index + 1}")
+        for k, s in enumerate(_references(item))
+    ]
+
+
+def by_system_id(predictions: Mapping[Any, T]) -> dict[str, T]:
+    """The mapping keyed by system IDs as strings, which must differ."""
+    systems = {str(peer_id): value for peer_id, value in predictions.items()}
+    if len(systems) != len(predictions):
+        raise UsageError(f"system IDs must differ as strings: {sorted(map(repr, predictions))}")
+    return systems
+
+
+def item_eval(
+    index: int,
+    predictions: Union[Summary, Mapping[Any, Summary]],
+    references: Union[Summary, Sequence[Summary]],
+    input_format: str,
+) -> Eval:
+    """Eval ``str(index + 1)`` as :func:`config_from_texts` makes it, from one item alone.
+
+    ``predictions`` is one system's summary or a mapping system ID -> summary.
+    """
+    systems = (
+        by_system_id(predictions) if isinstance(predictions, Mapping) else {DEFAULT_PEER_ID: predictions}
+    )
+    peers: dict[str, Document] = {
+        peer_id: prediction_document(s, input_format, index, peer_id) for peer_id, s in systems.items()
+    }
+    return Eval(str(index + 1), peers, list(reference_documents(references, input_format, index)))
 
 
 def _references(item: Union[Summary, Sequence[Summary]]) -> list[Summary]:
@@ -51,9 +110,7 @@ def config_from_texts(
     reference given as sentences is then a list inside that list).
     """
     if isinstance(predictions, Mapping):
-        systems = {str(peer_id): list(items) for peer_id, items in predictions.items()}
-        if len(systems) != len(predictions):
-            raise UsageError(f"system IDs must differ as strings: {sorted(map(repr, predictions))}")
+        systems = {peer_id: list(items) for peer_id, items in by_system_id(predictions).items()}
     elif isinstance(predictions, (str, bytes)):
         raise UsageError("predictions must be a list of summaries, not one string")
     else:
@@ -66,19 +123,10 @@ def config_from_texts(
                 f"system {peer_id!r} has {len(items)} predictions for {len(references)} references"
             )
     peers = {
-        peer_id: [
-            summary_document(s, input_format, f"prediction {i + 1} of system {peer_id}")
-            for i, s in enumerate(items)
-        ]
+        peer_id: [prediction_document(s, input_format, i, peer_id) for i, s in enumerate(items)]
         for peer_id, items in systems.items()
     }
-    models = [
-        [
-            summary_document(s, input_format, f"reference {k + 1} of item {i + 1}")
-            for k, s in enumerate(_references(item))
-        ]
-        for i, item in enumerate(references)
-    ]
+    models = [reference_documents(item, input_format, i) for i, item in enumerate(references)]
     return config_from_documents(peers, models)
 
 
