@@ -6,6 +6,14 @@ Python strings, the Perl's exact numbers::
     report = Rouge(max_ngram=2, stem=True).score(predictions, references)
     print(report.to_legacy(), end="")
 
+Batches of items scored anywhere (a Dask, Spark or Ray cluster), one exact report::
+
+    from rouge155py import Rouge, score_batch, summarize_batches, text_items
+    options = Rouge(max_ngram=2, stem=True).options
+    items = text_items(predictions, references)
+    batches = [score_batch(items[i : i + 1000], options) for i in range(0, len(items), 1000)]
+    report = summarize_batches(batches, options)  # batches in any order
+
 A ROUGE-1.5.5.pl command line::
 
     from rouge155py import evaluate_args
@@ -16,6 +24,7 @@ from __future__ import annotations
 
 from ._version import __version__
 from .api import Rouge, score
+from .batches import EvalItem, ScoredBatch, TextItem, eval_items, score_batch, summarize_batches, text_items
 from .errors import (
     ComputeError,
     ConfigError,
@@ -35,6 +44,7 @@ __all__ = [
     "ComputeError",
     "ConfigError",
     "DataError",
+    "EvalItem",
     "InputError",
     "MetricResult",
     "Options",
@@ -42,14 +52,20 @@ __all__ = [
     "Rouge",
     "Rouge155",
     "RougeError",
+    "ScoredBatch",
     "Summary",
+    "TextItem",
     "UsageError",
     "__version__",
+    "eval_items",
     "evaluate",
     "evaluate_args",
     "format_legacy",
     "parse_command_line",
     "score",
+    "score_batch",
+    "summarize_batches",
+    "text_items",
 ]
 
 

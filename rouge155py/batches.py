@@ -1,0 +1,441 @@
+"""Score items in batches anywhere, then summarize every batch's rows into the one exact report.
+
+Two steps, for any engine that runs a function on partitions of data (Dask,
+Spark, Ray, a job queue, a loop)::
+
+    from rouge155py import Rouge, score_batch, summarize_batches, text_items
+
+    options = Rouge(max_ngram=2, stem=True).options
+    items = text_items(predictions, references)  # or eval_items(config)
+    batches = [score_batch(items[i : i + 1000], options) for i in range(0, len(items), 1000)]
+    report = summarize_batches(batches, options)  # any order: same bytes as one process
+
+1. :func:`score_batch` reads and scores the evals of some items (texts in
+   memory, or eval entries of a configuration) into a :class:`ScoredBatch`:
+   the row of every instance (eval ID, peer ID, metric, and R, P, F as the
+   Perl rounds them, or its counts under ``-t``) and, per eval, what the report
+   needs besides: its peers, its number of models, a missing model file, the
+   error its scoring met. No text: a batch is small, and pickles.
+2. :func:`summarize_batches` merges batches in whatever order they come and
+   does what one process does next: the missing-peer warnings and the first
+   error in the Perl's order, its bootstrap over every instance, the report.
+
+Each item knows its place in the whole run (a text item's index, an eval
+entry's position in its configuration): the Perl's eval order, which decides
+the order of the warnings, which error comes first, and which instances ``-m``
+with ``-M`` stems. That quirk stems peers until the first model is read by a
+metric other than ROUGE-N, which no batch can know: under ``-m -M`` a batch
+also keeps the rows of that metric and of ROUGE-N with the peer stemmed, and
+the summary takes them where the Perl's walk still stems.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field, fields, replace
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping, NamedTuple, Optional, Sequence, Union
+
+from .config import Eval, EvalConfig
+from .engine import Grouped, Scorer, instance_tables, merge_rows, score_evals, summarize_metric
+from .errors import RougeError, UsageError
+from .metrics.base import Metric
+from .metrics.plan import metric_plan
+from .options import Options
+from .planning import check_evals, check_resamples, evaluated_peers, plan_tasks, scored_evals, walk_tasks
+from .readers import Document, SummaryFile, SummaryText
+from .report import Report
+from .results import Row
+from .texts import DEFAULT_PEER_ID, Summary, by_system_id, item_eval, text_format
+
+if TYPE_CHECKING:
+    from .api import Rouge
+
+__all__ = [
+    "EvalItem",
+    "EvalRecord",
+    "Failure",
+    "InstanceRow",
+    "ScoredBatch",
+    "TextItem",
+    "eval_items",
+    "score_batch",
+    "summarize_batches",
+    "text_items",
+]
+
+
+class TextItem(NamedTuple):
+    """Item ``index`` (0-based) as :func:`rouge155py.score` numbers it: eval ``str(index + 1)``.
+
+    ``predictions``: one system's summary (peer ID ``"1"``) or a mapping
+    system ID -> summary; ``references``: one summary or a list of them. A
+    summary is a string (its lines are its sentences), bytes, or a list of
+    sentence strings.
+    """
+
+    index: int
+    predictions: Union[Summary, Mapping[Any, Summary]]
+    references: Union[Summary, Sequence[Summary]]
+
+
+class EvalItem(NamedTuple):
+    """Eval entry ``position`` (0-based) of a configuration; its files are read where it is scored."""
+
+    position: int
+    entry: Eval
+
+
+Item = Union[TextItem, EvalItem]
+
+
+class Failure(NamedTuple):
+    """The error an eval's scoring met first: at metric ``spec`` (plan index), for peer ``peer_id``."""
+
+    spec: int
+    peer_id: str
+    error: RougeError
+
+
+class EvalRecord(NamedTuple):
+    """What the report needs of one eval besides its rows."""
+
+    position: int
+    eval_id: str
+    peer_ids: tuple[str, ...]
+    models: int
+    missing_model: Optional[str] = None  # the first model file that does not exist
+    failure: Optional[Failure] = None
+
+
+class InstanceRow(NamedTuple):
+    """One instance: R, P, F (rounded as the Perl keeps them), or under ``-t`` model, peer and hit counts."""
+
+    eval_id: str
+    peer_id: str
+    metric: str
+    row: Row
+
+
+Tables = dict[tuple[str, str], dict[str, Row]]  # (peer ID, metric label) -> instance ID -> row
+
+
+@dataclass
+class ScoredBatch:
+    """The rows of some evals and what the report needs of each eval; small and picklable, no text.
+
+    ``stemmed_rows`` (``-m`` with ``-M`` only): rows of the same instances
+    with the peer stemmed, for those the Perl's walk may still stem.
+    """
+
+    scoring: tuple[tuple[str, Any], ...]
+    evals: list[EvalRecord] = field(default_factory=list)
+    rows: Tables = field(default_factory=dict)
+    stemmed_rows: Tables = field(default_factory=dict)
+
+    def instances(self) -> Iterator[InstanceRow]:
+        """Every instance row of the batch (under ``-m -M``, as scored without the peer stemmed)."""
+        for (peer_id, label), rows in self.rows.items():
+            for instance_id, row in rows.items():
+                yield InstanceRow(instance_id[: -len(peer_id) - 1], peer_id, label, row)
+
+
+# Options that change only how rows are summarized or printed, or where evals come from.
+_NOT_SCORING = {
+    "confidence",
+    "confidence_label",
+    "resamples",
+    "per_eval",
+    "verbose",
+    "jobs",
+    "config_path",
+    "file_list_format",
+    "file_list_peer_id",
+    "hypothesis_path",
+    "reference_paths",
+    "sentence_separator",
+}
+# A document standing for one a batch has read and scored.
+_SCORED = SummaryText("", "SPL", "<scored in a batch>")
+_local = threading.local()
+
+
+def _as_options(options: Union[Options, Rouge]) -> Options:
+    return options if isinstance(options, Options) else options.options
+
+
+def _scoring(options: Options) -> tuple[tuple[str, Any], ...]:
+    """The options a batch's rows depend on: its summary must use the same."""
+    return tuple((f.name, getattr(options, f.name)) for f in fields(Options) if f.name not in _NOT_SCORING)
+
+
+def text_items(
+    predictions: Union[Sequence[Summary], Mapping[Any, Sequence[Summary]]],
+    references: Sequence[Union[Summary, Sequence[Summary]]],
+    start: int = 0,
+) -> list[TextItem]:
+    """The items of :func:`rouge155py.score`'s arguments; item ``i`` gets index ``start + i``."""
+    if isinstance(predictions, (str, bytes)) or isinstance(references, (str, bytes)):
+        raise UsageError("predictions and references must be lists with one entry per item, not one string")
+    if isinstance(predictions, Mapping):
+        systems = {peer_id: list(items) for peer_id, items in by_system_id(predictions).items()}
+    else:
+        systems = {DEFAULT_PEER_ID: list(predictions)}
+    for peer_id, items in systems.items():
+        if len(items) != len(references):
+            raise UsageError(
+                f"system {peer_id!r} has {len(items)} predictions for {len(references)} references"
+            )
+    if not isinstance(predictions, Mapping):
+        return [
+            TextItem(start + i, p, r) for i, (p, r) in enumerate(zip(systems[DEFAULT_PEER_ID], references))
+        ]
+    return [
+        TextItem(start + i, {peer_id: items[i] for peer_id, items in systems.items()}, r)
+        for i, r in enumerate(references)
+    ]
+
+
+def eval_items(config: EvalConfig) -> list[EvalItem]:
+    """The eval entries of a configuration, each with its position."""
+    return [EvalItem(position, entry) for position, entry in enumerate(config.evals)]
+
+
+def _placed(item: Any, input_format: str) -> tuple[int, Eval]:
+    """An item's position in the run and its eval."""
+    if not isinstance(item, tuple) or len(item) not in (2, 3):
+        raise UsageError(f"an item is a TextItem or an EvalItem, got {type(item).__name__}")
+    position = item[0]
+    if isinstance(position, bool) or not isinstance(position, int) or position < 0:
+        raise UsageError(f"an item's index must be a whole number from 0, got {position!r}")
+    if len(item) == 3:
+        return position, item_eval(position, item[1], item[2], input_format)
+    if not isinstance(item[1], Eval):
+        raise UsageError(f"an EvalItem holds an Eval, got {type(item[1]).__name__}")
+    return position, item[1]
+
+
+def _scorer(options: Options) -> Scorer:
+    """This thread's scorer, kept between batches scored with the same options."""
+    scorer = getattr(_local, "scorer", None)
+    if scorer is None or scorer.options != options:
+        scorer = _local.scorer = Scorer(options)
+    return scorer
+
+
+def _switch(options: Options, plan: list[Metric]) -> Optional[int]:
+    """``-m`` with ``-M``: the first metric whose reading of a model switches ``-m`` off, if any."""
+    if not (options.stem and options.stem_models_only):
+        return None
+    return next((index for index, metric in enumerate(plan) if metric.switches_stemming), None)
+
+
+class _Scoring:
+    """One batch's scoring: its options, plan, evaluated peers and the ``-m -M`` switch."""
+
+    def __init__(self, options: Options, plan: list[Metric], peers: list[str]) -> None:
+        self.options, self.plan, self.peers = options, plan, peers
+        self.scorer = _scorer(options)
+        self.switch = _switch(options, plan)
+        self.labels = [metric.label for metric in plan]
+        self.ids: dict[str, str] = {}  # one string per instance ID, whatever the metric
+
+    def score(self, evals: list[Eval], batch: ScoredBatch) -> None:
+        """Add the rows of some evals to the batch (raises what their scoring raises)."""
+        o, plan, peers = self.options, self.plan, self.peers
+        if self.switch is None:
+            rows = score_evals(o, self.scorer, plan, evals, peers)
+            self._add(batch.rows, rows)
+            return
+        rows = score_evals(o, self.scorer, plan, evals, peers, stem_now=False)
+        with_models = [ev for ev in evals if ev.models]
+        stemmed = score_evals(o, self.scorer, plan[: self.switch + 1], with_models, peers, stem_now=True)
+        self._add(batch.rows, rows)
+        self._add(batch.stemmed_rows, stemmed)
+
+    def _add(self, tables: Tables, grouped: Grouped) -> None:
+        for (peer_id, spec), rows in grouped.items():
+            table = tables.setdefault((peer_id, self.labels[spec]), {})
+            for instance_id, row in rows.items():
+                table[self.ids.setdefault(instance_id, instance_id)] = row
+
+    def failure(self, ev: Eval) -> Optional[Failure]:
+        """The error scoring one eval meets first, metric by metric, then peer by peer."""
+        stem_now = None if self.switch is None else False
+        tasks = plan_tasks(self.options, [ev], self.plan, self.peers, stem_now)
+        try:
+            for task in sorted(tasks, key=lambda t: t.spec):
+                try:
+                    self.scorer.rows(self.plan, [task])
+                except RougeError as error:
+                    return Failure(task.spec, task.peer_id, error)
+        finally:
+            self.scorer.corpus.clear()
+        return None
+
+
+def score_batch(items: Iterable[Item], options: Union[Options, Rouge]) -> ScoredBatch:
+    """Score the evals of some items: their instance rows and what the report needs of each eval.
+
+    ``options``: an :class:`Options` or a :class:`~rouge155py.Rouge` (texts
+    are SPL summaries, or SIMPLE BE lines under ``be_mode``). A file that
+    cannot be read or a score the Perl dies on is kept in the batch, to be
+    raised by :func:`summarize_batches` if it is the error one process meets
+    first. Any other error is raised here.
+    """
+    options = _as_options(options)
+    plan = metric_plan(options)
+    batch = ScoredBatch(_scoring(options))
+    if not plan:
+        return batch
+    check_resamples(options)
+    input_format = text_format(options.be_mode)
+    placed = [_placed(item, input_format) for item in items]
+    evals = [ev for _, ev in placed]
+    peers = evaluated_peers(options, EvalConfig(evals, {p for ev in evals for p in ev.peers}))
+    run = _Scoring(options, plan, peers)
+    chosen = set(peers)
+    peer_sets: dict[tuple[str, ...], tuple[str, ...]] = {}
+    missing: dict[str, str] = {}
+    try:
+        for ev in evals:
+            if not chosen.isdisjoint(ev.peers):
+                found = next((m.name for m in ev.models if not run.scorer.corpus.exists(m)), None)
+                if found is not None:
+                    missing[ev.eval_id] = found
+    finally:
+        run.scorer.corpus.clear()
+    failures: dict[str, Failure] = {}
+    if not missing:  # else the report stops at a missing model before it scores anything
+        # Each variant fixes its -m state: any chunks will do.
+        chunking = options if run.switch is None else replace(options, stem_models_only=False)
+        for chunk in scored_evals(chunking, EvalConfig(evals, chosen), peers):
+            try:
+                run.score(chunk, batch)
+            except RougeError:
+                for ev in chunk:
+                    try:
+                        run.score([ev], batch)
+                    except RougeError as error:
+                        failures[ev.eval_id] = run.failure(ev) or Failure(0, peers[0], error)
+    for position, ev in placed:
+        names = tuple(ev.peers)
+        batch.evals.append(
+            EvalRecord(
+                position,
+                ev.eval_id,
+                peer_sets.setdefault(names, names),
+                len(ev.models),
+                missing.get(ev.eval_id),
+                failures.get(ev.eval_id),
+            )
+        )
+    return batch
+
+
+def _stand_ins(records: list[EvalRecord]) -> list[Eval]:
+    """The evals as the summary sees them: IDs, peers and numbers of models, without texts.
+
+    Evals with the same peers or the same number of models share one dict or list (never changed).
+    """
+    peers: dict[tuple[str, ...], dict[str, Document]] = {}
+    models: dict[int, list[Document]] = {}
+    out = []
+    for record in records:
+        found = models.get(record.models) or models.setdefault(record.models, [_SCORED] * record.models)
+        if record.missing_model is not None:
+            found = [SummaryFile(record.missing_model, None), *found[1:]]
+        named = peers.get(record.peer_ids) or peers.setdefault(
+            record.peer_ids, dict.fromkeys(record.peer_ids, _SCORED)
+        )
+        out.append(Eval(record.eval_id, named, found))
+    return out
+
+
+def _raise_first_failure(
+    options: Options, config: EvalConfig, peers: list[str], records: list[EvalRecord]
+) -> None:
+    """Raise the error one process meets first: by chunk of evals, then metric, peer and eval."""
+    failed = [(order, r.failure) for order, r in enumerate(records) if r.failure is not None]
+    if not failed:
+        return
+    rank = {peer_id: i for i, peer_id in enumerate(peers)}
+    chunk_of = {ev.eval_id: k for k, chunk in enumerate(scored_evals(options, config, peers)) for ev in chunk}
+    _, first = min(
+        failed, key=lambda f: (chunk_of[records[f[0]].eval_id], f[1].spec, rank[f[1].peer_id], f[0])
+    )
+    raise first.error
+
+
+def _restem(
+    options: Options,
+    plan: list[Metric],
+    config: EvalConfig,
+    peers: list[str],
+    grouped: Grouped,
+    stemmed: Grouped,
+) -> None:
+    """``-m`` with ``-M``: the instances the Perl's walk plans before its switch take their stemmed rows."""
+    switch = _switch(options, plan)
+    if switch is None:
+        return
+    for task in walk_tasks(options, config.evals, plan[: switch + 1], peers):
+        if not task.peer_stem:
+            return  # switched off for good
+        row = stemmed.get((task.peer_id, task.spec), {}).get(task.instance_id)
+        if row is not None:
+            grouped.setdefault((task.peer_id, task.spec), {})[task.instance_id] = row
+
+
+def summarize_batches(
+    batches: Iterable[ScoredBatch], options: Union[Options, Rouge], peer_ids: Iterable[str] = ()
+) -> Report:
+    """The report of every eval in the batches, as one process makes it, whatever their order.
+
+    Batches are merged one at a time as the iterable yields them. ``options``
+    must score as the batches' did. ``peer_ids``: peers the configuration
+    names besides those of its evals (``-a`` reports every one).
+    """
+    options = _as_options(options)
+    report = Report(options)
+    plan = metric_plan(options)
+    if not plan:
+        return report
+    check_resamples(options)
+    scoring = _scoring(options)
+    spec = {metric.label: index for index, metric in enumerate(plan)}
+    records: dict[int, EvalRecord] = {}
+    seen: set[str] = set()
+    grouped: Grouped = {}
+    stemmed: Grouped = {}
+    for batch in batches:
+        if batch.scoring != scoring:
+            theirs, ours = dict(batch.scoring), dict(scoring)
+            differ = sorted(name for name in ours if theirs.get(name) != ours[name])
+            raise UsageError(
+                f"a batch was scored with other options ({', '.join(differ)}) than the summary's"
+            )
+        for record in batch.evals:
+            if record.position in records or record.eval_id in seen:
+                raise UsageError(f"eval {record.eval_id!r} (position {record.position}) is in two batches")
+            records[record.position] = record
+            seen.add(record.eval_id)
+        merge_rows(grouped, {(peer_id, spec[label]): rows for (peer_id, label), rows in batch.rows.items()})
+        merge_rows(
+            stemmed, {(peer_id, spec[label]): rows for (peer_id, label), rows in batch.stemmed_rows.items()}
+        )
+    ordered = [records[position] for position in sorted(records)]
+    del records, seen
+    config = EvalConfig(_stand_ins(ordered), {p for r in ordered for p in r.peer_ids} | set(peer_ids))
+    peers = evaluated_peers(options, config)
+    report.warnings = check_evals(config, peers, lambda document: document is _SCORED)
+    _raise_first_failure(options, config, peers, ordered)
+    if stemmed:
+        _restem(options, plan, config, peers, grouped, stemmed)
+        stemmed.clear()
+    tables = instance_tables(plan, peers, grouped)
+    grouped.clear()
+    tables.reverse()
+    while tables:  # each instance table is dropped once summarized
+        peer_id, index, rows = tables.pop()
+        report.results.append(summarize_metric(options, plan[index], peer_id, rows))
+    return report
