@@ -45,7 +45,11 @@ class Rouge:
     (``-w``, None: no ROUGE-W), ``skip_distance`` (``-2``, None: no ROUGE-S;
     negative: unlimited), ``skip_unigrams`` (``-u``), ``skip_both`` (``-U``),
     ``be_mode`` (``-3``: summaries are BE lines), ``stem`` (``-m``),
-    ``stem_models_only`` (``-M``), ``stopwords`` (``-s``), ``length_limit``
+    ``stem_models_only`` (``-M``), ``stopwords`` (``-s``), ``stopwords_file``
+    (``--stopwords``: the list ``stopwords`` removes instead of the SMART list),
+    ``lang`` (``--lang``: an ISO 639 code such as ``"de"``, ``"ru"`` or
+    ``"zh"``, for Unicode words and the language's Snowball stemmer; ``"en"``
+    is the Perl's own text rules; needs nltk), ``length_limit``
     (``-l`` words) or ``byte_limit`` (``-b``), ``alpha`` (``-p``, 0.5),
     ``best_model`` (``-f B``; False is ``-f A``), ``counting`` (``-t``: 0
     averages of instance scores, 1 totals per resample, 2 sums only),

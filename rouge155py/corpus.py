@@ -2,7 +2,8 @@
 
 The corpus caches, per document: its sentences; per stemming choice: the
 n-gram reader's tokens and the LCS reader's token sentences; and whatever view
-a metric builds on top of them (:meth:`Corpus.view`).
+a metric builds on top of them (:meth:`Corpus.view`). Its text stage (the
+Perl's rules, or ``--lang``'s) turns the readers' text into tokens.
 """
 
 from __future__ import annotations
@@ -11,8 +12,7 @@ from array import array
 from typing import Callable, Hashable, TypeVar
 
 from .readers import Document, limit_for_lcs, limit_for_ngrams, read_be_lines, read_sentences
-from .resources import LinguisticData
-from .text.tokenize import Tokenizer
+from .text.stage import TextStage
 
 __all__ = ["Corpus", "Vocabulary"]
 
@@ -30,8 +30,9 @@ class Vocabulary(dict):  # type: ignore[type-arg]
 class Corpus:
     """Cached views of the documents of one run."""
 
-    def __init__(self, data: LinguisticData, remove_stopwords: bool, words: float, nbytes: float) -> None:
-        self.tokenizer = Tokenizer(data, remove_stopwords)
+    def __init__(self, stage: TextStage, words: float, nbytes: float) -> None:
+        """``stage`` (see :func:`~rouge155py.text.stage.text_stage`); ``words``/``nbytes``: ``-l``/``-b``."""
+        self.tokenizer = stage
         self._words = words
         self._bytes = nbytes
         self._cache: dict[Hashable, object] = {}

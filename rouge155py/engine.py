@@ -17,9 +17,9 @@ from .corpus import Corpus
 from .metrics.base import Metric, Task
 from .options import Options
 from .planning import plan_tasks
-from .resources import load_data
 from .results import MetricResult, Row
 from .scoring import combine_models, instance_scores
+from .text.stage import text_stage
 
 __all__ = [
     "Grouped",
@@ -40,8 +40,7 @@ class Scorer:
 
     def __init__(self, options: Options) -> None:
         self.options = options
-        data = load_data(options.data_dir)
-        self.corpus = Corpus(data, options.stopwords, options.length_limit, options.byte_limit)
+        self.corpus = Corpus(text_stage(options), options.length_limit, options.byte_limit)
 
     def rows(self, plan: list[Metric], tasks: list[Task]) -> list[Row]:
         """The row of every task: rounded R, P, F, or raw counts under ``-t``."""

@@ -15,6 +15,14 @@ from dataclasses import dataclass, field
 from typing import Optional, Sequence
 
 from .errors import LimitError, UsageError
+from .text.unicode import (
+    ENGLISH,
+    SNOWBALL_LANGUAGES,
+    TOKENIZER_NAME,
+    canonical_language,
+    nltk_available,
+    nltk_version,
+)
 
 __all__ = ["MAX_NGRAM", "MAX_RESAMPLES", "PERL_OPTION_SPEC", "Options", "Request", "parse_command_line"]
 
@@ -36,8 +44,10 @@ class Options:
 
     Checked when built, where the Perl dies: ``confidence`` within 0..100,
     ``alpha`` within 0..1, ``wlcs_weight`` above 0, not both length limits,
-    ``counting`` 0, 1 or 2; and the size limits of README's "Errors and limits"
-    (:data:`MAX_NGRAM`, :data:`MAX_RESAMPLES`), a :class:`LimitError`. Labels (``wlcs_label``, ``skip_label``,
+    ``counting`` 0, 1 or 2; ``lang`` (an ISO 639 code, stored as its two-letter
+    form) and what goes with it (see ``_check_text_stage``); and the size limits
+    of README's "Errors and limits" (:data:`MAX_NGRAM`, :data:`MAX_RESAMPLES`), a
+    :class:`LimitError`. Labels (``wlcs_label``, ``skip_label``,
     ``confidence_label``) are the values as the command line gave them; left
     None, they are the numbers as Perl prints them.
     """
@@ -60,6 +70,8 @@ class Options:
     stem: bool = False
     stem_models_only: bool = False
     stopwords: bool = False
+    stopwords_file: Optional[str] = None  # --stopwords FILE: the list -s removes, not the SMART list
+    lang: Optional[str] = None  # --lang: the Unicode text stage and Snowball stemmer; "en" is the legacy one
     length_limit: float = 0
     byte_limit: float = 0
     best_model: bool = False
@@ -104,6 +116,7 @@ class Options:
             raise UsageError("the number of jobs must be at least 1")
         if self.sentence_separator == "":
             raise UsageError("the sentence separator must not be empty")
+        self._check_text_stage()
         labels = (
             ("wlcs_label", self.wlcs_weight),
             ("skip_label", self.skip_distance),
@@ -113,13 +126,52 @@ class Options:
             if getattr(self, name) is None and value is not None:
                 object.__setattr__(self, name, f"{value:.15g}")
 
+    def _check_text_stage(self) -> None:
+        """``lang`` in its two-letter form, and the options that go with it.
+
+        Outside English: nltk is installed, ``-s`` has a user's list
+        (``--stopwords``), ``-m``/``-M`` a Snowball stemmer, and BE (``-3``,
+        English parses) is not asked for. ``--stopwords`` needs ``-s``.
+        """
+        if self.stopwords_file is not None and not self.stopwords:
+            raise UsageError("--stopwords FILE is the list that -s removes: add -s")
+        if self.stopwords_file == "":
+            raise UsageError("--stopwords needs a file name")
+        if self.lang is None:
+            return
+        object.__setattr__(self, "lang", canonical_language(self.lang))
+        if not self.unicode_text:
+            return
+        lang = self.lang
+        if not nltk_available():
+            raise UsageError(f"--lang {lang} needs nltk: pip install 'rouge155py[lang]'")
+        if self.be_mode is not None:
+            raise UsageError(f"Basic Elements (-3) are English parses: not with --lang {lang}")
+        if self.stopwords and self.stopwords_file is None:
+            raise UsageError(
+                f"-s with --lang {lang} needs a stopword list: --stopwords FILE (the SMART list is English)"
+            )
+        if (self.stem or self.stem_models_only) and lang not in SNOWBALL_LANGUAGES:
+            known = " ".join(sorted(SNOWBALL_LANGUAGES))
+            raise UsageError(f"-m/-M: no Snowball stemmer for --lang {lang} (there are: {known})")
+
+    @property
+    def unicode_text(self) -> bool:
+        """Whether the text stage is ``--lang``'s Unicode one (any language but English)."""
+        return self.lang is not None and self.lang != ENGLISH
+
     @property
     def resample_count(self) -> int:
         """How many resamples the Perl draws: ``for (i = 0; i < r; i++)``."""
         return math.ceil(self.resamples) if self.resamples > 0 else 0
 
     def signature(self, version: str) -> str:
-        """A short string naming every setting that changes the numbers."""
+        """A short string naming every setting that changes the numbers.
+
+        A user's stopword list (``--stopwords``) adds ``sw:`` and the start of
+        its SHA-256; the Unicode text stage adds its language, tokenizer, stemmer
+        and nltk version. Without either, it is the legacy settings alone.
+        """
         parts = [
             f"n:{self.max_ngram}",
             f"L:{'yes' if self.lcs else 'no'}",
@@ -138,8 +190,20 @@ class Options:
             f"t:{self.counting}",
             f"c:{self.confidence_label}",
             f"r:{self.resamples:g}",
-            f"version:{version}",
         ]
+        if self.stopwords_file is not None:
+            from .resources import stopword_file_digest
+
+            parts.append(f"sw:sha256-{stopword_file_digest(self.stopwords_file)}")
+        if self.unicode_text:
+            stemmer = SNOWBALL_LANGUAGES.get(self.lang or "")
+            parts += [
+                f"lang:{self.lang}",
+                f"tok:{TOKENIZER_NAME}",
+                f"stem:{'snowball-' + stemmer if stemmer else 'none'}",
+                f"nltk:{nltk_version()}",
+            ]
+        parts.append(f"version:{version}")
         return "|".join(parts)
 
 
@@ -211,7 +275,7 @@ def _number(name: str, value: str, warnings: list[str]) -> float:
 
 
 _FLAGS = {"--json", "--signature", "--help", "--version", "--quiet"}
-_VALUED = {"--jobs", "--format", "--hyp", "--sentence-separator", "--make-home"}
+_VALUED = {"--jobs", "--format", "--hyp", "--sentence-separator", "--make-home", "--lang", "--stopwords"}
 _REPEATED = {"--ref"}
 _ALIASES = {"--sep": "--sentence-separator"}
 
@@ -348,6 +412,8 @@ def parse_command_line(argv: Sequence[str], environ: Optional[dict[str, str]] = 
         stem=given("m"),
         stem_models_only=given("M"),
         stopwords=given("s"),
+        stopwords_file=long_opts.get("--stopwords"),
+        lang=long_opts.get("--lang"),
         length_limit=length_limit,
         byte_limit=byte_limit,
         best_model=opts.get("f") == "B",

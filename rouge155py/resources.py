@@ -3,11 +3,13 @@
 Lookup order: ``-e DIR``, then ``ROUGE_EVAL_HOME``, then ``RED_EVAL_HOME``
 (resolved by the options), else the copy bundled with the package. A real
 ROUGE-1.5.5 ``data/`` directory works: its ``WordNet-2.0-Exceptions/*.exc``
-are read directly, so its Berkeley-DB file is never needed.
+are read directly, so its Berkeley-DB file is never needed. A user's stopword
+list (``--stopwords FILE``) is read from its path, under the summaries' size limit.
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -15,6 +17,7 @@ from pathlib import Path
 from typing import Optional
 
 from .errors import DataError
+from .readers.document import read_file
 
 __all__ = [
     "EXCEPTION_FILES",
@@ -23,6 +26,8 @@ __all__ = [
     "bundled_data_dir",
     "exception_dir",
     "load_data",
+    "stopword_file_digest",
+    "stopword_file_lines",
 ]
 
 STOPWORDS_FILE = "smart_common_words.txt"
@@ -89,3 +94,20 @@ def load_data(data_dir: Optional[str]) -> LinguisticData:
     if exceptions is None:
         raise DataError(f"no WordNet exception lists in {directory} or in {bundled}")
     return LinguisticData(stopwords, _read_exceptions(exceptions), str(directory))
+
+
+def _stopword_file(path: str) -> bytes:
+    return read_file(
+        path, DataError, f"cannot open stopword list {path}", f"cannot read stopword list {path}"
+    )
+
+
+def stopword_file_lines(path: str) -> list[bytes]:
+    """The lines of a user's stopword list (``--stopwords FILE``), without line ends."""
+    lines = _stopword_file(path).split(b"\n")
+    return [line[:-1] if line.endswith(b"\r") else line for line in lines]
+
+
+def stopword_file_digest(path: str) -> str:
+    """The first 12 hexadecimal digits of the SHA-256 of a user's stopword list."""
+    return hashlib.sha256(_stopword_file(path)).hexdigest()[:12]

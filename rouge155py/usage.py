@@ -30,6 +30,7 @@ _SHORT = """\
          [-z <SEE|SPL|ISI|SIMPLE>]
          [-j N | --jobs N (worker processes)]
          [--json | --format text|json] [--signature] [--version]
+         [--lang LANG (any language)] [--stopwords FILE (for -s)]
          <ROUGE-eval-config-file> [<systemID>]
 """
 
@@ -72,9 +73,16 @@ Additions of rouge155py:
   --make-home DIR: make a ROUGE home (ROUGE-1.5.5.pl running rouge155py, data/).
   --quiet: no progress line (drawn on stderr only when it is a terminal and
   the run lasts over 2 s).
+  --lang LANG: text in any language (an ISO 639 code: de, ru, ar, zh ...):
+  words of every script after NFKC and case folding, each character a word in
+  Chinese, Japanese, Thai and other scripts without spaces; -m stems with the
+  language's Snowball stemmer (needs nltk: pip install 'rouge155py[lang]').
+  Not with -3. --lang en is the Perl's own text rules.
+  --stopwords FILE: the words -s removes (one a line), instead of the SMART
+  list; -s with --lang other than en needs it.
 Exit codes: 0 success; 1 other error (e.g. the report cannot be written);
   2 bad command line or option value; 3 bad configuration; 4 missing or invalid
-  summary file; 5 bad data directory; 6 computation undefined (e.g. ROUGE-W on
+  summary file; 5 bad data directory or stopword list; 6 computation undefined (e.g. ROUGE-W on
   an empty model, -r 0); 7 beyond a size limit (e.g. -r over 10000000, a
   summary over 64 MiB); 130 Ctrl-C; 141 output pipe closed; 143 SIGTERM.
 """

@@ -16,6 +16,7 @@ from rouge155py.metrics.plan import REGISTRY, metric_plan
 from rouge155py.planning import plan_tasks, walk_tasks
 from rouge155py.readers import SummaryFile, SummaryText
 from rouge155py.resources import load_data
+from rouge155py.text.tokenize import Tokenizer
 
 
 def test_registry_gives_the_perl_output_order() -> None:
@@ -89,7 +90,7 @@ def test_equal_texts_are_one_document(tmp_path: Path) -> None:
     b = SummaryText.of("Same text", "SPL", name="second")
     assert a == b and hash(a) == hash(b)
     assert SummaryText.of("Same text", "SEE") != a  # the format is part of what a document is
-    corpus = Corpus(load_data(None), False, 0, 0)
+    corpus = Corpus(Tokenizer(load_data(None), False), 0, 0)
     assert corpus.token_ids(a, False) is corpus.token_ids(b, False)
     path = tmp_path / "s.spl"
     path.write_bytes(b"Same text\n")

@@ -3,13 +3,27 @@
 from __future__ import annotations
 
 import sys
-from typing import Callable
+from typing import Callable, Iterable
 
 from ..resources import LinguisticData
 from .normalize import ASCII_LOWER, counted_tokens
 from .stem import porter_stem
 
-__all__ = ["Tokenizer"]
+__all__ = ["Tokenizer", "stopword_entries"]
+
+
+def stopword_entries(lines: Iterable[bytes]) -> frozenset[str]:
+    """A user's stopword list (``--stopwords``) for this stage: each line that is one counted token.
+
+    Lines are lowercased (ASCII) as the readers lowercase summaries; a line with
+    no token or several (``don't``) is left out, since no token can equal it.
+    """
+    found: set[str] = set()
+    for line in lines:
+        words = counted_tokens(line.decode("latin-1").translate(ASCII_LOWER))
+        if len(words) == 1:
+            found.add(words[0])
+    return frozenset(found)
 
 
 class _Stems(dict):  # type: ignore[type-arg]
