@@ -429,6 +429,23 @@ def test_nltk_is_imported_only_in_the_mode(tmp_path: Path) -> None:
     assert imports_nltk("--lang", "de", "-m")
 
 
+# --------------------------------------------------------------------------
+# rouge-score, given the same tokens (scripts/crosscheck_lang.py runs more)
+# --------------------------------------------------------------------------
+
+
+def test_same_scores_as_rouge_score_on_generated_pairs() -> None:
+    pytest.importorskip("rouge_score")
+    import crosscheck_lang
+
+    outcome = crosscheck_lang.run(40, crosscheck_lang.LANGUAGES, seed=11)
+    assert outcome.pairs == 40 * len(crosscheck_lang.LANGUAGES) >= 200
+    assert outcome.failures == []
+    # Summaries of several lines: the Perl's union LCS equals rougeLsum here, not rougeL.
+    assert outcome.lsum_compared > 50 and outcome.lsum_differ == 0
+    assert outcome.plain_l_differ > 0
+
+
 def test_worker_processes_give_the_same_report() -> None:
     predictions = ["Die Katzen saßen auf der Matte.", "Кошка сидела на ковре."]
     references = [["Die Katze saß auf den Matten."], ["Кошки сидели на ковре и спали."]]
