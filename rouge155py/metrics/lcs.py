@@ -73,8 +73,7 @@ class LcsText:
         budget = sorted(zip(map(vocab.__getitem__, self.unigrams), self.unigrams.values()))
         unigram_ids = array("i", [i for i, _ in budget])
         unigram_counts = array("i", [n for _, n in budget])
-        longest = max(map(len, self.sentences), default=0)
-        object.__setattr__(self, "_packed", (ids, offsets, unigram_ids, unigram_counts, longest))
+        object.__setattr__(self, "_packed", (ids, offsets, unigram_ids, unigram_counts, self.longest))
 
     @cached_property
     def longest(self) -> int:
@@ -283,22 +282,29 @@ def lcs_text(corpus: Corpus, document: Document, stem: bool, unigram_stem: bool)
     return corpus.view(("lcs", document, stem, unigram_stem), make)
 
 
+def _union_lcs_counts(
+    label: str, corpus: Corpus, tasks: list[Task], score: Callable[[LcsText, LcsText, str], ModelCounts]
+) -> list[list[ModelCounts]]:
+    """Per task, ``score(model, peer, model name)`` of each model, after the table size check."""
+    out = []
+    for t in tasks:
+        peer = lcs_text(corpus, t.peer, t.peer_stem, t.peer_stem)
+        per_model = []
+        for m, (s, u) in zip(t.models, t.model_stems):
+            model = lcs_text(corpus, m, s, u)
+            check_table_size(label, model, peer, m.name, t.peer.name)
+            per_model.append(score(model, peer, m.name))
+        out.append(per_model)
+    return out
+
+
 class Lcs(Metric):
     """ROUGE-L."""
 
     label = "ROUGE-L"
 
     def counts(self, corpus: Corpus, tasks: list[Task]) -> list[list[ModelCounts]]:
-        out = []
-        for t in tasks:
-            peer = lcs_text(corpus, t.peer, t.peer_stem, t.peer_stem)
-            per_model = []
-            for m, (s, u) in zip(t.models, t.model_stems):
-                model = lcs_text(corpus, m, s, u)
-                check_table_size(self.label, model, peer, m.name, t.peer.name)
-                per_model.append(score_lcs(model, peer))
-            out.append(per_model)
-        return out
+        return _union_lcs_counts(self.label, corpus, tasks, lambda model, peer, name: score_lcs(model, peer))
 
 
 class WeightedLcs(Metric):
@@ -318,13 +324,7 @@ class WeightedLcs(Metric):
         return ((stem_now, forced),) + ((rest, forced),) * (models - 1)
 
     def counts(self, corpus: Corpus, tasks: list[Task]) -> list[list[ModelCounts]]:
-        out = []
-        for t in tasks:
-            peer = lcs_text(corpus, t.peer, t.peer_stem, t.peer_stem)
-            per_model = []
-            for m, (s, u) in zip(t.models, t.model_stems):
-                model = lcs_text(corpus, m, s, u)
-                check_table_size(self.label, model, peer, m.name, t.peer.name)
-                per_model.append(score_wlcs(model, peer, self.weight, m.name))
-            out.append(per_model)
-        return out
+        def score(model: LcsText, peer: LcsText, name: str) -> ModelCounts:
+            return score_wlcs(model, peer, self.weight, name)
+
+        return _union_lcs_counts(self.label, corpus, tasks, score)
