@@ -9,7 +9,7 @@ from ..resources import LinguisticData
 from .normalize import ASCII_LOWER, counted_tokens
 from .stem import porter_stem
 
-__all__ = ["Tokenizer", "stopword_entries"]
+__all__ = ["Stems", "TextStageBase", "Tokenizer", "stopword_entries"]
 
 
 def stopword_entries(lines: Iterable[bytes]) -> frozenset[str]:
@@ -26,25 +26,54 @@ def stopword_entries(lines: Iterable[bytes]) -> frozenset[str]:
     return frozenset(found)
 
 
-class _Stems(dict):  # type: ignore[type-arg]
-    """Token -> counted form under -m: stemmed when longer than 3 bytes, computed once."""
+class Stems(dict):  # type: ignore[type-arg]
+    """Token -> counted form under -m, computed once: ``stem(token)`` when ``shortest`` or longer."""
 
-    def __init__(self, morph_stem: Callable[[str], str]) -> None:
+    def __init__(self, stem: Callable[[str], str], shortest: int = 1) -> None:
         super().__init__()
-        self._morph_stem = morph_stem
+        self._stem = stem
+        self._shortest = shortest
 
     def __missing__(self, token: str) -> str:
-        value = self[token] = self._morph_stem(token) if len(token) > 3 else token
+        value = self[token] = self._stem(token) if len(token) >= self._shortest else token
         return value
 
 
-class Tokenizer:
-    """Turns text into tokens under one run's ``-s`` setting and data files."""
+class TextStageBase:
+    """What both text stages share: stopwords removed, stems computed once, tokens of pieces or sentences.
+
+    A stage sets ``_stopwords`` and ``_stems`` and says how a text splits (``_split``).
+    """
+
+    _stopwords: frozenset[str]
+    _stems: Stems
+
+    def _split(self, text: str) -> list[str]:
+        raise NotImplementedError
+
+    def _counted(self, text: str, stem: bool) -> list[str]:
+        found = self._split(text)
+        if self._stopwords:
+            found = [t for t in found if t not in self._stopwords]
+        # Both maps return shared string objects: one copy of each word per run.
+        return list(map(self._stems.__getitem__ if stem else sys.intern, found))
+
+    def tokens(self, pieces: list[str], stem: bool) -> list[str]:
+        """Counted tokens of the pieces (a reader's texts, joined by spaces), stemmed under ``-m``."""
+        return self._counted(" ".join(pieces), stem)
+
+    def sentence_tokens(self, sentences: list[str], stem: bool) -> list[list[str]]:
+        """Counted tokens of each sentence."""
+        return [self._counted(sentence, stem) for sentence in sentences]
+
+
+class Tokenizer(TextStageBase):
+    """Turns text into tokens under one run's ``-s`` setting and data files (the Perl's rules)."""
 
     def __init__(self, data: LinguisticData, remove_stopwords: bool) -> None:
         self._stopwords = data.stopwords if remove_stopwords else frozenset()
         self._exceptions = data.exceptions
-        self._stems = _Stems(self.morph_stem)
+        self._stems = Stems(self.morph_stem, shortest=4)  # the Perl stems tokens longer than 3 bytes
 
     def morph_stem(self, token: str) -> str:
         """WordNet exception first, else the Perl's Porter variant (any length)."""
@@ -52,17 +81,4 @@ class Tokenizer:
         found = self._exceptions.get(lowered)
         return found if found is not None else porter_stem(lowered)
 
-    def _counted(self, text: str, stem: bool) -> list[str]:
-        found = counted_tokens(text)
-        if self._stopwords:
-            found = [t for t in found if t not in self._stopwords]
-        # Both maps return shared string objects: one copy of each word per run.
-        return list(map(self._stems.__getitem__ if stem else sys.intern, found))
-
-    def tokens(self, pieces: list[str], stem: bool) -> list[str]:
-        """Counted tokens of the pieces, stemmed when longer than 3 bytes under ``-m``."""
-        return self._counted(" ".join(pieces), stem)
-
-    def sentence_tokens(self, sentences: list[str], stem: bool) -> list[list[str]]:
-        """Counted tokens of each sentence."""
-        return [self._counted(sentence, stem) for sentence in sentences]
+    _split = staticmethod(counted_tokens)

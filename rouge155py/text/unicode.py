@@ -26,6 +26,7 @@ from functools import lru_cache
 from typing import Callable, Iterable, Optional
 
 from ..errors import UsageError
+from .tokenize import Stems, TextStageBase
 
 __all__ = [
     "ENGLISH",
@@ -228,19 +229,7 @@ def _decoded(text: str) -> str:
     return text.encode("latin-1").decode("utf-8", "replace")
 
 
-class _Stems(dict):  # type: ignore[type-arg]
-    """Word -> its stem, computed once per run."""
-
-    def __init__(self, stem: Callable[[str], str]) -> None:
-        super().__init__()
-        self._stem = stem
-
-    def __missing__(self, word: str) -> str:
-        value = self[word] = sys.intern(self._stem(word))
-        return value
-
-
-class UnicodeTokenizer:
+class UnicodeTokenizer(TextStageBase):
     """The ``--lang`` text stage: same interface as :class:`~rouge155py.text.tokenize.Tokenizer`."""
 
     def __init__(self, language: str, stopwords: frozenset[str] = frozenset(), stem: bool = False) -> None:
@@ -248,7 +237,7 @@ class UnicodeTokenizer:
         self.language = language
         self._stopwords = stopwords
         self._stemmer: Optional[Callable[[str], str]] = snowball_stemmer(language) if stem else None
-        self._stems = _Stems(self.morph_stem)
+        self._stems = Stems(lambda word: sys.intern(self.morph_stem(word)))
 
     def morph_stem(self, word: str) -> str:
         """The word's Snowball stem."""
@@ -256,16 +245,5 @@ class UnicodeTokenizer:
             self._stemmer = snowball_stemmer(self.language)
         return self._stemmer(word)
 
-    def _counted(self, text: str, stem: bool) -> list[str]:
-        found = unicode_tokens(_decoded(text))
-        if self._stopwords:
-            found = [t for t in found if t not in self._stopwords]
-        return list(map(self._stems.__getitem__ if stem else sys.intern, found))
-
-    def tokens(self, pieces: list[str], stem: bool) -> list[str]:
-        """Tokens of the pieces (a reader's texts), stemmed under ``-m``."""
-        return self._counted(" ".join(pieces), stem)
-
-    def sentence_tokens(self, sentences: list[str], stem: bool) -> list[list[str]]:
-        """Tokens of each sentence."""
-        return [self._counted(sentence, stem) for sentence in sentences]
+    def _split(self, text: str) -> list[str]:
+        return unicode_tokens(_decoded(text))
