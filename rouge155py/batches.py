@@ -45,7 +45,7 @@ from .planning import check_evals, check_resamples, evaluated_peers, plan_tasks,
 from .readers import Document, SummaryFile, SummaryText
 from .report import Report
 from .results import Row
-from .texts import DEFAULT_PEER_ID, Summary, by_system_id, item_eval, text_format
+from .texts import DEFAULT_PEER_ID, Summary, item_eval, text_format, text_systems
 
 if TYPE_CHECKING:
     from .api import Rouge
@@ -174,17 +174,7 @@ def text_items(
     start: int = 0,
 ) -> list[TextItem]:
     """The items of :func:`rouge155py.score`'s arguments; item ``i`` gets index ``start + i``."""
-    if isinstance(predictions, (str, bytes)) or isinstance(references, (str, bytes)):
-        raise UsageError("predictions and references must be lists with one entry per item, not one string")
-    if isinstance(predictions, Mapping):
-        systems = {peer_id: list(items) for peer_id, items in by_system_id(predictions).items()}
-    else:
-        systems = {DEFAULT_PEER_ID: list(predictions)}
-    for peer_id, items in systems.items():
-        if len(items) != len(references):
-            raise UsageError(
-                f"system {peer_id!r} has {len(items)} predictions for {len(references)} references"
-            )
+    systems = text_systems(predictions, references)
     if not isinstance(predictions, Mapping):
         return [
             TextItem(start + i, p, r) for i, (p, r) in enumerate(zip(systems[DEFAULT_PEER_ID], references))

@@ -27,6 +27,7 @@ __all__ = [
     "reference_documents",
     "summary_document",
     "text_format",
+    "text_systems",
 ]
 
 Summary = Union[str, bytes, Sequence[str]]
@@ -98,17 +99,11 @@ def _references(item: Union[Summary, Sequence[Summary]]) -> list[Summary]:
     return list(item)
 
 
-def config_from_texts(
-    predictions: Union[Sequence[Summary], Mapping[str, Sequence[Summary]]],
+def text_systems(
+    predictions: Union[Sequence[Summary], Mapping[Any, Sequence[Summary]]],
     references: Sequence[Union[Summary, Sequence[Summary]]],
-    input_format: str = "SPL",
-) -> EvalConfig:
-    """Evals ``1``..``N``: prediction i of every system against the references of item i.
-
-    ``predictions`` is one system's list or a mapping system ID -> list;
-    ``references[i]`` is one reference string or a list of references (a
-    reference given as sentences is then a list inside that list).
-    """
+) -> dict[str, list[Summary]]:
+    """System ID -> its predictions (one system's list is system ``1``), one per reference entry."""
     if isinstance(predictions, Mapping):
         systems = {peer_id: list(items) for peer_id, items in by_system_id(predictions).items()}
     elif isinstance(predictions, (str, bytes)):
@@ -122,6 +117,21 @@ def config_from_texts(
             raise UsageError(
                 f"system {peer_id!r} has {len(items)} predictions for {len(references)} references"
             )
+    return systems
+
+
+def config_from_texts(
+    predictions: Union[Sequence[Summary], Mapping[str, Sequence[Summary]]],
+    references: Sequence[Union[Summary, Sequence[Summary]]],
+    input_format: str = "SPL",
+) -> EvalConfig:
+    """Evals ``1``..``N``: prediction i of every system against the references of item i.
+
+    ``predictions`` is one system's list or a mapping system ID -> list;
+    ``references[i]`` is one reference string or a list of references (a
+    reference given as sentences is then a list inside that list).
+    """
+    systems = text_systems(predictions, references)
     peers = {
         peer_id: [prediction_document(s, input_format, i, peer_id) for i, s in enumerate(items)]
         for peer_id, items in systems.items()
