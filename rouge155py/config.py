@@ -11,12 +11,13 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass, field
-from typing import Mapping, Optional, Sequence
-
-from lxml import etree
+from typing import TYPE_CHECKING, Mapping, Optional, Sequence
 
 from .errors import ConfigError, LimitError
 from .readers.document import MAX_CONFIG_BYTES, Document, SummaryFile, read_file
+
+if TYPE_CHECKING:  # lxml is imported only when an XML configuration is read
+    from lxml import etree
 
 __all__ = [
     "INPUT_FORMATS",
@@ -113,6 +114,8 @@ def _parse_xml(path: str, data: bytes) -> etree._Element:
     No external entity, external DTD, XInclude or network resource is read: a
     configuration names summary files, never other resources to load.
     """
+    from lxml import etree
+
     parser = etree.XMLParser(resolve_entities="internal", no_network=True, load_dtd=False, huge_tree=False)
     try:
         return etree.fromstring(data, parser)
@@ -128,6 +131,8 @@ def _entity_refusal(data: bytes, message: str) -> Optional[str]:
     found = re.match(r"Entity '([^']*)' not defined", message)
     if found is None:
         return None
+    from lxml import etree
+
     parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False)
     try:
         dtd = etree.fromstring(data, parser).getroottree().docinfo.internalDTD
