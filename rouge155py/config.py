@@ -36,6 +36,7 @@ _FORMAT = re.compile(r"(?:SEE|ISI|SPL|SIMPLE)\n?\Z", re.IGNORECASE | re.ASCII)
 # Perl's \s on the parser's Unicode strings (Python's \s would add \x1c-\x1f).
 _SPACE = "\t\n\x0b\x0c\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
 _EDGE_SPACE = re.compile(f"\\A[{_SPACE}]+|[{_SPACE}]+\\Z")
+_SPACE_SET = frozenset(re.findall(f"[{_SPACE}]", "".join(map(chr, range(0x3001)))))
 
 
 @dataclass
@@ -81,6 +82,8 @@ class XmlEval:
 
 
 def _trim(text: str) -> str:
+    if text and not (text[0] in _SPACE_SET or text[-1] in _SPACE_SET):
+        return text  # nothing to trim: the common case, without a regular expression
     return _EDGE_SPACE.sub("", text)
 
 
@@ -167,38 +170,39 @@ def read_xml_evals(path: str) -> tuple[list[XmlEval], set[str]]:
         return evals[key]
 
     def walk(element: etree._Element, eval_id: Optional[str]) -> None:
-        if not isinstance(element.tag, str):
+        tag = element.tag
+        if not isinstance(tag, str):
             return
-        if _name_is(element, "EVAL"):
+        name = tag.upper()
+        if name == "EVAL":
             eval_id = _attribute(element, "ID", path)
             evals.setdefault(eval_id, XmlEval(eval_id))
-        elif _name_is(element, "INPUT-FORMAT"):
+        elif name == "INPUT-FORMAT":
             input_format = _attribute(element, "TYPE", path)
             if not _FORMAT.match(input_format):
                 raise ConfigError(f"{path}: unknown input type {input_format!r} on line {element.sourceline}")
             current(eval_id, "INPUT-FORMAT", element).input_format = input_format
             return
-        elif _name_is(element, "PEER-ROOT") or _name_is(element, "MODEL-ROOT"):
-            is_peer = _name_is(element, "PEER-ROOT")
+        elif name == "PEER-ROOT" or name == "MODEL-ROOT":
             for text in _text_nodes(element):
-                target = current(eval_id, str(element.tag), element)
-                if is_peer:
+                target = current(eval_id, tag, element)
+                if name == "PEER-ROOT":
                     target.peer_root = _trim(text)
                 else:
                     target.model_root = _trim(text)
             return
-        elif _name_is(element, "PEERS"):
+        elif name == "PEERS":
             for child in element:
-                if isinstance(child.tag, str) and _name_is(child, "P"):
+                if _name_is(child, "P"):
                     peer_id = _attribute(child, "ID", path)
                     peer_ids.add(peer_id)
                     target = current(eval_id, "PEERS", child)
                     for text in _text_nodes(child):
                         target.peers[peer_id] = _trim(text)
             return
-        elif _name_is(element, "MODELS"):
+        elif name == "MODELS":
             for child in element:
-                if isinstance(child.tag, str) and _name_is(child, "M"):
+                if _name_is(child, "M"):
                     model_id = _attribute(child, "ID", path)
                     target = current(eval_id, "MODELS", child)
                     target.model_ids.append(model_id)

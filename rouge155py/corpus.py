@@ -1,9 +1,10 @@
 """Every document read and tokenized once per run, whatever the number of metrics and peers.
 
-The corpus caches, per document: its sentences; per stemming choice: the
-n-gram reader's tokens and the LCS reader's token sentences; and whatever view
-a metric builds on top of them (:meth:`Corpus.view`). Its text stage (the
-Perl's rules, or ``--lang``'s) turns the readers' text into tokens.
+The corpus caches, per document and stemming choice, the token ids of its
+sentences (one integer per counted token, the same id for the same form all
+run long), and whatever view a metric builds on top of them
+(:meth:`Corpus.view`). Its text stage (the Perl's rules, or ``--lang``'s)
+says how a text splits into tokens and what each token counts as.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import Callable, Hashable, TypeVar
 from .readers import Document, limit_for_lcs, limit_for_ngrams, read_be_lines, read_sentences
 from .text.stage import TextStage
 
-__all__ = ["Corpus", "Vocabulary"]
+__all__ = ["Corpus", "Encoded", "TokenIds", "Vocabulary"]
 
 T = TypeVar("T")
 
@@ -27,6 +28,30 @@ class Vocabulary(dict):  # type: ignore[type-arg]
         return value
 
 
+class TokenIds(dict):  # type: ignore[type-arg]
+    """A split token -> the id of the form the metrics count, under one stemming choice; -1: a stopword.
+
+    Each distinct token goes through the stopword list and the stemmer once per run.
+    """
+
+    def __init__(self, stage: TextStage, stem: bool, vocabulary: Vocabulary) -> None:
+        super().__init__()
+        self._stage = stage
+        self._stem = stem
+        self._vocabulary = vocabulary
+
+    def __missing__(self, token: str) -> int:
+        form = self._stage.counted(token, self._stem)
+        value = self[token] = -1 if form is None else self._vocabulary[form]
+        return value
+
+
+#: Distinct tokens remembered across chunks of evals; past this the maps start again (bounded memory).
+_MAX_REMEMBERED = 1 << 21
+
+Encoded = tuple[array, array]  # token ids end to end, and where each text's ids start (len + 1 offsets)
+
+
 class Corpus:
     """Cached views of the documents of one run."""
 
@@ -36,13 +61,21 @@ class Corpus:
         self._words = words
         self._bytes = nbytes
         self._cache: dict[Hashable, object] = {}
-        self.vocabulary = Vocabulary()
         self._limited = bool(words or nbytes)
+        self._forget_tokens()
+
+    def _forget_tokens(self) -> None:
+        self.vocabulary = Vocabulary()
+        self._token_ids = {stem: TokenIds(self.tokenizer, stem, self.vocabulary) for stem in (False, True)}
 
     def clear(self) -> None:
-        """Forget every document read so far (their tokens are not needed again)."""
+        """Forget every document read so far (their tokens are not needed again).
+
+        Token ids stay valid across chunks, unless the run has seen very many distinct tokens.
+        """
         self._cache.clear()
-        self.vocabulary = Vocabulary()
+        if len(self.vocabulary) + len(self._token_ids[False]) + len(self._token_ids[True]) > _MAX_REMEMBERED:
+            self._forget_tokens()
 
     def view(self, key: Hashable, make: Callable[[], T]) -> T:
         """The value cached under ``key``, made once."""
@@ -56,43 +89,49 @@ class Corpus:
         """The document's sentences (lowercased), before any length limit.
 
         Kept only when a length limit needs them again; else each stemming
-        choice reads the document once, and only its tokens stay in memory.
+        choice reads the document once, and only its token ids stay in memory.
         """
         if not self._limited:
             return read_sentences(document)
         return self.view(("sentences", document), lambda: read_sentences(document))
 
-    def sentence_tokens(self, document: Document, stem: bool) -> list[list[str]]:
-        """Tokens of each sentence, before any length limit."""
-        return self.view(
-            ("sentence tokens", document, stem),
-            lambda: self.tokenizer.sentence_tokens(self.sentences(document), stem),
-        )
+    def encode(self, texts: list[str], stem: bool) -> Encoded:
+        """The ids of the counted tokens of each text, end to end, and where each text's ids start."""
+        table = self._token_ids[stem]
+        split = self.tokenizer.split
+        ids, offsets = array("i"), array("i", [0])
+        if self.tokenizer.removes_stopwords:
+            for text in texts:
+                ids.extend([i for i in map(table.__getitem__, split(text)) if i >= 0])
+                offsets.append(len(ids))
+        else:
+            for text in texts:
+                ids.extend(map(table.__getitem__, split(text)))
+                offsets.append(len(ids))
+        return ids, offsets
 
-    def tokens(self, document: Document, stem: bool) -> list[str]:
-        """Tokens as the n-gram reader sees them (``-l``/``-b`` applied across sentences)."""
-        if not self._limited:
-            return [t for sentence in self.sentence_tokens(document, stem) for t in sentence]
+    def sentence_ids(self, document: Document, stem: bool) -> Encoded:
+        """Token ids of the document's sentences, before any length limit."""
         return self.view(
-            ("tokens", document, stem),
-            lambda: self.tokenizer.tokens(
-                limit_for_ngrams(self.sentences(document), self._words, self._bytes), stem
-            ),
+            ("sentence ids", document, stem), lambda: self.encode(self.sentences(document), stem)
         )
-
-    def lcs_sentence_tokens(self, document: Document, stem: bool) -> list[list[str]]:
-        """Tokens of each sentence as the LCS reader keeps them (its own ``-l``/``-b`` rules)."""
-        if not self._limited:
-            return self.sentence_tokens(document, stem)
-        kept = limit_for_lcs(self.sentences(document), self._words, self._bytes)
-        return self.tokenizer.sentence_tokens(kept, stem)
 
     def token_ids(self, document: Document, stem: bool) -> array:
-        """The n-gram reader's tokens as the run's integer ids."""
-        return self.view(
-            ("ids", document, stem),
-            lambda: array("i", map(self.vocabulary.__getitem__, self.tokens(document, stem))),
-        )
+        """The n-gram reader's token ids (``-l``/``-b`` applied across sentences)."""
+        if not self._limited:
+            return self.sentence_ids(document, stem)[0]
+
+        def make() -> array:
+            pieces = limit_for_ngrams(self.sentences(document), self._words, self._bytes)
+            return self.encode([" ".join(pieces)], stem)[0]
+
+        return self.view(("ids", document, stem), make)
+
+    def lcs_sentence_ids(self, document: Document, stem: bool) -> Encoded:
+        """Token ids of each sentence as the LCS reader keeps them (its own ``-l``/``-b`` rules)."""
+        if not self._limited:
+            return self.sentence_ids(document, stem)
+        return self.encode(limit_for_lcs(self.sentences(document), self._words, self._bytes), stem)
 
     def be_lines(self, document: Document) -> list[str]:
         """The Basic Element lines of a document."""

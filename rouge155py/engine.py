@@ -49,15 +49,14 @@ class Scorer:
         for i, t in enumerate(tasks):
             by_metric.setdefault(t.spec, []).append(i)
         rows: list[Row] = [(0, 0, 0)] * len(tasks)
+        best, alpha = o.best_model, o.alpha
         for index, members in by_metric.items():
             metric = plan[index]
             counts = metric.counts(self.corpus, [tasks[i] for i in members])
+            power = metric.power
             for i, per_model in zip(members, counts):
-                totals = combine_models(per_model, o.best_model)
-                if o.counting:
-                    rows[i] = (totals.model_count, totals.peer_count, totals.hit)
-                else:
-                    rows[i] = instance_scores(totals, o.alpha, metric.power)
+                totals = combine_models(per_model, best)
+                rows[i] = tuple(totals) if o.counting else instance_scores(totals, alpha, power)
         return rows
 
 

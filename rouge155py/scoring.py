@@ -8,16 +8,14 @@ for the rounding the Perl does and by the report writers for printing.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Optional, Sequence
+from typing import NamedTuple, Optional, Sequence
 
 from .metrics import ModelCounts, Number, rounded_ratio
 
 __all__ = ["Totals", "combine_models", "f_measure", "fmt5", "instance_scores", "ratio", "rounded"]
 
 
-@dataclass(frozen=True)
-class Totals:
+class Totals(NamedTuple):
     """One instance's counts after ``-f`` has combined its models."""
 
     model_count: Number
@@ -27,23 +25,28 @@ class Totals:
 
 def combine_models(per_model: Sequence[ModelCounts], best_model: bool) -> Totals:
     """``-f A`` sums over models in order; ``-f B`` keeps the first best-scoring one."""
-    model_count: Number = 0
-    peer_count: Number = 0
-    hit: Number = 0
-    best = -1.0
-    for counts in per_model:
-        if best_model:
-            score = counts.score
-            if score is None:
-                score = rounded_ratio(counts.hit, counts.model_count)
-            if score > best:
-                best = score
-                model_count, peer_count, hit = counts.model_count, counts.peer_count, counts.hit
-        else:
+    if not best_model:
+        if len(per_model) == 1:  # 0 + x is x: the sum of one model is its counts
+            counts = per_model[0]
+            return Totals(counts.model_count, counts.peer_count, counts.hit)
+        model_count: Number = 0
+        peer_count: Number = 0
+        hit: Number = 0
+        for counts in per_model:
             hit += counts.hit
             model_count += counts.model_count
             peer_count += counts.peer_count
-    return Totals(model_count, peer_count, hit)
+        return Totals(model_count, peer_count, hit)
+    best = -1.0
+    found = Totals(0, 0, 0)
+    for counts in per_model:
+        score = counts.score
+        if score is None:
+            score = rounded_ratio(counts.hit, counts.model_count)
+        if score > best:
+            best = score
+            found = Totals(counts.model_count, counts.peer_count, counts.hit)
+    return found
 
 
 def ratio(hit: float, count: float) -> float:
@@ -73,12 +76,12 @@ def instance_scores(
 
     ``power`` (ROUGE-W's 1/w) is applied to the ratios before rounding.
     """
-
-    def score(count: Number) -> float:
-        if count == 0:
-            return 0.0
-        value = totals.hit / count
-        return rounded(value if power is None else value**power)
-
-    recall, precision = score(totals.model_count), score(totals.peer_count)
-    return recall, precision, rounded(f_measure(precision, recall, alpha))
+    model_count, peer_count, hit = totals
+    # rounded(): the value the Perl keeps after sprintf("%7.5f"), written out here (a hot loop).
+    if power is None:
+        recall = float(f"{hit / model_count:7.5f}") if model_count != 0 else 0.0
+        precision = float(f"{hit / peer_count:7.5f}") if peer_count != 0 else 0.0
+    else:
+        recall = float(f"{(hit / model_count) ** power:7.5f}") if model_count != 0 else 0.0
+        precision = float(f"{(hit / peer_count) ** power:7.5f}") if peer_count != 0 else 0.0
+    return recall, precision, float(f"{f_measure(precision, recall, alpha):7.5f}")

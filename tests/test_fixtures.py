@@ -5,7 +5,8 @@ case: the port runs in this process, from the repository root, with
 ``-e <repo>/data`` and the stored arguments.  Where the Perl succeeded the port
 must succeed and print the same bytes; where the Perl died the port must fail
 with one ``rouge155py: error:`` line. Each case also runs with every eval in a
-chunk of its own (the files of one chunk are forgotten before the next).
+chunk of its own (the files of one chunk are forgotten before the next), and
+without the C kernel.
 """
 
 from __future__ import annotations
@@ -18,7 +19,10 @@ from pathlib import Path
 
 import pytest
 
+import rouge155py.bootstrap
 import rouge155py.cli
+import rouge155py.metrics.lcs
+import rouge155py.metrics.pairs
 import rouge155py.planning
 
 REPO = Path(__file__).resolve().parent.parent
@@ -72,11 +76,18 @@ def test_enough_cases() -> None:
     assert len(CASE_NAMES) >= MIN_CASES, f"only {len(CASE_NAMES)} cases in {FIXTURES}"
 
 
-@pytest.mark.parametrize("eval_per_chunk", [False, True], ids=["default-chunks", "eval-per-chunk"])
+@pytest.mark.parametrize(
+    "variant",
+    ["default-chunks", "eval-per-chunk", "no-kernel"],
+    ids=["default-chunks", "eval-per-chunk", "no-kernel"],
+)
 @pytest.mark.parametrize("name", CASE_NAMES)
-def test_matches_perl(name: str, eval_per_chunk: bool, monkeypatch: pytest.MonkeyPatch) -> None:
-    if eval_per_chunk:
+def test_matches_perl(name: str, variant: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    if variant == "eval-per-chunk":
         monkeypatch.setattr(rouge155py.planning, "_CHUNK_FILES", 1)
+    if variant == "no-kernel":  # the pure-Python and numpy paths, as where no C compiler was found
+        for module in (rouge155py.metrics.lcs, rouge155py.metrics.pairs, rouge155py.bootstrap):
+            monkeypatch.setattr(module, "accel", None)
     case = FIXTURES / name
     args = json.loads((case / "args.json").read_text(encoding="utf-8"))
     assert isinstance(args, list) and all(isinstance(a, str) for a in args)

@@ -9,15 +9,14 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import Hashable, Optional, Union
+from typing import Hashable, NamedTuple, Optional, Union
 
 __all__ = ["Grams", "ModelCounts", "clipped_hits", "rounded_ratio", "score_grams"]
 
 Number = Union[int, float]
 
 
-@dataclass(frozen=True)
-class ModelCounts:
+class ModelCounts(NamedTuple):
     """What one model contributes to an instance."""
 
     hit: Number

@@ -8,8 +8,7 @@ Scores come later, from those counts alone (:mod:`rouge155py.scoring`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, NamedTuple, Optional
 
 if TYPE_CHECKING:
     from ..corpus import Corpus
@@ -19,8 +18,7 @@ if TYPE_CHECKING:
 __all__ = ["Metric", "Task"]
 
 
-@dataclass(frozen=True)
-class Task:
+class Task(NamedTuple):
     """One instance to score: a peer against the models of one eval, for one metric.
 
     ``peer_stem`` and ``model_stems`` (per model: token stemming, unigram

@@ -10,12 +10,12 @@ ROUGE-W does the same with the weighted DP and weighs runs of counted hits.
 
 from __future__ import annotations
 
+import itertools
 import math
+import operator
 from array import array
 from collections import Counter
-from dataclasses import dataclass, field
-from functools import cached_property
-from typing import TYPE_CHECKING, Callable, Optional
+from typing import TYPE_CHECKING, Callable, Hashable, Optional, Sequence
 
 from .._kernel import accel
 from ..errors import ComputeError, LimitError
@@ -47,38 +47,67 @@ MAX_LCS_CELLS = 2**31
 Marker = Callable[[list[str], list[str], list[bool]], None]
 
 
-@dataclass(frozen=True)
 class LcsText:
-    """A summary as the LCS metrics see it, plus a packed form for the kernel.
+    """A summary as the LCS metrics see it: the LCS reader's sentences and the n-gram reader's
+    unigrams (the clipping budget).
 
-    ``sentences`` come from the LCS reader; ``unigrams`` (the clipping budget)
-    from the n-gram reader. ``vocabulary`` maps tokens to the run's integer ids
-    (it must give a new id to a new token, as :class:`rouge155py.corpus.Vocabulary`).
+    Built from tokens of any kind: given a ``vocabulary`` (tokens -> the run's
+    integer ids; it must give a new id to a new token, as
+    :class:`rouge155py.corpus.Vocabulary`) the kernel scores it, else the
+    pure-Python path does. :meth:`from_ids` builds one from a corpus's ids.
     """
 
-    sentences: list[list[str]]
-    unigrams: Counter[str]
-    unigram_total: int
-    vocabulary: Optional[dict[str, int]] = field(default=None, repr=False, compare=False)
+    def __init__(
+        self,
+        sentences: Sequence[Sequence[Hashable]],
+        unigrams: Counter[Hashable],
+        unigram_total: int,
+        vocabulary: Optional[dict[Hashable, int]] = None,
+    ) -> None:
+        self._sentences: Optional[Sequence[Sequence[Hashable]]] = sentences
+        self._unigrams: Optional[Counter[Hashable]] = unigrams
+        self.unigram_total = unigram_total
+        #: The number of tokens of the longest sentence.
+        self.longest = max(map(len, sentences), default=0)
+        self._packed: Optional[tuple[array, array, array, array]] = None
+        if accel is not None and vocabulary is not None:
+            ids = array("i", [vocabulary[t] for s in sentences for t in s])
+            offsets = array("i", itertools.accumulate(map(len, sentences), initial=0))
+            self._packed = _packed_text(
+                ids, offsets, Counter(map(vocabulary.__getitem__, unigrams.elements()))
+            )
 
-    def __post_init__(self) -> None:
-        if accel is None or self.vocabulary is None:
-            return
-        vocab = self.vocabulary
-        ids = array("i", [vocab[t] for s in self.sentences for t in s])
-        offsets, at = array("i", [0]), 0
-        for sentence in self.sentences:
-            at += len(sentence)
-            offsets.append(at)
-        budget = sorted(zip(map(vocab.__getitem__, self.unigrams), self.unigrams.values()))
-        unigram_ids = array("i", [i for i, _ in budget])
-        unigram_counts = array("i", [n for _, n in budget])
-        object.__setattr__(self, "_packed", (ids, offsets, unigram_ids, unigram_counts, self.longest))
+    @classmethod
+    def from_ids(cls, ids: array, offsets: array, unigram_ids: array) -> LcsText:
+        """From token ids: the LCS reader's sentences end to end, where each starts; the n-gram reader's."""
+        text = cls.__new__(cls)
+        text._sentences = text._unigrams = None
+        text._ids, text._offsets, text._unigram_ids = ids, offsets, unigram_ids
+        text.unigram_total = len(unigram_ids)
+        text.longest = max(map(operator.sub, offsets[1:], offsets[:-1]), default=0)
+        text._packed = _packed_text(ids, offsets, Counter(unigram_ids)) if accel is not None else None
+        return text
 
-    @cached_property
-    def longest(self) -> int:
-        """The number of tokens of the longest sentence."""
-        return max(map(len, self.sentences), default=0)
+    @property
+    def sentences(self) -> Sequence[Sequence[Hashable]]:
+        """The tokens of each sentence."""
+        if self._sentences is None:
+            ids, offsets = self._ids, self._offsets
+            self._sentences = [ids[start:end].tolist() for start, end in zip(offsets, offsets[1:])]
+        return self._sentences
+
+    @property
+    def unigrams(self) -> Counter[Hashable]:
+        """The clipping budget: each token of the n-gram reader, with its count."""
+        if self._unigrams is None:
+            self._unigrams = Counter(self._unigram_ids)
+        return self._unigrams
+
+
+def _packed_text(ids: array, offsets: array, budget: Counter[int]) -> tuple[array, array, array, array]:
+    """The kernel's form: token ids, sentence starts, the budget's ids (ascending) and counts."""
+    keys = sorted(budget)
+    return ids, offsets, array("i", keys), array("i", map(budget.__getitem__, keys))
 
 
 def check_table_size(label: str, model: LcsText, peer: LcsText, model_name: str, peer_name: str) -> None:
@@ -179,9 +208,10 @@ def _union_hits(model: LcsText, peer: LcsText, marker: Marker, on_sentence: Call
     """Shared walk: union LCS per model sentence, clipped by the unigram budgets."""
     model_budget = Counter(model.unigrams)
     peer_budget = Counter(peer.unigrams)
+    peer_sentences = peer.sentences
     for sentence in model.sentences:
         mask = [False] * len(sentence)
-        for peer_sentence in peer.sentences:
+        for peer_sentence in peer_sentences:
             marker(sentence, peer_sentence, mask)
         counted = []
         for j, token in enumerate(sentence):
@@ -195,10 +225,10 @@ def _union_hits(model: LcsText, peer: LcsText, marker: Marker, on_sentence: Call
 
 def _kernel(model: LcsText, peer: LcsText, weight: Optional[float]) -> Optional[tuple[float, float]]:
     """(hit, base) from the C kernel, or None when it is not in use for these texts."""
-    m, p = getattr(model, "_packed", None), getattr(peer, "_packed", None)
+    m, p = model._packed, peer._packed
     if m is None or p is None:
         return None
-    weights = None if weight is None else _weights(weight, max(m[4], p[4]) + 2)
+    weights = None if weight is None else _weights(weight, max(model.longest, peer.longest) + 2)
     return accel.union_lcs(m[0], m[1], m[2], m[3], p[0], p[1], p[2], p[3], weights)
 
 
@@ -275,9 +305,9 @@ def lcs_text(corpus: Corpus, document: Document, stem: bool, unigram_stem: bool)
     """The ROUGE-L/W view of a document: the LCS reader's sentences, the n-gram reader's unigrams."""
 
     def make() -> LcsText:
-        sentences = corpus.lcs_sentence_tokens(document, stem)
-        unigrams = corpus.tokens(document, unigram_stem)
-        return LcsText(sentences, Counter(unigrams), len(unigrams), corpus.vocabulary)
+        return LcsText.from_ids(
+            *corpus.lcs_sentence_ids(document, stem), corpus.token_ids(document, unigram_stem)
+        )
 
     return corpus.view(("lcs", document, stem, unigram_stem), make)
 

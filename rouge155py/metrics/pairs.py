@@ -34,11 +34,9 @@ def available(n: int) -> bool:
 def pair_counts(peer: array, model: array, n: int, distance: Optional[float], unigrams: bool) -> ModelCounts:
     """Counts of n-grams (n > 0) or of skip-bigrams within ``distance`` (n = 0)."""
     if n:
-        hit, model_units, peer_units = accel.unit_hits(peer, model, 0, n, 0, False)
-    else:
-        reach = -1 if distance is None or distance < 0 else math.floor(distance + 1)
-        hit, model_units, peer_units = accel.unit_hits(peer, model, 1, 0, reach, unigrams)
-    return ModelCounts(hit, model_units, peer_units)
+        return ModelCounts(*accel.unit_hits(peer, model, 0, n, 0, False))
+    reach = -1 if distance is None or distance < 0 else math.floor(distance + 1)
+    return ModelCounts(*accel.unit_hits(peer, model, 1, 0, reach, unigrams))
 
 
 class UnitMetric(Metric):
@@ -50,18 +48,15 @@ class UnitMetric(Metric):
 
     def counts(self, corpus: Corpus, tasks: list[Task]) -> list[list[ModelCounts]]:
         if available(self.n):
+            ids = corpus.token_ids
+            n, distance, unigrams = self.n, self.distance, self.unigrams
             return [
                 [
-                    pair_counts(
-                        corpus.token_ids(t.peer, t.peer_stem),
-                        corpus.token_ids(m, stem),
-                        self.n,
-                        self.distance,
-                        self.unigrams,
-                    )
+                    pair_counts(peer, ids(m, stem), n, distance, unigrams)
                     for m, (stem, _) in zip(t.models, t.model_stems)
                 ]
                 for t in tasks
+                for peer in (ids(t.peer, t.peer_stem),)
             ]
         out: list[list[ModelCounts]] = []
         for chunk in self._chunks(corpus, tasks):

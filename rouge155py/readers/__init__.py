@@ -7,11 +7,12 @@ byte rules hold everywhere.
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Callable, Optional
 
 from ..errors import InputError
-from ..text.normalize import ASCII_LOWER
+from ..text.normalize import ascii_lower
 from . import be, isi, see, spl
 from .document import Document, SummaryFile, SummaryText
 from .limits import limit_for_lcs, limit_for_ngrams
@@ -33,6 +34,7 @@ _READERS: dict[str, Callable[[list[str]], list[str]]] = {
 }
 
 
+@functools.lru_cache(maxsize=64)
 def _format(input_format: Optional[str], known: tuple[str, ...]) -> Optional[str]:
     """The canonical name of a format given in any letter case, else None."""
     if input_format is None:
@@ -49,7 +51,7 @@ def read_sentences(document: Document) -> list[str]:
     kind = _format(document.input_format, tuple(_READERS))
     if kind is None:
         raise InputError(f"Unknown input format {document.input_format!r} for {document.name}")
-    return [s.translate(ASCII_LOWER) for s in _READERS[kind](lines)]
+    return [ascii_lower(s) for s in _READERS[kind](lines)]
 
 
 def read_be_lines(document: Document) -> list[str]:

@@ -13,7 +13,7 @@ import errno
 import os
 import stat
 from dataclasses import dataclass, field
-from typing import Optional, Union
+from typing import NamedTuple, Optional, Union
 
 from ..errors import InputError, LimitError, RougeError
 
@@ -61,14 +61,28 @@ def read_file(
         raise error(f"{opening}: {exc.strerror}") from None
     except ValueError:  # a NUL byte: the Perl's C string would end there, a path cannot hold one
         raise error(f"{opening}: the file name holds a NUL byte") from None
-    mode = os.fstat(fd).st_mode
+    status = os.fstat(fd)
+    mode = status.st_mode
     if stat.S_ISDIR(mode):
         os.close(fd)
         if directory_empty:
             return b""
         raise error(f"{opening}: {os.strerror(errno.EISDIR)}")
+    if stat.S_ISREG(mode) and status.st_size < min(limit, _CHUNK):
+        # A small regular file: one read; a short read is its end.
+        try:
+            data = os.read(fd, status.st_size + 1)
+        except OSError as exc:
+            os.close(fd)
+            raise error(f"{reading}: {exc.strerror}") from None
+        if len(data) <= status.st_size:
+            os.close(fd)
+            return data
+        chunks_before = [data]  # it grew since fstat: read the rest as any file
+    else:
+        chunks_before = []
     with open(fd, "rb", buffering=0) as handle:
-        chunks: list[bytes] = []
+        chunks: list[bytes] = chunks_before
         try:
             if stat.S_ISFIFO(mode):
                 first = handle.read(_CHUNK)  # None: a writer is there, with nothing written yet
@@ -79,7 +93,7 @@ def read_file(
                 os.set_blocking(fd, True)
         except OSError as exc:
             raise error(f"{opening}: {exc.strerror}") from None
-        size = len(chunks[0]) if chunks else 0
+        size = sum(map(len, chunks))
         try:
             while size <= limit:
                 chunk = handle.read(_CHUNK)
@@ -103,9 +117,8 @@ def perl_lines(text: str) -> list[str]:
     return lines
 
 
-@dataclass(frozen=True)
-class SummaryFile:
-    """A summary file, read when it is first needed."""
+class SummaryFile(NamedTuple):
+    """A summary file, read when it is first needed (a tuple: it keys the corpus's caches, cheaply)."""
 
     path: str
     input_format: Optional[str]

@@ -8,7 +8,7 @@ for both: a stage only turns a reader's text into the tokens the metrics count
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Protocol
+from typing import Optional, Protocol
 
 from ..options import Options
 from ..resources import load_data, stopword_file_lines
@@ -26,6 +26,19 @@ class TextStage(Protocol):
 
     def sentence_tokens(self, sentences: list[str], stem: bool) -> list[list[str]]:
         """Counted tokens of each sentence."""
+        ...
+
+    def split(self, text: str) -> list[str]:
+        """A text's tokens before stopwords and stemming."""
+        ...
+
+    @property
+    def removes_stopwords(self) -> bool:
+        """Whether :meth:`counted` drops some tokens."""
+        ...
+
+    def counted(self, token: str, stem: bool) -> Optional[str]:
+        """The counted form of one split token (``None``: a stopword)."""
         ...
 
     def morph_stem(self, token: str) -> str:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Optional
 
 from ..resources import LinguisticData
 from .normalize import ASCII_LOWER, counted_tokens
@@ -50,6 +50,21 @@ class TextStageBase:
 
     def _split(self, text: str) -> list[str]:
         raise NotImplementedError
+
+    def split(self, text: str) -> list[str]:
+        """The text's tokens before stopwords and stemming: :meth:`counted` maps each one."""
+        return self._split(text)
+
+    @property
+    def removes_stopwords(self) -> bool:
+        """Whether :meth:`counted` drops some tokens."""
+        return bool(self._stopwords)
+
+    def counted(self, token: str, stem: bool) -> Optional[str]:
+        """The form of one split token that the metrics count (``None``: a stopword, dropped)."""
+        if token in self._stopwords:
+            return None
+        return self._stems[token] if stem else token
 
     def _counted(self, text: str, stem: bool) -> list[str]:
         found = self._split(text)
