@@ -18,26 +18,46 @@ A ROUGE-1.5.5.pl command line::
 
     from rouge155py import evaluate_args
     report = evaluate_args(["-e", "data", "-a", "-n", "2", "config.xml"])
+
+Each public name is imported from its module on first use, so that
+``import rouge155py`` (and the command line) loads only what a run needs.
 """
 
 from __future__ import annotations
 
+import importlib
+
 from ._version import __version__
-from .api import Rouge, score
-from .batches import EvalItem, ScoredBatch, TextItem, eval_items, score_batch, summarize_batches, text_items
-from .errors import (
-    ComputeError,
-    ConfigError,
-    DataError,
-    InputError,
-    RougeError,
-    UsageError,
-)
-from .evaluation import evaluate
-from .options import Options, parse_command_line
-from .report import FORMATS, Report, format_legacy
-from .results import MetricResult, Summary
-from .rouge155 import Rouge155
+
+# Type checkers take this name as true; "from typing import TYPE_CHECKING" would
+# import typing, the larger part of what "import rouge155py" costs.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from .api import Rouge, score
+    from .batches import (
+        EvalItem,
+        ScoredBatch,
+        TextItem,
+        eval_items,
+        score_batch,
+        summarize_batches,
+        text_items,
+    )
+    from .errors import (
+        ComputeError,
+        ConfigError,
+        DataError,
+        InputError,
+        RougeError,
+        UsageError,
+    )
+    from .evaluation import evaluate
+    from .options import Options, parse_command_line
+    from .report import FORMATS, Report, format_legacy
+    from .results import MetricResult, Summary
+    from .rouge155 import Rouge155
 
 __all__ = [
     "FORMATS",
@@ -68,9 +88,58 @@ __all__ = [
     "text_items",
 ]
 
+# Public name -> the module (relative to this package) that defines it.
+_HOMES = {
+    "Rouge": "api",
+    "score": "api",
+    "EvalItem": "batches",
+    "ScoredBatch": "batches",
+    "TextItem": "batches",
+    "eval_items": "batches",
+    "score_batch": "batches",
+    "summarize_batches": "batches",
+    "text_items": "batches",
+    "ComputeError": "errors",
+    "ConfigError": "errors",
+    "DataError": "errors",
+    "InputError": "errors",
+    "RougeError": "errors",
+    "UsageError": "errors",
+    "evaluate": "evaluation",
+    "Options": "options",
+    "parse_command_line": "options",
+    "FORMATS": "report",
+    "Report": "report",
+    "format_legacy": "report",
+    "MetricResult": "results",
+    "Summary": "results",
+    "Rouge155": "rouge155",
+}
+
+
+if not TYPE_CHECKING:  # type checkers see the imports above, and flag a name that is not there
+
+    def __getattr__(name: str) -> Any:
+        """Import a public name's module on first access (PEP 562) and keep the name here."""
+        home = _HOMES.get(name)
+        if home is None:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        value = getattr(importlib.import_module(f".{home}", __name__), name)
+        globals()[name] = value
+        return value
+
+
+def __dir__() -> list[str]:
+    """The module's names, the public ones not yet imported included."""
+    return sorted(set(globals()) | set(__all__))
+
 
 def evaluate_args(argv: list[str]) -> Report:
     """Evaluate a ROUGE-1.5.5.pl command line (without the program name)."""
+    from .errors import UsageError
+    from .evaluation import evaluate
+    from .options import parse_command_line
+
     request = parse_command_line(argv)
     if request.options is None:
         raise UsageError("the command line asks for no evaluation")

@@ -7,21 +7,19 @@ import os
 import re
 import signal
 import sys
-import threading
 import time
 from typing import Iterator, Optional, Sequence
 
 import click
 
-from ._kernel import kernel_available
 from ._version import __version__
 from .errors import OutputError, RougeError, UsageError
-from .evaluation import evaluate
 from .options import parse_command_line
-from .parallel import evaluate_parallel
 from .progress import terminal_progress
 from .report import FORMATS, Report, write
-from .usage import usage
+
+# The evaluation is imported once the command line asks for one, and
+# multiprocessing (rouge155py.parallel) only for -j N > 1.
 
 __all__ = ["main"]
 
@@ -32,6 +30,8 @@ class _Terminated(BaseException):
 
 def _diagnostics(report: Report, seconds: float) -> None:
     """``-v``: what was evaluated, on stderr (the Perl's debug dump is not reproduced)."""
+    from ._kernel import kernel_available
+
     o = report.options
     kernel = "C kernel" if kernel_available() else "pure Python"
     data = o.data_dir or "bundled data"
@@ -75,10 +75,10 @@ def _say(line: str) -> None:
 
 @contextlib.contextmanager
 def _termination_raises() -> Iterator[None]:
-    """While the run lasts, SIGTERM raises :class:`_Terminated` (unless the parent ignores it)."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
+    """While the run lasts, SIGTERM raises :class:`_Terminated` (unless the parent ignores it).
+
+    Off the main thread (where no handler can be set) the run is left as it is.
+    """
 
     def terminated(signum: int, frame: object) -> None:
         raise _Terminated()
@@ -87,7 +87,11 @@ def _termination_raises() -> Iterator[None]:
     if previous is signal.SIG_IGN:
         yield
         return
-    signal.signal(signal.SIGTERM, terminated)
+    try:
+        signal.signal(signal.SIGTERM, terminated)
+    except ValueError:  # not the main thread of the main interpreter
+        yield
+        return
     try:
         yield
     finally:
@@ -104,6 +108,8 @@ def _run(argv: Sequence[str]) -> int:
         _output(f"rouge155py {__version__}\n")
         return 0
     if request.usage is not None:
+        from .usage import usage
+
         _output(usage("rouge155py", request.usage == "full"))
         return 0
     if request.make_home is not None:
@@ -113,14 +119,15 @@ def _run(argv: Sequence[str]) -> int:
         return 0
     options = request.options
     assert options is not None
+    if options.jobs > 1:
+        from .parallel import evaluate_parallel as evaluate
+    else:
+        from .evaluation import evaluate
+
     started = time.perf_counter()
     progress = terminal_progress(sys.stderr, request.quiet)
     try:
-        report = (
-            evaluate_parallel(options, None, progress)
-            if options.jobs > 1
-            else evaluate(options, None, progress)
-        )
+        report = evaluate(options, None, progress)
     finally:
         if progress is not None:
             progress.close()

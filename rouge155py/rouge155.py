@@ -20,7 +20,6 @@ from __future__ import annotations
 import logging
 import os
 import re
-import tempfile
 from typing import Optional, Union
 
 from .config import EvalConfig, config_from_documents
@@ -142,6 +141,8 @@ class Rouge155:
 
     def write_config(self, config_file_path: Optional[str] = None, system_id: object = None) -> str:
         """Write pyrouge's configuration for the directories (in a new temporary directory by default)."""
+        import tempfile  # only here: scoring writes no file
+
         path = config_file_path or os.path.join(tempfile.mkdtemp(), "rouge_conf.xml")
         self.config_file = path
         dirs = (self.system_dir, self.system_filename_pattern, self.model_dir, self.model_filename_pattern)

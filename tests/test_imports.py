@@ -1,0 +1,153 @@
+"""What a start imports: ``import rouge155py`` nothing heavy, a command line only what its run needs.
+
+Each case runs in a new interpreter and looks at ``sys.modules`` when it is
+done, so the modules this test process has imported do not count.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import rouge155py
+from rouge155py._kernel import kernel_available
+
+REPO = Path(__file__).resolve().parent.parent
+FILE_LIST = ["-e", "data", "-n", "2", "-z", "SPL", "examples/duc-mini/filelist-spl.txt", "SYS1"]
+XML_CONFIG = ["-e", "data", "-a", "-n", "2", "examples/duc-mini/rouge-config.xml"]
+
+# Runs ``python -m rouge155py ARGS...`` and writes the exit code and the loaded modules to OUT.
+_CLI_PROBE = """\
+import runpy, sys
+out = sys.argv[1]
+sys.argv = ["rouge155py", *sys.argv[2:]]
+try:
+    runpy.run_module("rouge155py", run_name="__main__", alter_sys=True)
+    code = 0
+except SystemExit as exit:
+    code = exit.code
+modules = sorted(sys.modules)
+with open(out, "w", encoding="utf-8") as f:
+    f.write("\\n".join([str(code), *modules]))
+"""
+
+
+def _python(code: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """``python -c code args...`` in the repository, which must succeed."""
+    run = subprocess.run(
+        [sys.executable, "-c", code, *args], cwd=REPO, capture_output=True, text=True, check=False
+    )
+    assert run.returncode == 0, run.stderr
+    return run
+
+
+def _modules_of_import(statement: str) -> set[str]:
+    """The modules loaded by ``statement`` in a new interpreter."""
+    run = _python(f"{statement}\nimport sys\nprint('\\n'.join(sys.modules))")
+    return set(run.stdout.split())
+
+
+def _modules_of_run(tmp_path: Path, *argv: str) -> set[str]:
+    """The modules loaded by a successful ``python -m rouge155py argv...`` with a report on stdout."""
+    out = tmp_path / "modules.txt"
+    run = _python(_CLI_PROBE, str(out), *argv)
+    code, *modules = out.read_text(encoding="utf-8").split("\n")
+    assert code == "0", run.stderr
+    return set(modules)
+
+
+def _check_absent(modules: set[str], *names: str) -> None:
+    loaded = sorted(name for name in names if name in modules)
+    assert not loaded, f"imported: {', '.join(loaded)}"
+
+
+def test_import_loads_nothing_heavy() -> None:
+    modules = _modules_of_import("import rouge155py")
+    _check_absent(modules, "lxml", "numpy", "multiprocessing", "click", "nltk", "dask")
+    assert {m for m in modules if m.startswith("rouge155py")} == {"rouge155py", "rouge155py._version"}
+
+
+def test_every_public_name_resolves() -> None:
+    code = """\
+import rouge155py
+missing = [name for name in rouge155py.__all__ if name not in dir(rouge155py)]
+assert not missing, missing
+for name in rouge155py.__all__:
+    getattr(rouge155py, name)
+from rouge155py import Rouge, api, errors, report, results
+assert rouge155py.Rouge is Rouge is api.Rouge
+assert rouge155py.Summary is results.Summary
+assert rouge155py.UsageError is errors.UsageError
+assert rouge155py.FORMATS is report.FORMATS
+try:
+    rouge155py.no_such_name
+except AttributeError as error:
+    assert "no_such_name" in str(error)
+else:
+    raise AssertionError("an unknown name resolved")
+"""
+    _python(code)
+
+
+def test_star_import() -> None:
+    code = """\
+from rouge155py import *
+import rouge155py
+names = globals()
+assert all(names[name] is getattr(rouge155py, name) for name in rouge155py.__all__)
+"""
+    _python(code)
+
+
+def test_evaluate_args_in_a_new_interpreter() -> None:
+    code = """\
+import sys, rouge155py
+report = rouge155py.evaluate_args(sys.argv[1:])
+assert "ROUGE-2 Average_R" in report.to_legacy()
+"""
+    _python(code, *FILE_LIST)
+
+
+def test_version_loads_no_evaluation(tmp_path: Path) -> None:
+    modules = _modules_of_run(tmp_path, "--version")
+    _check_absent(modules, "rouge155py.evaluation", "rouge155py.engine", "multiprocessing", "lxml", "numpy")
+
+
+def test_file_list_run(tmp_path: Path) -> None:
+    modules = _modules_of_run(tmp_path, *FILE_LIST)
+    assert "rouge155py.evaluation" in modules
+    _check_absent(modules, "lxml", "multiprocessing", "rouge155py.parallel", "nltk", "dask")
+    if kernel_available():
+        _check_absent(modules, "numpy")
+
+
+def test_hyp_ref_run(tmp_path: Path) -> None:
+    hyp, ref = tmp_path / "hyp.txt", tmp_path / "ref.txt"
+    hyp.write_text("the cat sat on the mat\na dog barked\n", encoding="utf-8")
+    ref.write_text("a cat sat on a mat\nthe dog barked loudly\n", encoding="utf-8")
+    modules = _modules_of_run(tmp_path, "-e", "data", "-n", "2", "--hyp", str(hyp), "--ref", str(ref))
+    _check_absent(modules, "lxml", "multiprocessing", "rouge155py.parallel")
+    if kernel_available():
+        _check_absent(modules, "numpy")
+
+
+def test_xml_run(tmp_path: Path) -> None:
+    modules = _modules_of_run(tmp_path, *XML_CONFIG)
+    assert "lxml.etree" in modules
+    _check_absent(modules, "multiprocessing", "rouge155py.parallel")
+    if kernel_available():
+        _check_absent(modules, "numpy")
+
+
+@pytest.mark.parametrize("jobs", [["-j", "2"], ["--jobs", "2"]])
+def test_jobs_import_multiprocessing(tmp_path: Path, jobs: list[str]) -> None:
+    modules = _modules_of_run(tmp_path, *jobs, *FILE_LIST)
+    assert {"multiprocessing", "rouge155py.parallel"} <= modules
+
+
+def test_this_process_sees_the_same_names() -> None:
+    assert set(rouge155py.__all__) <= set(dir(rouge155py))
+    assert rouge155py.evaluate_args.__module__ == "rouge155py"
