@@ -8,10 +8,11 @@ evals the same way (:func:`config_from_documents`).
 
 from __future__ import annotations
 
+import io
 import os
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Mapping, Optional, Sequence
+from typing import TYPE_CHECKING, Iterator, Mapping, NoReturn, Optional, Sequence
 
 from .errors import ConfigError, LimitError
 from .readers.document import MAX_CONFIG_BYTES, Document, SummaryFile, read_file
@@ -111,22 +112,46 @@ def _attribute(element: etree._Element, name: str, path: str) -> str:
 _XML_LIMITS = ("depth", "XML_PARSE_HUGE", "amplification", "entity reference loop", "limit exceeded")
 
 
-def _parse_xml(path: str, data: bytes) -> etree._Element:
-    """The root element; entities are expanded only when declared in the file itself.
+def _xml_events(path: str, data: bytes) -> Iterator[tuple[str, etree._Element]]:
+    """The end events of the document's elements, parsed as they are read.
 
-    No external entity, external DTD, XInclude or network resource is read: a
-    configuration names summary files, never other resources to load.
+    Entities are expanded only when declared in the file itself. No external
+    entity, external DTD, XInclude or network resource is read: a configuration
+    names summary files, never other resources to load.
     """
+    from lxml import etree
+
+    events = etree.iterparse(
+        io.BytesIO(data),
+        events=("end",),
+        resolve_entities="internal",
+        no_network=True,
+        load_dtd=False,
+        huge_tree=False,
+    )
+    try:
+        yield from events
+    except etree.XMLSyntaxError as exc:
+        _check_document(path, data)  # the whole document's parser names the error as it always has
+        _raise_xml_error(path, data, exc)
+
+
+def _check_document(path: str, data: bytes) -> None:
+    """Parse the whole document at once: the error it meets, if any."""
     from lxml import etree
 
     parser = etree.XMLParser(resolve_entities="internal", no_network=True, load_dtd=False, huge_tree=False)
     try:
-        return etree.fromstring(data, parser)
+        etree.fromstring(data, parser)
     except etree.XMLSyntaxError as exc:
-        message = " ".join(str(exc.msg).split())
-        if any(limit in message for limit in _XML_LIMITS):
-            raise LimitError(f"{path}: refused: {message}") from None
-        raise ConfigError(f"{path}: {_entity_refusal(data, message) or 'invalid XML: ' + message}") from None
+        _raise_xml_error(path, data, exc)
+
+
+def _raise_xml_error(path: str, data: bytes, exc: Exception) -> NoReturn:
+    message = " ".join(str(getattr(exc, "msg", exc)).split())
+    if any(limit in message for limit in _XML_LIMITS):
+        raise LimitError(f"{path}: refused: {message}") from None
+    raise ConfigError(f"{path}: {_entity_refusal(data, message) or 'invalid XML: ' + message}") from None
 
 
 def _entity_refusal(data: bytes, message: str) -> Optional[str]:
@@ -151,15 +176,30 @@ def _entity_refusal(data: bytes, message: str) -> Optional[str]:
 
 def read_xml_config(path: str) -> EvalConfig:
     """Read a ROUGE-EVAL XML file (no external entities, no network)."""
-    evals, peer_ids = read_xml_evals(path)
-    return EvalConfig([entry.documents() for entry in evals], peer_ids)
+    entries, peer_ids = read_xml_evals(path)
+    entries.reverse()
+    evals = []
+    while entries:  # each entry is dropped once its documents are made
+        evals.append(entries.pop().documents())
+    return EvalConfig(evals, peer_ids)
+
+
+#: Elements whose content the walk reads as a whole (at their end); it does not look inside them.
+_LEAVES = frozenset({"INPUT-FORMAT", "PEER-ROOT", "MODEL-ROOT", "PEERS", "MODELS"})
 
 
 def read_xml_evals(path: str) -> tuple[list[XmlEval], set[str]]:
-    """The ``<EVAL>`` entries of a ROUGE-EVAL XML file as written, and every peer ID it names."""
+    """The ``<EVAL>`` entries of a ROUGE-EVAL XML file as written, and every peer ID it names.
+
+    The document is walked as the DOM would be, from the root down: an
+    ``<EVAL>`` opens an eval, the elements of :data:`_LEAVES` set what they
+    name in the innermost open eval. Each child of the root is walked as soon
+    as it has been parsed, then dropped, so a large file is never held as a
+    tree. An invalid document is reported as such even where the walk met an
+    error first.
+    """
     opening, reading = f"cannot open configuration file {path}", f"cannot read configuration file {path}"
     data = read_file(path, ConfigError, opening, reading, limit=MAX_CONFIG_BYTES)
-    root = _parse_xml(path, data)
     evals: dict[str, XmlEval] = {}
     peer_ids: set[str] = set()
 
@@ -169,28 +209,20 @@ def read_xml_evals(path: str) -> tuple[list[XmlEval], set[str]]:
             raise ConfigError(f"{path}: <{what}> on line {element.sourceline} is outside any <EVAL>")
         return evals[key]
 
-    def walk(element: etree._Element, eval_id: Optional[str]) -> None:
-        tag = element.tag
-        if not isinstance(tag, str):
-            return
-        name = tag.upper()
-        if name == "EVAL":
-            eval_id = _attribute(element, "ID", path)
-            evals.setdefault(eval_id, XmlEval(eval_id))
-        elif name == "INPUT-FORMAT":
+    def leaf(name: str, element: etree._Element, eval_id: Optional[str]) -> None:
+        """What an element of :data:`_LEAVES` sets."""
+        if name == "INPUT-FORMAT":
             input_format = _attribute(element, "TYPE", path)
             if not _FORMAT.match(input_format):
                 raise ConfigError(f"{path}: unknown input type {input_format!r} on line {element.sourceline}")
             current(eval_id, "INPUT-FORMAT", element).input_format = input_format
-            return
         elif name == "PEER-ROOT" or name == "MODEL-ROOT":
             for text in _text_nodes(element):
-                target = current(eval_id, tag, element)
+                target = current(eval_id, element.tag, element)
                 if name == "PEER-ROOT":
                     target.peer_root = _trim(text)
                 else:
                     target.model_root = _trim(text)
-            return
         elif name == "PEERS":
             for child in element:
                 if _name_is(child, "P"):
@@ -199,8 +231,7 @@ def read_xml_evals(path: str) -> tuple[list[XmlEval], set[str]]:
                     target = current(eval_id, "PEERS", child)
                     for text in _text_nodes(child):
                         target.peers[peer_id] = _trim(text)
-            return
-        elif name == "MODELS":
+        else:  # MODELS
             for child in element:
                 if _name_is(child, "M"):
                     model_id = _attribute(child, "ID", path)
@@ -208,12 +239,57 @@ def read_xml_evals(path: str) -> tuple[list[XmlEval], set[str]]:
                     target.model_ids.append(model_id)
                     for text in _text_nodes(child):
                         target.models[model_id] = _trim(text)
+
+    def walk(element: etree._Element, eval_id: Optional[str]) -> None:
+        tag = element.tag
+        if not isinstance(tag, str):
             return
+        name = tag.upper()
+        if name in _LEAVES:
+            leaf(name, element, eval_id)
+            return
+        if name == "EVAL":
+            eval_id = _attribute(element, "ID", path)
+            evals.setdefault(eval_id, XmlEval(eval_id))
         for child in element:
             walk(child, eval_id)
 
-    walk(root, None)
+    # The root's children are walked (and dropped) as each ends; the root itself opens first.
+    root: Optional[etree._Element] = None
+    root_name, root_eval = "", None
+    error: Optional[ConfigError] = None
+    for _, element in _xml_events(path, data):
+        if error is not None:
+            continue  # read to the end: an invalid document is the error to report
+        try:
+            if root is None:
+                root = element
+                while root.getparent() is not None:
+                    root = root.getparent()
+                root_name = root.tag.upper()
+                if root_name == "EVAL":
+                    root_eval = _attribute(root, "ID", path)
+                    evals.setdefault(root_eval, XmlEval(root_eval))
+            if element is root:
+                if root_name in _LEAVES:
+                    leaf(root_name, root, None)
+            elif root_name not in _LEAVES and element.getparent() is root:
+                walk(element, root_eval)
+                _drop_walked(element)
+        except ConfigError as exc:
+            error = exc
+    if error is not None:
+        raise error
     return list(evals.values()), peer_ids
+
+
+def _drop_walked(element: etree._Element) -> None:
+    """Free an element whose walk has ended, and its earlier siblings (walked before it)."""
+    element.clear()
+    parent = element.getparent()
+    if parent is not None:
+        while element.getprevious() is not None:
+            del parent[0]
 
 
 def read_file_list(path: str, input_format: str, peer_id: str) -> EvalConfig:
