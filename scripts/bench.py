@@ -1,28 +1,75 @@
 #!/usr/bin/env python3
 """Benchmark rouge155py against ROUGE-1.5.5.pl on generated DUC-like and CNN-like workloads.
 
-    python scripts/bench.py                      # every workload, Perl and rouge155py
-    python scripts/bench.py --only duc-full --jobs 2
-    python scripts/bench.py --scale 0.1          # a tenth of the evals, for a quick look
+    python scripts/bench.py                              # everything below, Perl and rouge155py
+    python scripts/bench.py --only cnn-1000,resamples
+    python scripts/bench.py --skip-perl --only cnn-scaling
+    python scripts/bench.py --only duc-full,cnn-test --jobs 2
+    python scripts/bench.py --scale 0.1                  # a tenth of every corpus, a quick look
     python scripts/bench.py --only api-vs-rouge-score --repeat 3
 
-Workloads are generated with a seeded generator into ``bench-work/`` (git-ignored):
-Zipf-distributed English-like words (made-up stems with real suffixes, so that
-stemming matters, plus the SMART stopwords as function words), sentences of 8 to
-30 words, peers that copy or perturb part of their models' sentences. Both
-programs run on the same machine in the same call; their outputs must be
-byte-identical. Each command runs under a small Python wrapper that reports the
-peak resident memory of the largest process it waited for (``ru_maxrss`` of its
+Both programs run on the same machine in the same call, one process each (rouge155py
+without ``-j``); their outputs must be byte-identical. Full options are
+``-a -c 95 -r 1000 -n 4 -w 1.2 -2 4 -U -m``; DUC's official options are
+``-a -n 2 -x -m -2 4 -u -c 95 -r 1000 -f A -p 0.5 -t 0``. A pair is a peer summary
+in an eval (evals x systems): the time per pair is the run's wall time divided by
+that number. Each command runs under a small Python wrapper that reports the peak
+resident memory of the largest process it waited for (``ru_maxrss`` of its
 children), so a ``-j`` run reports its largest process, not the sum.
 
-``--jobs N`` times ``-j N`` against ``-j 1`` in alternating pairs (``--pairs``) and
-quotes the median of the per-pair ratios, beside the machine's own ceiling: N
-CPU-bound processes at once against one after the other.
+Selections (``--only``, comma-separated; without it, all of them run, in this order):
+
+  duc-full        DUC-like: 50 evals x 30 systems x 4 models of about 100 words, SEE
+                  files; full options (1,500 pairs).
+  duc-official    the same corpus with DUC's official options.
+  cnn-1000        CNN-like: 1,000 single-reference pairs of about 60 words, SPL files;
+                  full options.
+  cnn-full        5,000 such pairs.
+  cnn-test        11,490 such pairs (the size of the CNN/DailyMail test set).
+  scaling         the DUC-like corpus at 10 / 25 / 50 evals (30 systems), full
+                  options: time per pair (the Perl on every step).
+  cnn-scaling     the CNN-like corpus at 1,000 / 11,490 / 100,000 pairs, full options
+                  (the Perl on the first two only): per step the time, the time per
+                  pair and its ratio to the 11,490-pair run's, the peak memory; then
+                  the 100,000-pair run's per-pair time against the 11,490-pair run's
+                  (acceptance: within 1.2x) and its peak memory against the Perl's
+                  peak on the 11,490-pair run (acceptance: below it).
+  resamples       rouge155py on examples/duc-mini/rouge-config.xml with
+                  ``-a -n 2 -r 1000000`` and ``-a -n 2 -r 1000``: time and peak memory
+                  of both, and the ratio of the peaks (acceptance: at most 1.5x).
+  api-vs-rouge-score  the Python API against rouge-score (see below).
+
+Each workload prints one row: evals, pairs, the Perl's and rouge155py's wall time
+and the speed ratio (Perl / rouge155py), both times per pair (ms), both peak
+memories and their ratio, and whether the outputs are identical. A command already
+measured in the call (same program, configuration and options) is not run again:
+cnn-scaling reuses the cnn-1000 and cnn-test rows, scaling the duc-full row. The run
+ends with the acceptance figures it measured: the speed ratios, the cnn-scaling and
+resamples verdicts, and the ``-j`` speed-ups as a share of the machine's ceiling.
+The exit status is 1 when an output differs from the Perl's or a run fails.
+
+``--jobs N`` times ``-j N`` against ``-j 1`` in alternating pairs (``--pairs``) on
+each selected workload and quotes the median of the per-pair ratios, beside the
+machine's own ceiling (N CPU-bound processes at once against one after the other)
+and as a percentage of that ceiling (speed-up / ceiling).
+
+``--scale`` multiplies the number of evals of every corpus (the CNN-like steps
+included; not the resamples example).
+
+Workloads are generated with a seeded generator into ``bench-work/`` (git-ignored),
+one directory per corpus and size, with a ``complete`` marker written last: a
+complete directory is reused, an incomplete one is generated again. Words are
+Zipf-distributed and English-like (made-up stems with real suffixes, so that
+stemming matters, and the SMART stopwords as function words, about 40% of the
+words), sentences have 8 to 30 words, and peers copy and perturb part of their
+models' sentences. The sizes of one corpus are prefixes of one seeded stream: the
+first 1,000 CNN-like pairs are the same at every size. 100,000 CNN-like pairs
+(200,000 SPL files and a 30 MB configuration) take about 15 seconds to generate.
 
 ``api-vs-rouge-score`` times the Python API against rouge-score (0.1.2) on the
-11,490 pairs of the CNN/DM-test-sized corpus, held in memory as lists of strings
-(one per summary, its sentences joined by newlines; written once to
-``bench-work/cnn-test-11490-texts.json``). rouge-score: ``RougeScorer`` with rouge1,
+11,490 pairs of the cnn-test corpus, held in memory as lists of strings (one per
+summary, its sentences joined by newlines; written once to
+``bench-work/cnn-spl-11490-texts.json``). rouge-score: ``RougeScorer`` with rouge1,
 rouge2, rougeL and rougeLsum, stemming, every pair fed to a ``BootstrapAggregator``
 (1000 samples, 95%) and aggregated. rouge155py: ``rouge155py.score`` with ROUGE-1,
 ROUGE-2, ROUGE-L, stemming, 1000 resamples, 95%, and ``to_legacy()``. Each side
@@ -37,16 +84,18 @@ from __future__ import annotations
 import argparse
 import compileall
 import importlib.util
+import itertools
 import json
 import os
 import random
+import shutil
 import statistics
 import subprocess
 import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator, Optional
+from typing import Callable, Iterator, Optional
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "scripts"))
@@ -59,7 +108,9 @@ OFFICIAL = "-a -n 2 -x -m -2 4 -u -c 95 -r 1000 -f A -p 0.5 -t 0"
 
 @dataclass(frozen=True)
 class Corpus:
-    """A generated evaluation: evals x systems x models, summaries of about `words` words."""
+    """A generated evaluation stream: per eval `systems` peers and `models` models of about
+    `words` words, written as SEE or SPL files; up to `evals` evals are used. The sizes are
+    prefixes of one seeded stream."""
 
     name: str
     evals: int
@@ -67,75 +118,98 @@ class Corpus:
     models: int
     words: int
     seed: int
+    format: str
 
 
 @dataclass(frozen=True)
 class Workload:
     name: str
     corpus: Corpus
+    evals: int
     options: str
 
 
-CORPORA = {
-    "duc": Corpus("duc", 50, 30, 4, 100, 1),
-    "cnn": Corpus("cnn", 5000, 1, 1, 60, 2),
-    "cnn-test": Corpus("cnn-test", 11490, 1, 1, 60, 3),
-}
+DUC = Corpus("duc-see", 50, 30, 4, 100, 1, "SEE")
+CNN = Corpus("cnn-spl", 100000, 1, 1, 60, 2, "SPL")
+CORPORA = {"duc": DUC, "cnn": CNN}
 WORKLOADS = [
-    Workload("duc-full", CORPORA["duc"], FULL),
-    Workload("duc-official", CORPORA["duc"], OFFICIAL),
-    Workload("cnn-full", CORPORA["cnn"], FULL),
-    Workload("cnn-test", CORPORA["cnn-test"], FULL),
+    Workload("duc-full", DUC, 50, FULL),
+    Workload("duc-official", DUC, 50, OFFICIAL),
+    Workload("cnn-1000", CNN, 1000, FULL),
+    Workload("cnn-full", CNN, 5000, FULL),
+    Workload("cnn-test", CNN, 11490, FULL),
 ]
-SCALING = [10, 25, 50]  # evals of the DUC-like corpus, 30 systems each, duc-full options
+SCALING = [10, 25, 50]  # evals of the DUC-like corpus, 30 systems each, full options
+CNN_SCALING = [1000, 11490, 100000]  # CNN-like pairs, full options
+CNN_BASE = 11490  # the step the others' per-pair times are compared with
+CNN_NO_PERL = 100000  # the step the Perl does not run
+CNN_PER_PAIR_LIMIT = 1.2
+RESAMPLES_CONFIG = "examples/duc-mini/rouge-config.xml"
+RESAMPLES = ("-a -n 2 -r 1000", "-a -n 2 -r 1000000")
+RESAMPLES_LIMIT = 1.5
+API = "api-vs-rouge-score"
+API_EVALS = 11490
+SECTIONS = ["scaling", "cnn-scaling", "resamples", API]
 
 _SYLLABLES = "ka lo mi ter san dor pe vin ra tu bel con dis pro gal nor sti ver mon cal".split()
 _SUFFIXES = ["", "", "", "s", "ing", "ed", "ment", "ation", "ly", "er", "ness", "ize", "al"]
+_ENDS = [".", ".", ",", ";"]
+_FUNCTION_SHARE = 0.4  # of the words: SMART stopwords, drawn uniformly
 
 
 class _Text:
     """A seeded source of English-like words and sentences."""
 
     def __init__(self, seed: int) -> None:
-        self.rng = random.Random(seed)
+        self.rng = rng = random.Random(seed)
         stopwords = (REPO / "data" / "smart_common_words.txt").read_text("latin-1").split()
-        self.function = [w for w in stopwords if w.isalpha()][:300]
-        words = set()
+        function = [w for w in stopwords if w.isalpha()][:300]
+        words: set[str] = set()
         while len(words) < 6000:
-            stem = "".join(self.rng.choice(_SYLLABLES) for _ in range(self.rng.randint(1, 3)))
-            words.add(stem + self.rng.choice(_SUFFIXES))
+            stem = "".join(rng.choice(_SYLLABLES) for _ in range(rng.randint(1, 3)))
+            words.add(stem + rng.choice(_SUFFIXES))
         self.content = sorted(words)
-        self.rng.shuffle(self.content)
-        self.weights = [1.0 / (rank + 1) ** 1.05 for rank in range(len(self.content))]
+        rng.shuffle(self.content)
+        zipf = [1.0 / (rank + 1) ** 1.05 for rank in range(len(self.content))]
+        self.content_cum = list(itertools.accumulate(zipf))
+        # One draw per word: the function words share _FUNCTION_SHARE of the weight equally,
+        # the content words the rest by rank.
+        each = self.content_cum[-1] * _FUNCTION_SHARE / (1 - _FUNCTION_SHARE) / len(function)
+        self.vocabulary = function + self.content
+        self.vocabulary_cum = list(itertools.accumulate([each] * len(function) + zipf))
 
-    def sentence(self) -> str:
-        size = self.rng.randint(8, 30)
-        words = []
-        for _ in range(size):
-            if self.rng.random() < 0.4:
-                words.append(self.rng.choice(self.function))
-            else:
-                words.append(self.rng.choices(self.content, self.weights)[0])
-        if self.rng.random() < 0.2:
-            words.insert(self.rng.randrange(len(words)), str(self.rng.randint(2, 2024)))
+    def sentence(self) -> tuple[str, int]:
+        """A sentence and its number of words."""
+        rng = self.rng
+        words = rng.choices(self.vocabulary, cum_weights=self.vocabulary_cum, k=rng.randint(8, 30))
+        if rng.random() < 0.2:
+            words.insert(rng.randrange(len(words)), str(rng.randint(2, 2024)))
         words[0] = words[0].capitalize()
-        return " ".join(words) + self.rng.choice([".", ".", ",", ";"]) * 1
+        return " ".join(words) + rng.choice(_ENDS), len(words)
 
-    def perturb(self, sentence: str) -> str:
+    def perturb(self, sentence: str) -> tuple[str, int]:
+        """The sentence with up to a quarter of its words replaced by content words."""
+        rng = self.rng
         words = sentence.split()
-        for _ in range(self.rng.randint(0, max(len(words) // 4, 1))):
-            at = self.rng.randrange(len(words))
-            words[at] = self.rng.choices(self.content, self.weights)[0]
-        return " ".join(words)
+        size = len(words)
+        replacements = rng.randint(0, max(size // 4, 1))
+        for word in rng.choices(self.content, cum_weights=self.content_cum, k=replacements):
+            words[rng.randrange(size)] = word
+        return " ".join(words), size
 
     def summary(self, words: int, sources: Optional[list[str]] = None) -> list[str]:
+        """Sentences up to at least `words` words; with `sources`, a share of them perturbed copies."""
+        rng = self.rng
         out: list[str] = []
-        share = self.rng.uniform(0.3, 0.6)
-        while sum(len(s.split()) for s in out) < words:
-            if sources and self.rng.random() < share:
-                out.append(self.perturb(self.rng.choice(sources)))
+        total = 0
+        share = rng.uniform(0.3, 0.6)
+        while total < words:
+            if sources and rng.random() < share:
+                sentence, size = self.perturb(rng.choice(sources))
             else:
-                out.append(self.sentence())
+                sentence, size = self.sentence()
+            out.append(sentence)
+            total += size
         return out
 
 
@@ -144,6 +218,10 @@ def _see(sentences: list[str]) -> str:
         f'<a name="{i}">[{i}]</a> <a href="#{i}" id={i}>{s}</a>\n' for i, s in enumerate(sentences, 1)
     )
     return f'<html>\n<head><title>summary</title></head>\n<body bgcolor="white">\n{body}</body>\n</html>\n'
+
+
+def _spl(sentences: list[str]) -> str:
+    return "\n".join(sentences) + "\n"
 
 
 def _evals(corpus: Corpus, evals: int) -> Iterator[tuple[list[list[str]], list[list[str]]]]:
@@ -155,38 +233,55 @@ def _evals(corpus: Corpus, evals: int) -> Iterator[tuple[list[list[str]], list[l
         yield models, [text.summary(corpus.words, pool) for _ in range(corpus.systems)]
 
 
-def generate(corpus: Corpus, workdir: Path, evals: int) -> Path:
-    """Write the corpus (its first `evals` evals) and its config; return the config path."""
-    root = workdir / f"{corpus.name}-{evals}"
+MARKER = "complete"
+GENERATOR = 2  # the marker names it and the corpus: another generator or corpus means generating again
+
+
+def corpus_dir(corpus: Corpus, workdir: Path, evals: int) -> Path:
+    return workdir / f"{corpus.name}-{evals}"
+
+
+def generate(corpus: Corpus, workdir: Path, evals: int) -> tuple[Path, Optional[float]]:
+    """Write the corpus's first `evals` evals and their config, unless already complete.
+
+    Returns the config's path and the seconds generation took (None: it was complete)."""
+    root = corpus_dir(corpus, workdir, evals)
     config = root / "config.xml"
-    if config.is_file():
-        return config
-    (root / "peers").mkdir(parents=True, exist_ok=True)
-    (root / "models").mkdir(exist_ok=True)
+    marker = f"generator {GENERATOR}, {evals} evals of {corpus}\n"
+    if (root / MARKER).is_file() and (root / MARKER).read_text("ascii") == marker:
+        return config, None
+    start = time.perf_counter()
+    if root.exists():
+        shutil.rmtree(root)
+    peers, models_dir = root / "peers", root / "models"
+    peers.mkdir(parents=True)
+    models_dir.mkdir()
+    render, suffix = (_see, "html") if corpus.format == "SEE" else (_spl, "spl")
     model_ids = "ABCDEFGH"[: corpus.models]
-    parts = ['<ROUGE-EVAL version="1.0">']
-    for e, (models, peers) in enumerate(_evals(corpus, evals)):
-        eval_id = f"D{e:05d}"
-        parts += [
-            f'<EVAL ID="{eval_id}">',
-            f"<PEER-ROOT>{root / 'peers'}</PEER-ROOT>",
-            f"<MODEL-ROOT>{root / 'models'}</MODEL-ROOT>",
-            '<INPUT-FORMAT TYPE="SEE"></INPUT-FORMAT>',
-            "<PEERS>",
-        ]
-        for system, sentences in enumerate(peers, 1):
-            name = f"{eval_id}.P.{system}.html"
-            (root / "peers" / name).write_text(_see(sentences), "ascii")
-            parts.append(f'<P ID="{system}">{name}</P>')
-        parts += ["</PEERS>", "<MODELS>"]
-        for model_id, sentences in zip(model_ids, models):
-            name = f"{eval_id}.M.{model_id}.html"
-            (root / "models" / name).write_text(_see(sentences), "ascii")
-            parts.append(f'<M ID="{model_id}">{name}</M>')
-        parts += ["</MODELS>", "</EVAL>"]
-    parts.append("</ROUGE-EVAL>")
-    config.write_text("\n".join(parts) + "\n", "ascii")
-    return config
+    head = (
+        f"<PEER-ROOT>{peers}</PEER-ROOT>\n<MODEL-ROOT>{models_dir}</MODEL-ROOT>\n"
+        f'<INPUT-FORMAT TYPE="{corpus.format}"></INPUT-FORMAT>\n<PEERS>\n'
+    )
+    with open(config, "w", encoding="ascii") as out:
+        out.write('<ROUGE-EVAL version="1.0">\n')
+        for e, (models, systems) in enumerate(_evals(corpus, evals)):
+            eval_id = f"D{e:06d}"
+            out.write(f'<EVAL ID="{eval_id}">\n{head}')
+            for system, sentences in enumerate(systems, 1):
+                name = f"{eval_id}.P.{system}.{suffix}"
+                with open(peers / name, "w", encoding="ascii") as file:
+                    file.write(render(sentences))
+                out.write(f'<P ID="{system}">{name}</P>\n')
+            out.write("</PEERS>\n<MODELS>\n")
+            for model_id, sentences in zip(model_ids, models):
+                name = f"{eval_id}.M.{model_id}.{suffix}"
+                with open(models_dir / name, "w", encoding="ascii") as file:
+                    file.write(render(sentences))
+                out.write(f'<M ID="{model_id}">{name}</M>\n')
+            out.write("</MODELS>\n</EVAL>\n")
+        out.write("</ROUGE-EVAL>\n")
+    (root / MARKER).write_text(marker, "ascii")
+    return config, time.perf_counter() - start
 
 
 _WRAPPER = (
@@ -206,7 +301,9 @@ class Measure:
 
 
 def measure(command: list[str], out: Path, repeat: int) -> Measure:
-    """Median wall time over `repeat` runs, the largest peak memory, and the output."""
+    """Median wall time over `repeat` runs, the largest peak memory, and the output.
+
+    Commands run in the repository (the bundled example's config names relative paths)."""
     times, peaks, code = [], [], 0
     for _ in range(repeat):
         start = time.perf_counter()
@@ -215,6 +312,7 @@ def measure(command: list[str], out: Path, repeat: int) -> Measure:
             capture_output=True,
             text=True,
             check=True,
+            cwd=REPO,
         )
         times.append(time.perf_counter() - start)
         code_text, peak_kb = done.stdout.split()
@@ -248,6 +346,62 @@ def _first_difference(a: bytes, b: bytes) -> str:
     return f"lengths differ: {len(a)} / {len(b)} bytes"
 
 
+@dataclass(frozen=True)
+class Compared:
+    """rouge155py's measure, the Perl's (None without the Perl), and the verdict."""
+
+    mine: Measure
+    theirs: Optional[Measure]
+    verdict: str
+    ok: bool
+
+    @property
+    def speed(self) -> Optional[float]:
+        return None if self.theirs is None else self.theirs.seconds / self.mine.seconds
+
+
+class Runner:
+    """Runs and measures both programs; a command measured once in the call is reused."""
+
+    def __init__(self, oracle: Optional[perl_oracle.Oracle], out_dir: Path, repeat: int) -> None:
+        self.oracle = oracle
+        self.out_dir = out_dir
+        self.repeat = repeat
+        self.cache: dict[tuple[str, str, str], Measure] = {}
+
+    def ours(self, label: str, config: Path, options: str) -> Measure:
+        key = ("rouge155py", str(config), options)
+        if key not in self.cache:
+            self.cache[key] = measure(ours(options, config, 1), self.out_dir / f"{label}.ours", self.repeat)
+        return self.cache[key]
+
+    def perl(self, label: str, config: Path, options: str) -> Optional[Measure]:
+        key = ("perl", str(config), options)
+        if key not in self.cache:
+            if self.oracle is None:
+                return None
+            self.cache[key] = measure(perl(self.oracle, options, config), self.out_dir / f"{label}.perl", 1)
+        return self.cache[key]
+
+    def compare(self, label: str, config: Path, options: str, with_perl: bool = True) -> Compared:
+        mine = self.ours(label, config, options)
+        theirs = self.perl(label, config, options) if with_perl else None
+        if mine.code != 0:
+            return Compared(mine, theirs, f"FAILED: rouge155py exit {mine.code}", False)
+        if theirs is None:
+            reason = "--skip-perl" if self.oracle is None else "no Perl on this step"
+            return Compared(mine, None, f"not checked ({reason})", True)
+        if theirs.code != 0:
+            return Compared(mine, theirs, f"FAILED: the Perl exit {theirs.code}", False)
+        if theirs.output != mine.output:
+            return Compared(mine, theirs, "NO: " + _first_difference(theirs.output, mine.output), False)
+        return Compared(mine, theirs, "yes", True)
+
+
+def _ms(seconds: float, pairs: int) -> float:
+    return 1000 * seconds / pairs
+
+
 _SPIN = [sys.executable, "-c", "x = 0\nfor i in range(6_000_000): x += i"]
 
 
@@ -269,9 +423,6 @@ def parallel_ceiling(jobs: int, pairs: int) -> list[float]:
         ratios.append(apart / (time.perf_counter() - start))
     return ratios
 
-
-API = "api-vs-rouge-score"
-API_CORPUS = CORPORA["cnn-test"]
 
 # Each side runs in its own process: argv[1] the texts, argv[2] where rouge155py's legacy text goes.
 # It prints its import time, its time from the lists of strings to the finished results,
@@ -323,7 +474,9 @@ def api_texts(corpus: Corpus, workdir: Path, evals: int) -> Path:
         for models, peers in _evals(corpus, evals):
             predictions.append("\n".join(peers[0]))
             references.append("\n".join(models[0]))
-        path.write_text(json.dumps([predictions, references]), "ascii")
+        partial = path.with_suffix(".partial")
+        partial.write_text(json.dumps([predictions, references]), "ascii")
+        partial.replace(path)
     return path
 
 
@@ -365,120 +518,297 @@ def api_vs_rouge_score(texts: Path, out_dir: Path, repeat: int) -> bool:
     return True
 
 
-def main(argv: Optional[list[str]] = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--workdir", type=Path, default=REPO / "bench-work")
-    parser.add_argument("--scale", type=float, default=1.0, help="multiply the number of evals")
-    parser.add_argument(
-        "--only", default="", help=f"comma-separated workload names (and/or 'scaling', '{API}')"
+def _yes(condition: bool) -> str:
+    return "yes" if condition else "NO"
+
+
+def _workload_row(workload: Workload, evals: int, done: Compared) -> str:
+    pairs = evals * workload.corpus.systems
+    mine, theirs = done.mine, done.theirs
+    if theirs is None:
+        times = f"{'-':>9}{mine.seconds:>8.2f}{'-':>8}{'-':>11}"
+        memory = f"{'-':>9}{mine.peak_mb:>9.0f}{'-':>8}"
+    else:
+        times = (
+            f"{theirs.seconds:>9.2f}{mine.seconds:>8.2f}{done.speed:>7.1f}x"
+            f"{_ms(theirs.seconds, pairs):>11.3f}"
+        )
+        memory = f"{theirs.peak_mb:>9.0f}{mine.peak_mb:>9.0f}{mine.peak_mb / theirs.peak_mb:>7.2f}x"
+    ours_per_pair = _ms(mine.seconds, pairs)
+    return f"{workload.name:<14}{evals:>6}{pairs:>7}{times}{ours_per_pair:>11.3f}{memory}  {done.verdict}"
+
+
+WORKLOAD_HEADER = (
+    f"{'workload':<14}{'evals':>6}{'pairs':>7}{'perl s':>9}{'ours s':>8}{'speed':>8}"
+    f"{'perl ms/p':>11}{'ours ms/p':>11}{'perl MB':>9}{'ours MB':>9}{'memory':>8}  identical"
+)
+
+
+def jobs_against_one(
+    workload: Workload, config: Path, mine: Measure, jobs: int, pairs: int, ceiling: float, out_dir: Path
+) -> tuple[float, bool]:
+    """Time -j `jobs` against -j 1 in `pairs` alternating pairs and print it; the median
+    speed-up, and whether every -j output is identical to the one-process output `mine`."""
+    one_out, many_out = out_dir / f"{workload.name}.j1", out_dir / f"{workload.name}.j"
+    runs = [
+        (
+            measure(ours(workload.options, config, 1), one_out, 1),
+            measure(ours(workload.options, config, jobs), many_out, 1),
+        )
+        for _ in range(pairs)
+    ]
+    ratios = [one.seconds / many.seconds for one, many in runs]
+    speed_up = statistics.median(ratios)
+    same = all(many.output == mine.output and many.code == 0 for _, many in runs)
+    print(
+        f"  -j {jobs} against -j 1, {pairs} alternating pairs: median "
+        f"{statistics.median(many.seconds for _, many in runs):.2f} s against "
+        f"{statistics.median(one.seconds for one, _ in runs):.2f} s; speed-up median "
+        f"{speed_up:.2f}x (min {min(ratios):.2f}, max {max(ratios):.2f}), "
+        f"{100 * speed_up / ceiling:.0f}% of the {ceiling:.2f}x ceiling; "
+        f"largest process {max(many.peak_mb for _, many in runs):.0f} MB, "
+        f"identical to -j 1: {_yes(same)}"
     )
+    return speed_up, same
+
+
+def main(argv: Optional[list[str]] = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n")[0],
+        epilog="\n".join(__doc__.split("\n")[1:]),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    names = [w.name for w in WORKLOADS] + SECTIONS
+    parser.add_argument(
+        "--workdir",
+        type=Path,
+        default=REPO / "bench-work",
+        help="generated corpora and outputs (bench-work/)",
+    )
+    parser.add_argument(
+        "--scale", type=float, default=1.0, help="multiply the number of evals of every corpus"
+    )
+    parser.add_argument("--only", default="", help="comma-separated selections: " + ", ".join(names))
     parser.add_argument("--skip-perl", action="store_true", help="time rouge155py alone (no ratio, no check)")
     parser.add_argument("--jobs", type=int, default=1, help="also time rouge155py -j N against -j 1")
-    parser.add_argument("--repeat", type=int, default=1, help="runs per command; the median is reported")
+    parser.add_argument(
+        "--repeat", type=int, default=1, help="runs per rouge155py command; the median is reported"
+    )
     parser.add_argument("--pairs", type=int, default=7, help="alternating -j 1 / -j N pairs (with --jobs)")
     args = parser.parse_args(argv)
     args.workdir = args.workdir.resolve()  # the configs name absolute paths: any directory may run them
     selected = {name for name in args.only.split(",") if name}
+    unknown = selected - set(names)
+    if unknown:
+        parser.error(f"unknown selection {', '.join(sorted(unknown))}; choose from {', '.join(names)}")
+
+    def chosen(name: str) -> bool:
+        return not selected or name in selected
+
+    def count(evals: int) -> int:
+        return max(1, round(evals * args.scale))
+
     env_path = os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH", "")]))
     os.environ["PYTHONPATH"] = env_path
     # Start-up as an installed package has it: pip compiles the bytecode at install time.
     compileall.compile_dir(str(REPO / "rouge155py"), quiet=1)
-    with_perl = not selected or bool(selected & ({w.name for w in WORKLOADS} | {"scaling"}))
+    workloads = [w for w in WORKLOADS if chosen(w.name)]
+    with_perl = bool(workloads) or chosen("scaling") or chosen("cnn-scaling")
     oracle = None if args.skip_perl or not with_perl else perl_oracle.ensure_oracle()
-    failed = False
     out_dir = args.workdir / "outputs"
     out_dir.mkdir(parents=True, exist_ok=True)
+    runner = Runner(oracle, out_dir, args.repeat)
+    failed = False
+    acceptance: list[str] = []
 
-    if args.jobs > 1:
-        ratios = parallel_ceiling(args.jobs, args.pairs)
-        print(
-            f"machine ceiling: {args.jobs} CPU-bound processes at once finish "
-            f"{statistics.median(ratios):.2f}x sooner than one after the other "
-            f"(median of {args.pairs} pairs, "
-            f"min {min(ratios):.2f}, max {max(ratios):.2f})\n"
-        )
-    header = (
-        f"{'workload':<14}{'evals':>7}{'perl s':>10}{'ours s':>9}{'speed':>8}"
-        f"{'perl MB':>9}{'ours MB':>9}{'memory':>8}  identical"
-    )
-    if selected != {API}:
-        print(header)
-        print("-" * len(header))
-    for workload in WORKLOADS:
-        if selected and workload.name not in selected:
+    # Every corpus first, so that generation never interleaves with the timings.
+    needed = [(w.corpus, count(w.evals)) for w in workloads]
+    needed += [(DUC, count(evals)) for evals in SCALING if chosen("scaling")]
+    needed += [(CNN, count(pairs)) for pairs in CNN_SCALING if chosen("cnn-scaling")]
+    configs: dict[tuple[Corpus, int], Path] = {}
+    for corpus, evals in needed:
+        if (corpus, evals) in configs:
             continue
-        evals = max(1, round(workload.corpus.evals * args.scale))
-        config = generate(workload.corpus, args.workdir, evals)
-        mine = measure(ours(workload.options, config, 1), out_dir / f"{workload.name}.ours", args.repeat)
-        if oracle is None:
-            print(
-                f"{workload.name:<14}{evals:>7}{'-':>10}{mine.seconds:>9.2f}{'-':>8}{'-':>9}"
-                f"{mine.peak_mb:>9.0f}{'-':>8}  not checked (--skip-perl)"
-            )
-        else:
-            theirs = measure(perl(oracle, workload.options, config), out_dir / f"{workload.name}.perl", 1)
-            same = theirs.output == mine.output and theirs.code == mine.code == 0
-            failed |= not same
-            verdict = "yes" if same else "NO: " + _first_difference(theirs.output, mine.output)
-            print(
-                f"{workload.name:<14}{evals:>7}{theirs.seconds:>10.2f}{mine.seconds:>9.2f}"
-                f"{theirs.seconds / mine.seconds:>7.1f}x{theirs.peak_mb:>9.0f}{mine.peak_mb:>9.0f}"
-                f"{mine.peak_mb / theirs.peak_mb:>7.2f}x  {verdict}"
+        config, seconds = generate(corpus, args.workdir, evals)
+        configs[corpus, evals] = config
+        files = evals * (corpus.systems + corpus.models)
+        state = "complete" if seconds is None else f"generated in {seconds:.1f} s"
+        print(f"corpus {config.parent.name}: {evals:,} evals, {files:,} {corpus.format} files, {state}")
+
+    ceiling = 0.0
+    if args.jobs > 1 and workloads:
+        ratios = parallel_ceiling(args.jobs, args.pairs)
+        ceiling = statistics.median(ratios)
+        print(
+            f"\nmachine ceiling: {args.jobs} CPU-bound processes at once finish "
+            f"{ceiling:.2f}x sooner than one after the other "
+            f"(median of {args.pairs} pairs, "
+            f"min {min(ratios):.2f}, max {max(ratios):.2f})"
+        )
+
+    speeds: list[str] = []
+    shares: list[str] = []
+    if workloads:
+        print(f"\none process each (rouge155py without -j); pairs = evals x systems; full options: {FULL}")
+        print(WORKLOAD_HEADER)
+        print("-" * len(WORKLOAD_HEADER))
+    for workload in workloads:
+        evals = count(workload.evals)
+        config = configs[workload.corpus, evals]
+        done = runner.compare(workload.name, config, workload.options)
+        failed |= not done.ok
+        print(_workload_row(workload, evals, done))
+        if done.theirs is not None:
+            pairs = evals * workload.corpus.systems
+            speeds.append(
+                f"{workload.name}: {done.speed:.1f}x the Perl's speed, per pair "
+                f"{_ms(done.theirs.seconds, pairs):.3f} ms (Perl) against "
+                f"{_ms(done.mine.seconds, pairs):.3f} ms ({pairs:,} pairs), identical: {_yes(done.ok)}"
             )
         if args.jobs > 1:
-            one_out, many_out = out_dir / f"{workload.name}.j1", out_dir / f"{workload.name}.j"
-            pairs = [
-                (
-                    measure(ours(workload.options, config, 1), one_out, 1),
-                    measure(ours(workload.options, config, args.jobs), many_out, 1),
-                )
-                for _ in range(args.pairs)
-            ]
-            ratios = [one.seconds / many.seconds for one, many in pairs]
-            same = all(many.output == mine.output and many.code == 0 for _, many in pairs)
-            failed |= not same
-            print(
-                f"  -j {args.jobs} against -j 1, {args.pairs} alternating pairs: median "
-                f"{statistics.median(many.seconds for _, many in pairs):.2f} s against "
-                f"{statistics.median(one.seconds for one, _ in pairs):.2f} s; speed-up median "
-                f"{statistics.median(ratios):.2f}x (min {min(ratios):.2f}, max {max(ratios):.2f}), "
-                f"largest process {max(many.peak_mb for _, many in pairs):.0f} MB, "
-                f"identical to -j 1: {'yes' if same else 'NO'}"
+            speed_up, same = jobs_against_one(
+                workload, config, done.mine, args.jobs, args.pairs, ceiling, out_dir
             )
+            failed |= not same
+            shares.append(f"{workload.name} {speed_up:.2f}x = {100 * speed_up / ceiling:.0f}%")
         sys.stdout.flush()
+    if any(w.options == OFFICIAL for w in workloads):
+        print(f"(DUC's official options: {OFFICIAL})")
+    acceptance += speeds
+    if shares:
+        acceptance.append(
+            f"-j {args.jobs} speed-up against -j 1, as a share of the machine's {ceiling:.2f}x ceiling: "
+            + "; ".join(shares)
+        )
 
-    if not selected or "scaling" in selected:
-        print("\nscaling (DUC-like, 30 systems, duc-full options): rouge155py seconds per eval x system")
+    if chosen("scaling"):
+        print("\nscaling (DUC-like, 30 systems, full options): time per pair (eval x system)")
         for evals in SCALING:
-            count = max(1, round(evals * args.scale))
-            config = generate(CORPORA["duc"], args.workdir, count)
-            mine = measure(ours(FULL, config, 1), out_dir / f"scaling-{count}.ours", args.repeat)
-            units = count * CORPORA["duc"].systems
-            each = 1000 * mine.seconds / units
-            line = f"  {count:>4} evals x 30 systems: {mine.seconds:6.2f} s, {each:.2f} ms each"
-            if oracle is not None and count < CORPORA["duc"].evals * args.scale:
-                theirs = measure(perl(oracle, FULL, config), out_dir / f"scaling-{count}.perl", 1)
-                same = theirs.output == mine.output
-                failed |= not same
-                line += f"; perl {theirs.seconds:.2f} s ({theirs.seconds / mine.seconds:.1f}x), identical: "
-                line += "yes" if same else "NO"
-            print(line)
+            number = count(evals)
+            done = runner.compare(f"scaling-{number}", configs[DUC, number], FULL)
+            failed |= not done.ok
+            units = number * DUC.systems
+            line = (
+                f"  {number:>4} evals x 30 systems: rouge155py {done.mine.seconds:6.2f} s, "
+                f"{_ms(done.mine.seconds, units):.3f} ms per pair"
+            )
+            if done.theirs is not None:
+                line += (
+                    f"; perl {done.theirs.seconds:.2f} s, {_ms(done.theirs.seconds, units):.3f} ms per pair "
+                    f"({done.speed:.1f}x)"
+                )
+            print(f"{line}; identical: {done.verdict}")
             sys.stdout.flush()
 
-    if not selected or API in selected:
-        evals = max(1, round(API_CORPUS.evals * args.scale))
+    if chosen("cnn-scaling"):
+        failed |= cnn_scaling(runner, configs, count, acceptance)
+
+    if chosen("resamples"):
+        failed |= resamples(runner, acceptance)
+
+    if chosen(API):
+        evals = count(API_EVALS)
         print(
             f"\n{API}: the Python API on {evals} CNN-like pairs in memory (single reference, "
-            f"about {API_CORPUS.words} words)\n  ROUGE-1, ROUGE-2, ROUGE-L (rouge-score: and rougeLsum), "
+            f"about {CNN.words} words)\n  ROUGE-1, ROUGE-2, ROUGE-L (rouge-score: and rougeLsum), "
             f"stemming, 1000 resamples, 95%; each side its own process, median of {args.repeat}"
         )
         if importlib.util.find_spec("rouge_score") is None:
             print("  skipped: rouge-score is not installed (pip install rouge-score==0.1.2)")
         else:
-            texts = api_texts(API_CORPUS, args.workdir, evals)
+            texts = api_texts(CNN, args.workdir, evals)
             failed |= not api_vs_rouge_score(texts, out_dir, args.repeat)
         sys.stdout.flush()
+
+    if acceptance:
+        print("\nacceptance (this call, this machine)")
+        for line in acceptance:
+            print(f"  {line}")
     return 1 if failed else 0
+
+
+def cnn_scaling(
+    runner: Runner,
+    configs: dict[tuple[Corpus, int], Path],
+    count: Callable[[int], int],
+    acceptance: list[str],
+) -> bool:
+    """The CNN-like scaling series; True when a run failed or an output differs."""
+    steps = [count(pairs) for pairs in CNN_SCALING]
+    base = count(CNN_BASE)
+    no_perl = count(CNN_NO_PERL)
+    print(
+        f"\ncnn-scaling (CNN-like single-reference pairs of about {CNN.words} words, SPL files, "
+        f"full options; the Perl on all but {no_perl:,} pairs)"
+    )
+    header = (
+        f"  {'pairs':>7}{'perl s':>9}{'perl ms/p':>11}{'perl MB':>9}{'ours s':>9}{'ours ms/p':>11}"
+        f"{f'vs {base}':>10}{'ours MB':>9}{'speed':>8}  identical"
+    )
+    print(header)
+    results = {
+        pairs: runner.compare(f"cnn-scaling-{pairs}", configs[CNN, pairs], FULL, with_perl=pairs != no_perl)
+        for pairs in steps
+    }
+    base_per_pair = _ms(results[base].mine.seconds, base)
+    for pairs, done in results.items():
+        mine, theirs = done.mine, done.theirs
+        if theirs is None:
+            perl_part = f"{'-':>9}{'-':>11}{'-':>9}"
+        else:
+            perl_part = f"{theirs.seconds:>9.2f}{_ms(theirs.seconds, pairs):>11.3f}{theirs.peak_mb:>9.0f}"
+        per_pair = _ms(mine.seconds, pairs)
+        speed = "-" if done.speed is None else f"{done.speed:.1f}x"
+        print(
+            f"  {pairs:>7}{perl_part}{mine.seconds:>9.2f}{per_pair:>11.3f}"
+            f"{per_pair / base_per_pair:>9.2f}x{mine.peak_mb:>9.0f}{speed:>8}  {done.verdict}"
+        )
+    failed = not all(done.ok for done in results.values())
+    big, small = results[no_perl], results[base]
+    ratio = _ms(big.mine.seconds, no_perl) / _ms(small.mine.seconds, base)
+    time_line = (
+        f"per-pair time at {no_perl:,} pairs: {_ms(big.mine.seconds, no_perl):.3f} ms, "
+        f"{ratio:.2f}x the {base:,}-pair run's {_ms(small.mine.seconds, base):.3f} ms "
+        f"(acceptance: at most {CNN_PER_PAIR_LIMIT}x): {_yes(ratio <= CNN_PER_PAIR_LIMIT)}"
+    )
+    if small.theirs is None:
+        memory_line = (
+            f"peak memory at {no_perl:,} pairs: {big.mine.peak_mb:.0f} MB; "
+            f"the Perl's peak at {base:,} pairs: not measured (--skip-perl)"
+        )
+    else:
+        memory_line = (
+            f"peak memory at {no_perl:,} pairs: {big.mine.peak_mb:.0f} MB (rouge155py) against "
+            f"{small.theirs.peak_mb:.0f} MB (the Perl at {base:,} pairs), "
+            f"{big.mine.peak_mb / small.theirs.peak_mb:.2f}x (acceptance: below): "
+            f"{_yes(big.mine.peak_mb < small.theirs.peak_mb)}"
+        )
+    print(f"  {time_line}\n  {memory_line}")
+    acceptance.append("cnn-scaling: " + time_line)
+    acceptance.append("cnn-scaling: " + memory_line)
+    return failed
+
+
+def resamples(runner: Runner, acceptance: list[str]) -> bool:
+    """Peak memory of -r 1000000 against -r 1000 on the bundled example; True when a run failed."""
+    config = REPO / RESAMPLES_CONFIG
+    print(f"\nresamples (rouge155py on {RESAMPLES_CONFIG}, one process)")
+    runs = []
+    for options in RESAMPLES:
+        label = "resamples" + options.replace(" ", "")
+        mine = runner.ours(label, config, options)
+        runs.append(mine)
+        state = "" if mine.code == 0 else f"  FAILED (exit {mine.code})"
+        print(f"  {options:<22}{mine.seconds:>8.2f} s{mine.peak_mb:>7.0f} MB{state}")
+    few, many = runs
+    ratio = many.peak_mb / few.peak_mb
+    line = (
+        f"peak memory {RESAMPLES[1]} / {RESAMPLES[0]}: {many.peak_mb:.0f} / {few.peak_mb:.0f} MB = "
+        f"{ratio:.2f}x (acceptance: at most {RESAMPLES_LIMIT}x): {_yes(ratio <= RESAMPLES_LIMIT)}"
+    )
+    print(f"  {line}")
+    acceptance.append("resamples: " + line)
+    return few.code != 0 or many.code != 0
 
 
 if __name__ == "__main__":
