@@ -36,7 +36,7 @@ from dataclasses import dataclass, field, fields, replace
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping, NamedTuple, Optional, Sequence, Union
 
 from .config import Eval, EvalConfig
-from .engine import Grouped, Scorer, instance_tables, merge_rows, score_evals, summarize_metric
+from .engine import Grouped, RowTable, Scorer, instance_tables, merge_rows, score_evals, summarize_metric
 from .errors import RougeError, UsageError
 from .metrics.base import Metric
 from .metrics.plan import metric_plan
@@ -371,9 +371,20 @@ def _restem(
     for task in walk_tasks(options, config.evals, plan[: switch + 1], peers):
         if not task.peer_stem:
             return  # switched off for good
-        row = stemmed.get((task.peer_id, task.spec), {}).get(task.instance_id)
+        table = stemmed.get((task.peer_id, task.spec))
+        row = None if table is None else table.get(task.instance_id)
         if row is not None:
-            grouped.setdefault((task.peer_id, task.spec), {})[task.instance_id] = row
+            grouped.setdefault((task.peer_id, task.spec), RowTable()).set(task.instance_id, row)
+
+
+def _row_tables(tables: Tables, spec: dict[str, int]) -> Grouped:
+    """A batch's rows as the engine groups them."""
+    grouped: Grouped = {}
+    for (peer_id, label), rows in tables.items():
+        table = grouped[(peer_id, spec[label])] = RowTable()
+        for instance_id, row in rows.items():
+            table.add(instance_id, row)
+    return grouped
 
 
 def summarize_batches(
@@ -409,10 +420,8 @@ def summarize_batches(
                 raise UsageError(f"eval {record.eval_id!r} (position {record.position}) is in two batches")
             records[record.position] = record
             seen.add(record.eval_id)
-        merge_rows(grouped, {(peer_id, spec[label]): rows for (peer_id, label), rows in batch.rows.items()})
-        merge_rows(
-            stemmed, {(peer_id, spec[label]): rows for (peer_id, label), rows in batch.stemmed_rows.items()}
-        )
+        merge_rows(grouped, _row_tables(batch.rows, spec))
+        merge_rows(stemmed, _row_tables(batch.stemmed_rows, spec))
     ordered = [records[position] for position in sorted(records)]
     del records, seen
     config = EvalConfig(_stand_ins(ordered), {p for r in ordered for p in r.peer_ids} | set(peer_ids))

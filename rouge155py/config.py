@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import os
 import re
+import sys
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Iterator, Mapping, NoReturn, Optional, Sequence
 
@@ -40,7 +41,11 @@ _EDGE_SPACE = re.compile(f"\\A[{_SPACE}]+|[{_SPACE}]+\\Z")
 _SPACE_SET = frozenset(re.findall(f"[{_SPACE}]", "".join(map(chr, range(0x3001)))))
 
 
-@dataclass
+# Slots where Python has them for dataclasses (3.10+): a configuration may hold 100,000s of evals.
+_SLOTS = {"slots": True} if sys.version_info >= (3, 10) else {}
+
+
+@dataclass(**_SLOTS)
 class Eval:
     """One evaluation: peers (peer ID -> document) scored against models (in model-ID order)."""
 
@@ -57,7 +62,7 @@ class EvalConfig:
     peer_ids: set[str]
 
 
-@dataclass
+@dataclass(**_SLOTS)
 class XmlEval:
     """An ``<EVAL>`` as the XML gives it: roots and file names, set in any order."""
 
@@ -215,18 +220,19 @@ def read_xml_evals(path: str) -> tuple[list[XmlEval], set[str]]:
             input_format = _attribute(element, "TYPE", path)
             if not _FORMAT.match(input_format):
                 raise ConfigError(f"{path}: unknown input type {input_format!r} on line {element.sourceline}")
-            current(eval_id, "INPUT-FORMAT", element).input_format = input_format
+            current(eval_id, "INPUT-FORMAT", element).input_format = sys.intern(input_format)
         elif name == "PEER-ROOT" or name == "MODEL-ROOT":
             for text in _text_nodes(element):
                 target = current(eval_id, element.tag, element)
+                # Roots, formats and IDs repeat from eval to eval: one string each.
                 if name == "PEER-ROOT":
-                    target.peer_root = _trim(text)
+                    target.peer_root = sys.intern(_trim(text))
                 else:
-                    target.model_root = _trim(text)
+                    target.model_root = sys.intern(_trim(text))
         elif name == "PEERS":
             for child in element:
                 if _name_is(child, "P"):
-                    peer_id = _attribute(child, "ID", path)
+                    peer_id = sys.intern(_attribute(child, "ID", path))
                     peer_ids.add(peer_id)
                     target = current(eval_id, "PEERS", child)
                     for text in _text_nodes(child):
@@ -234,7 +240,7 @@ def read_xml_evals(path: str) -> tuple[list[XmlEval], set[str]]:
         else:  # MODELS
             for child in element:
                 if _name_is(child, "M"):
-                    model_id = _attribute(child, "ID", path)
+                    model_id = sys.intern(_attribute(child, "ID", path))
                     target = current(eval_id, "MODELS", child)
                     target.model_ids.append(model_id)
                     for text in _text_nodes(child):

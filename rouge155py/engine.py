@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import functools
 import re
-from typing import Optional
+from array import array
+from typing import Iterator, Optional
 
 from .bootstrap import resample, summarize
 from .config import Eval
@@ -17,14 +18,16 @@ from .corpus import Corpus
 from .metrics.base import Metric, Task
 from .options import Options
 from .planning import plan_tasks
-from .results import MetricResult, Row
+from .results import InstanceRows, MetricResult, Row, RowValues, row_at
 from .scoring import combine_models, instance_scores
 from .text.stage import text_stage
 
 __all__ = [
     "Grouped",
+    "RowTable",
     "Scorer",
     "eval_order",
+    "eval_positions",
     "group_rows",
     "instance_tables",
     "merge_rows",
@@ -32,7 +35,91 @@ __all__ = [
     "summarize_metric",
 ]
 
-Grouped = dict[tuple[str, int], dict[str, Row]]  # (peer ID, metric index) -> instance ID -> row
+
+class RowTable:
+    """The rows of one peer and metric, in the order they were scored, held compactly.
+
+    Rows of floats (R, P, F) take 24 bytes each in one array; rows with other
+    values (``-t`` counts) are kept as they are. An instance ID is in a table
+    once: eval IDs are unique, and so are their instance IDs for one peer.
+    """
+
+    __slots__ = ("_index", "_rows", "_values", "ids")
+
+    def __init__(self) -> None:
+        self.ids: list[str] = []
+        self._values = array("d")
+        self._rows: Optional[list[Row]] = None  # once a row is not three floats
+        self._index: Optional[dict[str, int]] = None  # made by the first lookup
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def add(self, instance_id: str, row: Row) -> None:
+        """Append one instance's row."""
+        self.ids.append(instance_id)
+        if self._index is not None:
+            self._index[instance_id] = len(self.ids) - 1
+        if self._rows is None:
+            if type(row[0]) is float and type(row[1]) is float and type(row[2]) is float:
+                self._values.extend(row)
+                return
+            self._rows = list(self._float_rows())
+            self._values = array("d")
+        self._rows.append(row)
+
+    def extend(self, other: RowTable) -> None:
+        """Append the rows of another table (other evals)."""
+        if self._rows is None and other._rows is None and self._index is None:
+            self.ids.extend(other.ids)
+            self._values.extend(other._values)
+            return
+        for instance_id, row in other.items():
+            self.add(instance_id, row)
+
+    def _float_rows(self) -> Iterator[Row]:
+        values = self._values
+        return zip(values[0::3], values[1::3], values[2::3])
+
+    def items(self) -> Iterator[tuple[str, Row]]:
+        """(instance ID, row) in the order they were added."""
+        return zip(self.ids, self._float_rows() if self._rows is None else self._rows)
+
+    def get(self, instance_id: str) -> Optional[Row]:
+        """The row of an instance ID, or None."""
+        if self._index is None:
+            self._index = {i: k for k, i in enumerate(self.ids)}
+        k = self._index.get(instance_id)
+        return None if k is None else row_at(self._values if self._rows is None else self._rows, k)
+
+    def set(self, instance_id: str, row: Row) -> None:
+        """Replace the row of an instance ID (add it when it is not there)."""
+        if self.get(instance_id) is None:
+            self.add(instance_id, row)
+            return
+        assert self._index is not None
+        k = self._index[instance_id]
+        if self._rows is None and all(type(v) is float for v in row):
+            self._values[3 * k : 3 * k + 3] = array("d", row)
+            return
+        if self._rows is None:
+            self._rows = list(self._float_rows())
+            self._values = array("d")
+        self._rows[k] = row
+
+    def in_order(self, positions: list[int]) -> RowValues:
+        """The rows at these positions, in that order, held as compactly."""
+        if self._rows is None:
+            values = self._values
+            out = array("d")
+            for k in positions:
+                out.extend(values[3 * k : 3 * k + 3])
+            return out
+        rows = self._rows
+        return [rows[k] for k in positions]
+
+
+Grouped = dict[tuple[str, int], RowTable]  # (peer ID, metric index) -> its rows
 
 
 class Scorer:
@@ -80,25 +167,38 @@ def score_evals(
 
 
 def group_rows(tasks: list[Task], rows: list[Row]) -> Grouped:
-    """The rows per (peer ID, metric index), by instance ID; the first row of an instance stays."""
+    """The rows per (peer ID, metric index), in task order."""
     grouped: Grouped = {}
+    table: Optional[RowTable] = None
+    key = None
     for task, row in zip(tasks, rows):
-        grouped.setdefault((task.peer_id, task.spec), {}).setdefault(task.instance_id, row)
+        if (task.peer_id, task.spec) != key:
+            key = (task.peer_id, task.spec)
+            table = grouped.get(key)
+            if table is None:
+                table = grouped[key] = RowTable()
+        table.add(task.instance_id, row)  # type: ignore[union-attr]
     return grouped
 
 
 def merge_rows(grouped: Grouped, part: Grouped) -> None:
     """Add the rows of other evals (an instance ID belongs to one eval: nothing overlaps)."""
     for key, rows in part.items():
-        grouped.setdefault(key, {}).update(rows)
+        table = grouped.get(key)
+        if table is None:
+            grouped[key] = rows
+        else:
+            table.extend(rows)
 
 
 def instance_tables(
     plan: list[Metric], peers: list[str], grouped: Grouped
-) -> list[tuple[str, int, dict[str, Row]]]:
+) -> list[tuple[str, int, RowTable]]:
     """(peer ID, metric index, its rows) in the Perl's output order: peers, then metrics."""
     return [
-        (peer_id, index, grouped.get((peer_id, index), {})) for peer_id in peers for index in range(len(plan))
+        (peer_id, index, grouped.get((peer_id, index)) or RowTable())
+        for peer_id in peers
+        for index in range(len(plan))
     ]
 
 
@@ -116,36 +216,52 @@ def _by_eval_id(a: str, b: str) -> int:
 
 
 def eval_order(ids: list[str]) -> list[str]:
-    """Instance IDs (sorted as strings) in the Perl's ``-d`` order: a stable sort by :func:`_by_eval_id`.
+    """Instance IDs (sorted as strings) in the Perl's ``-d`` order: a stable sort by :func:`_by_eval_id`."""
+    return [ids[k] for k in eval_positions(ids)]
+
+
+def eval_positions(ids: list[str]) -> list[int]:
+    """The positions of instance IDs (sorted as strings) in the Perl's ``-d`` order.
 
     Where every ID starts with a number, that order is by the number, and where
     none does, by the string: a key gives the same stable sort, much faster.
     """
     leads = [_LEAD.match(i) for i in ids]
+    positions = range(len(ids))
     if all(leads):
-        numbers = {i: int(m.group()) for i, m in zip(ids, leads)}  # type: ignore[union-attr]
-        return sorted(ids, key=numbers.__getitem__)
+        numbers = [int(m.group()) for m in leads]  # type: ignore[union-attr]
+        return sorted(positions, key=numbers.__getitem__)
     if not any(leads):
-        return sorted(ids)
-    return sorted(ids, key=functools.cmp_to_key(_by_eval_id))
+        return list(positions)
+    return sorted(positions, key=functools.cmp_to_key(lambda a, b: _by_eval_id(ids[a], ids[b])))
 
 
-def summarize_metric(
-    options: Options, metric: Metric, peer_id: str, instances: dict[str, Row]
-) -> MetricResult:
+def summarize_metric(options: Options, metric: Metric, peer_id: str, table: RowTable) -> MetricResult:
     """Averages and confidence intervals (or ``-t 2`` count sums) of one peer's metric."""
     o = options
-    ids = sorted(instances)
-    per_eval = {i: instances[i] for i in eval_order(ids)}
+    ids = table.ids
+    by_id = sorted(range(len(ids)), key=ids.__getitem__)  # the Perl's sort keys
+    sorted_ids = [ids[k] for k in by_id]
+    per_eval = [by_id[k] for k in eval_positions(sorted_ids)]
+    instances = InstanceRows([ids[k] for k in per_eval], table.in_order(per_eval))
+    del per_eval
+    rows = table.in_order(by_id)
     if o.counting == 2:
         sums = [0, 0, 0]
-        for i in ids:
-            for k in range(3):
-                sums[k] += instances[i][k]
+        for k in range(len(ids)):
+            row = row_at(rows, k)
+            for j in range(3):
+                sums[j] += row[j]
         return MetricResult(
-            peer_id, metric.label, per_eval, counts=(int(sums[0]), int(sums[1]), int(sums[2]))
+            peer_id, metric.label, instances, counts=(int(sums[0]), int(sums[1]), int(sums[2]))
         )
-    rows = [[float(v) for v in instances[i]] for i in ids]
-    values = resample(rows, o.resample_count, o.counting, o.alpha)
+    values = resample(_float_rows(rows), o.resample_count, o.counting, o.alpha)
     summary = summarize(values, o.confidence, o.resamples)
-    return MetricResult(peer_id, metric.label, per_eval, summary=summary)
+    return MetricResult(peer_id, metric.label, instances, summary=summary)
+
+
+def _float_rows(rows: RowValues) -> list[list[float]]:
+    """Rows as lists of floats, for the bootstrap."""
+    if isinstance(rows, array):
+        return [[rows[3 * k], rows[3 * k + 1], rows[3 * k + 2]] for k in range(len(rows) // 3)]
+    return [[float(v) for v in row] for row in rows]

@@ -54,10 +54,14 @@ def evaluate(
     report.warnings = check_evals(config, peers, scorer.corpus.exists)
     grouped: Grouped = {}
     chunks = scored_evals(options, config, peers)
+    del config  # each chunk of evals is dropped once scored (where the caller keeps no reference)
     total, done = sum(map(len, chunks)), 0
-    for evals in chunks:
+    chunks.reverse()
+    while chunks:
+        evals = chunks.pop()
         merge_rows(grouped, score_evals(options, scorer, plan, evals, peers))
         done += len(evals)
+        del evals
         if progress is not None:
             progress("scoring", done, total)
     tables = instance_tables(plan, peers, grouped)

@@ -29,7 +29,7 @@ from multiprocessing.connection import Connection, wait
 from typing import Any, Callable, Iterator, Optional, TypeVar
 
 from .config import Eval, EvalConfig
-from .engine import Grouped, Scorer, instance_tables, merge_rows, score_evals, summarize_metric
+from .engine import Grouped, RowTable, Scorer, instance_tables, merge_rows, score_evals, summarize_metric
 from .errors import RougeError
 from .evaluation import evaluate, load_config
 from .metrics.plan import metric_plan
@@ -37,7 +37,7 @@ from .options import Options
 from .planning import check_evals, check_resamples, evaluated_peers, scored_evals
 from .progress import ProgressFn
 from .report import Report
-from .results import MetricResult, Row
+from .results import MetricResult
 
 __all__ = ["evaluate_parallel", "max_workers"]
 
@@ -185,7 +185,7 @@ def _score(job: tuple[Options, list[Eval], list[str]]) -> Grouped | RougeError:
         return error
 
 
-def _summarize(job: tuple[Options, list[tuple[str, int, dict[str, Row]]]]) -> list[MetricResult]:
+def _summarize(job: tuple[Options, list[tuple[str, int, RowTable]]]) -> list[MetricResult]:
     """Averages and intervals of some (peer, metric) instance tables."""
     options, tables = job
     plan = metric_plan(options)

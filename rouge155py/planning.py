@@ -79,13 +79,16 @@ def walk_tasks(
         stem_now = options.stem
     only_models = options.stem_models_only
     for peer_id in peers:
+        instance_ids = [f"{ev.eval_id}.{peer_id}" for ev in evals]
         for index, metric in enumerate(plan):
-            for ev in evals:
+            for ev, instance_id in zip(evals, instance_ids):
                 if peer_id not in ev.peers:
                     continue
                 models = tuple(ev.models)
                 stems = metric.model_stems(len(models), stem_now, only_models)
-                yield Task(peer_id, index, ev.eval_id, ev.peers[peer_id], models, stem_now, stems)
+                yield Task(
+                    peer_id, index, ev.eval_id, ev.peers[peer_id], models, stem_now, stems, instance_id
+                )
                 if models and metric.switches_stemming and only_models and not fixed:
                     stem_now = False
 

@@ -9,13 +9,80 @@ confidence interval of R, P, F) or, under ``-t 2``, the summed counts.
 
 from __future__ import annotations
 
+from array import array
+from collections.abc import ItemsView, Iterator, Mapping, ValuesView
 from dataclasses import dataclass
 from typing import Optional, Union
 
-__all__ = ["Counts", "MetricResult", "Row", "Summary"]
+__all__ = ["Counts", "InstanceRows", "MetricResult", "Row", "Summary"]
 
 Row = tuple[Union[int, float], Union[int, float], Union[int, float]]
 Counts = tuple[Union[int, float], Union[int, float], Union[int, float]]
+#: Rows held compactly: all floats as one array of 3 values a row, else the row tuples.
+RowValues = Union[array, list[Row]]
+
+
+def row_at(values: RowValues, k: int) -> Row:
+    """Row ``k`` of compactly held rows."""
+    if isinstance(values, array):
+        return values[3 * k], values[3 * k + 1], values[3 * k + 2]
+    return values[k]
+
+
+class InstanceRows(Mapping[str, Row]):
+    """Instance ID -> row, in a fixed order; rows of floats take 24 bytes each.
+
+    A read-only mapping: iteration, ``items()`` and ``values()`` follow the
+    order given; looking up one ID builds an index once.
+    """
+
+    __slots__ = ("_ids", "_index", "_values")
+
+    def __init__(self, ids: list[str], values: RowValues) -> None:
+        self._ids = ids
+        self._values = values
+        self._index: Optional[dict[str, int]] = None
+
+    def __len__(self) -> int:
+        return len(self._ids)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._ids)
+
+    def __getitem__(self, instance_id: str) -> Row:
+        if self._index is None:
+            self._index = {i: k for k, i in reversed(list(enumerate(self._ids)))}
+        return row_at(self._values, self._index[instance_id])
+
+    def items(self) -> ItemsView[str, Row]:
+        return _Items(self)
+
+    def values(self) -> ValuesView[Row]:
+        return _Values(self)
+
+    def rows(self) -> Iterator[Row]:
+        """The rows in order."""
+        values = self._values
+        if isinstance(values, array):
+            return zip(values[0::3], values[1::3], values[2::3])
+        return iter(values)
+
+    def __repr__(self) -> str:
+        return repr(dict(self.items()))
+
+    def __reduce__(self) -> tuple:
+        return InstanceRows, (self._ids, self._values)
+
+
+class _Items(ItemsView):  # type: ignore[type-arg]
+    def __iter__(self) -> Iterator[tuple[str, Row]]:
+        rows: InstanceRows = self._mapping  # type: ignore[attr-defined]
+        return zip(rows._ids, rows.rows())
+
+
+class _Values(ValuesView):  # type: ignore[type-arg]
+    def __iter__(self) -> Iterator[Row]:
+        return self._mapping.rows()  # type: ignore[attr-defined,no-any-return]
 
 
 @dataclass(frozen=True)
@@ -31,13 +98,14 @@ class Summary:
 class MetricResult:
     """One peer's result for one metric.
 
-    ``instances`` maps each instance ID (``eval ID.peer ID``) to its row, in
-    the Perl's ``-d`` order: R, P, F rounded to 5 decimals, or under ``-t``
-    the model, peer and hit counts.
+    ``instances`` maps each instance ID (``eval ID.peer ID``) to its row (an
+    :class:`InstanceRows` where the engine made it), in the Perl's ``-d``
+    order: R, P, F rounded to 5 decimals, or under ``-t`` the model, peer and
+    hit counts.
     """
 
     peer_id: str
     label: str
-    instances: dict[str, Row]
+    instances: Mapping[str, Row]
     summary: Optional[Summary] = None
     counts: Optional[Counts] = None  # -t 2: model, peer and hit counts summed over instances

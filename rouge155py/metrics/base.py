@@ -32,10 +32,7 @@ class Task(NamedTuple):
     models: tuple[Document, ...]
     peer_stem: bool
     model_stems: tuple[tuple[bool, bool], ...]
-
-    @property
-    def instance_id(self) -> str:
-        return f"{self.eval_id}.{self.peer_id}"
+    instance_id: str  # eval ID.peer ID: one string for all the metrics of an instance
 
 
 class Metric:
