@@ -15,14 +15,9 @@ from dataclasses import dataclass, field
 from typing import Optional, Sequence
 
 from .errors import LimitError, UsageError
-from .text.unicode import (
-    ENGLISH,
-    SNOWBALL_LANGUAGES,
-    TOKENIZER_NAME,
-    canonical_language,
-    nltk_available,
-    nltk_version,
-)
+
+# --lang's names are imported where --lang is given: the Perl's text stage needs none of them.
+_ENGLISH = "en"  # text.unicode.ENGLISH: --lang en is the Perl's text stage
 
 __all__ = ["MAX_NGRAM", "MAX_RESAMPLES", "PERL_OPTION_SPEC", "Options", "Request", "parse_command_line"]
 
@@ -139,6 +134,8 @@ class Options:
             raise UsageError("--stopwords needs a file name")
         if self.lang is None:
             return
+        from .text.unicode import SNOWBALL_LANGUAGES, canonical_language, nltk_available
+
         object.__setattr__(self, "lang", canonical_language(self.lang))
         if not self.unicode_text:
             return
@@ -158,7 +155,7 @@ class Options:
     @property
     def unicode_text(self) -> bool:
         """Whether the text stage is ``--lang``'s Unicode one (any language but English)."""
-        return self.lang is not None and self.lang != ENGLISH
+        return self.lang is not None and self.lang != _ENGLISH
 
     @property
     def resample_count(self) -> int:
@@ -196,6 +193,8 @@ class Options:
 
             parts.append(f"sw:sha256-{stopword_file_digest(self.stopwords_file)}")
         if self.unicode_text:
+            from .text.unicode import SNOWBALL_LANGUAGES, TOKENIZER_NAME, nltk_version
+
             stemmer = SNOWBALL_LANGUAGES.get(self.lang or "")
             parts += [
                 f"lang:{self.lang}",

@@ -18,9 +18,6 @@ Schemas (R, P, F and their bounds are the printed values, 5 decimals):
 
 from __future__ import annotations
 
-import csv
-import io
-import json
 import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Optional, Union
@@ -219,6 +216,9 @@ def _csv_value(column: str, value: Optional[Union[int, float, str]]) -> str:
 
 def format_csv(report: Report) -> str:
     """The per-instance and average rows as CSV."""
+    import csv
+    import io
+
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
@@ -229,6 +229,8 @@ def format_csv(report: Report) -> str:
 
 def format_json(report: Report) -> str:
     """The JSON document, indented, with a final newline."""
+    import json
+
     return json.dumps(json_document(report), indent=2) + "\n"
 
 

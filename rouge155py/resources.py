@@ -9,7 +9,6 @@ list (``--stopwords FILE``) is read from its path, under the summaries' size lim
 
 from __future__ import annotations
 
-import hashlib
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -110,4 +109,6 @@ def stopword_file_lines(path: str) -> list[bytes]:
 
 def stopword_file_digest(path: str) -> str:
     """The first 12 hexadecimal digits of the SHA-256 of a user's stopword list."""
+    import hashlib
+
     return hashlib.sha256(_stopword_file(path)).hexdigest()[:12]
