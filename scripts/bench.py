@@ -15,7 +15,10 @@ without ``-j``); their outputs must be byte-identical. Full options are
 in an eval (evals x systems): the time per pair is the run's wall time divided by
 that number. Each command runs under a small Python wrapper that reports the peak
 resident memory of the largest process it waited for (``ru_maxrss`` of its
-children), so a ``-j`` run reports its largest process, not the sum.
+children), so a ``-j`` run reports its largest process, not the sum. Before each
+timed run, every file of its corpus is read once: this machine's kernel drops pages
+nobody read for a while, and the program that ran first would otherwise also pay for
+reading the disk.
 
 Selections (``--only``, comma-separated; without it, all of them run, in this order):
 
@@ -300,12 +303,28 @@ class Measure:
     code: int
 
 
-def measure(command: list[str], out: Path, repeat: int) -> Measure:
+def warm_files(directory: Path) -> None:
+    """Read every file under `directory`, so that a timed run finds them in the page cache.
+
+    The kernel may drop pages nobody read for a while (this machine reclaims cold
+    memory on its own): without this, whichever program ran first would also pay
+    for reading the disk.
+    """
+    for root, _, names in os.walk(directory):
+        for name in names:
+            with open(os.path.join(root, name), "rb") as handle:
+                handle.read()
+
+
+def measure(command: list[str], out: Path, repeat: int, warm: Optional[Path] = None) -> Measure:
     """Median wall time over `repeat` runs, the largest peak memory, and the output.
 
-    Commands run in the repository (the bundled example's config names relative paths)."""
+    Commands run in the repository (the bundled example's config names relative paths).
+    With `warm`, the files under that directory are read before each run (:func:`warm_files`)."""
     times, peaks, code = [], [], 0
     for _ in range(repeat):
+        if warm is not None:
+            warm_files(warm)
         start = time.perf_counter()
         done = subprocess.run(
             [sys.executable, "-c", _WRAPPER, str(out), *command],
@@ -319,6 +338,11 @@ def measure(command: list[str], out: Path, repeat: int) -> Measure:
         code = int(code_text)
         peaks.append(int(peak_kb) / 1024)
     return Measure(statistics.median(times), max(peaks), out.read_bytes(), code)
+
+
+def _corpus_dir(config: Path) -> Path:
+    """The directory of a config and its summaries (relative paths are the repository's)."""
+    return (config if config.is_absolute() else REPO / config).parent
 
 
 def ours(options: str, config: Path, jobs: int) -> list[str]:
@@ -372,7 +396,9 @@ class Runner:
     def ours(self, label: str, config: Path, options: str) -> Measure:
         key = ("rouge155py", str(config), options)
         if key not in self.cache:
-            self.cache[key] = measure(ours(options, config, 1), self.out_dir / f"{label}.ours", self.repeat)
+            self.cache[key] = measure(
+                ours(options, config, 1), self.out_dir / f"{label}.ours", self.repeat, _corpus_dir(config)
+            )
         return self.cache[key]
 
     def perl(self, label: str, config: Path, options: str) -> Optional[Measure]:
@@ -380,7 +406,9 @@ class Runner:
         if key not in self.cache:
             if self.oracle is None:
                 return None
-            self.cache[key] = measure(perl(self.oracle, options, config), self.out_dir / f"{label}.perl", 1)
+            self.cache[key] = measure(
+                perl(self.oracle, options, config), self.out_dir / f"{label}.perl", 1, _corpus_dir(config)
+            )
         return self.cache[key]
 
     def compare(self, label: str, config: Path, options: str, with_perl: bool = True) -> Compared:
@@ -552,8 +580,8 @@ def jobs_against_one(
     one_out, many_out = out_dir / f"{workload.name}.j1", out_dir / f"{workload.name}.j"
     runs = [
         (
-            measure(ours(workload.options, config, 1), one_out, 1),
-            measure(ours(workload.options, config, jobs), many_out, 1),
+            measure(ours(workload.options, config, 1), one_out, 1, config.parent),
+            measure(ours(workload.options, config, jobs), many_out, 1, config.parent),
         )
         for _ in range(pairs)
     ]
