@@ -1,4 +1,5 @@
-/* Kernels of rouge155py: union LCS (ROUGE-L, ROUGE-W), clipped unit hits, bootstrap sums.
+/* Kernels of rouge155py: token ids, union LCS (ROUGE-L, ROUGE-W), clipped unit hits,
+ * bootstrap sums.
  *
  * union_lcs scores one model against one peer: for each model sentence, the
  * LCS with every peer sentence marks model positions (the Perl's backtrack:
@@ -56,16 +57,6 @@ static int work_bits(Work *w, size_t bytes) {
     }
     w->up_bytes = bytes;
     return 0;
-}
-
-static void work_free(Work *w) {
-    int k;
-    for (k = 0; k < 2; k++) {
-        free(w->lcs[k]);
-        free(w->wlcs[k]);
-        free(w->runs[k]);
-    }
-    free(w->up);
 }
 
 /* After each row: -1 (an exception is set) when a signal handler raised. */
@@ -195,48 +186,124 @@ static int lookup(const int *ids, const int *counts, Py_ssize_t n, int id) {
     return lo < n && ids[lo] == id ? counts[lo] : 0;
 }
 
-#define N_BUFFERS 8
+#define N_BUFFERS 6
 
-/* union_lcs(model, model_offsets, model_unigram_ids, model_unigram_counts,
- *           peer, peer_offsets, peer_unigram_ids, peer_unigram_counts, weights)
+/* union_lcs(model, model_offsets, model_unigrams, peer, peer_offsets, peer_unigrams, weights)
  *   model, peer: int32 token ids, sentences concatenated;
  *   *_offsets: int32, sentence s is [off[s], off[s+1]);
- *   *_unigram_ids (sorted) and *_unigram_counts: int32, the text's unigram
- *     counts from the n-gram reader: the clipping budgets;
+ *   *_unigrams: int32, the text's tokens from the n-gram reader (any order):
+ *     their counts are the clipping budgets;
  *   weights: None for ROUGE-L, else float64 f[k] = k ** w for k = 0 .. longest+1.
  * Returns (hit, base): counted hits (weighted runs for ROUGE-W) and the model
  * length (sum of f[len] per sentence for ROUGE-W).
  */
+/* The clipping budget of a text: its unigram ids sorted and counted, into ids and counts
+ * (room for n each); returns how many distinct ids. */
+static int by_int(const void *pa, const void *pb) {
+    int a = *(const int *)pa, b = *(const int *)pb;
+    return (a > b) - (a < b);
+}
+
+static Py_ssize_t count_unigrams(const int *unigrams, Py_ssize_t n, int *ids, int *counts) {
+    Py_ssize_t k, distinct = 0;
+    memcpy(ids, unigrams, (size_t)n * sizeof(int));
+    if (n > 64) {
+        qsort(ids, (size_t)n, sizeof(int), by_int);
+    } else { /* a summary's few dozen tokens: insertion sort beats qsort's calls */
+        for (k = 1; k < n; k++) {
+            int v = ids[k];
+            Py_ssize_t j = k;
+            while (j > 0 && ids[j - 1] > v) {
+                ids[j] = ids[j - 1];
+                j--;
+            }
+            ids[j] = v;
+        }
+    }
+    for (k = 0; k < n; k++) {
+        if (distinct && ids[distinct - 1] == ids[k]) {
+            counts[distinct - 1]++;
+        } else {
+            ids[distinct] = ids[k];
+            counts[distinct++] = 1;
+        }
+    }
+    return distinct;
+}
+
+/* Scratch space of union_lcs, kept from call to call (the GIL is held throughout). */
+static Work lcs_work = {{NULL, NULL}, {NULL, NULL}, {NULL, NULL}, NULL, 0, 0, 0};
+static struct {
+    size_t cap;
+    int *ints;  /* 4 x cap: budgets (model ids, counts, peer ids, counts), then used, cap, slot */
+    int *more;  /* 3 x cap */
+    unsigned char *mask;
+} lcs_scratch;
+
+static int lcs_room(size_t need) {
+    if (need <= lcs_scratch.cap) return 0;
+    if (need < 256) need = 256;
+    free(lcs_scratch.ints);
+    free(lcs_scratch.more);
+    free(lcs_scratch.mask);
+    lcs_scratch.ints = (int *)malloc(4 * need * sizeof(int));
+    lcs_scratch.more = (int *)malloc(3 * need * sizeof(int));
+    lcs_scratch.mask = (unsigned char *)malloc(need);
+    if (!lcs_scratch.ints || !lcs_scratch.more || !lcs_scratch.mask) {
+        free(lcs_scratch.ints);
+        free(lcs_scratch.more);
+        free(lcs_scratch.mask);
+        lcs_scratch.ints = lcs_scratch.more = NULL;
+        lcs_scratch.mask = NULL;
+        lcs_scratch.cap = 0;
+        return -1;
+    }
+    lcs_scratch.cap = need;
+    return 0;
+}
+
 static PyObject *union_lcs(PyObject *self, PyObject *args) {
     PyObject *objs[N_BUFFERS], *o_weights;
     Py_buffer bufs[N_BUFFERS], weights;
-    static const char *names[N_BUFFERS] = {"model", "model offsets", "model unigram ids",
-                                           "model unigram counts", "peer", "peer offsets",
-                                           "peer unigram ids", "peer unigram counts"};
+    static const char *names[N_BUFFERS] = {"model", "model offsets", "model unigrams",
+                                           "peer", "peer offsets", "peer unigrams"};
     int have_weights, got = 0;
     Py_ssize_t k;
-    Work w = {{NULL, NULL}, {NULL, NULL}, {NULL, NULL}, NULL, 0, 0, 0};
+    Work w;
     PyObject *result = NULL;
     unsigned char *mask = NULL;
     int *used = NULL, *cap = NULL, *slot = NULL;
 
-    if (!PyArg_ParseTuple(args, "OOOOOOOOO", &objs[0], &objs[1], &objs[2], &objs[3], &objs[4],
-                          &objs[5], &objs[6], &objs[7], &o_weights))
+    if (!PyArg_ParseTuple(args, "OOOOOOO", &objs[0], &objs[1], &objs[2], &objs[3], &objs[4],
+                          &objs[5], &o_weights))
         return NULL;
     have_weights = o_weights != Py_None;
     for (got = 0; got < N_BUFFERS; got++)
         if (get_buffer(objs[got], &bufs[got], names[got], 4) < 0) goto release;
     if (have_weights && get_buffer(o_weights, &weights, "weights", 8) < 0) goto release;
+    w = lcs_work;
     {
         const int *mt = (const int *)bufs[0].buf, *mo = (const int *)bufs[1].buf;
-        const int *mu = (const int *)bufs[2].buf, *mc = (const int *)bufs[3].buf;
-        const int *pt = (const int *)bufs[4].buf, *po = (const int *)bufs[5].buf;
-        const int *pu = (const int *)bufs[6].buf, *pc = (const int *)bufs[7].buf;
-        Py_ssize_t nmu = bufs[2].len / 4, npu = bufs[6].len / 4;
-        const double *f = have_weights ? (const double *)weights.buf : NULL;
+        const int *pt = (const int *)bufs[3].buf, *po = (const int *)bufs[4].buf;
+        Py_ssize_t total = bufs[0].len / 4, nmg = bufs[2].len / 4, npg = bufs[5].len / 4;
+        size_t need = (size_t)(total > nmg ? total : nmg);
+        int *mu, *mc, *pu, *pc;
+        Py_ssize_t nmu, npu;
+        const double *f;
+        if ((size_t)npg > need) need = (size_t)npg;
+        if (lcs_room(need + 1) < 0) {
+            PyErr_NoMemory();
+            goto done;
+        }
+        mu = lcs_scratch.ints;
+        mc = mu + lcs_scratch.cap;
+        pu = mc + lcs_scratch.cap;
+        pc = pu + lcs_scratch.cap;
+        nmu = count_unigrams((const int *)bufs[2].buf, nmg, mu, mc);
+        npu = count_unigrams((const int *)bufs[5].buf, npg, pu, pc);
+        f = have_weights ? (const double *)weights.buf : NULL;
         Py_ssize_t nf = have_weights ? weights.len / 8 : 0;
-        Py_ssize_t ms = bufs[1].len / 4 - 1, ps = bufs[5].len / 4 - 1, s, t, longest = 0;
-        Py_ssize_t total = bufs[0].len / 4;
+        Py_ssize_t ms = bufs[1].len / 4 - 1, ps = bufs[4].len / 4 - 1, s, t, longest = 0;
         double hit = 0.0, base = 0.0;
 
         for (t = 0; t < ps; t++)
@@ -245,14 +312,13 @@ static PyObject *union_lcs(PyObject *self, PyObject *args) {
             PyErr_NoMemory();
             goto done;
         }
-        mask = (unsigned char *)calloc(total ? total : 1, 1);
-        used = (int *)calloc(nmu + 1, sizeof(int));
-        cap = (int *)calloc(nmu + 1, sizeof(int));
-        slot = (int *)malloc((total ? total : 1) * sizeof(int));
-        if (!mask || !used || !cap || !slot) {
-            PyErr_NoMemory();
-            goto done;
-        }
+        mask = lcs_scratch.mask;
+        used = lcs_scratch.more;
+        cap = used + lcs_scratch.cap;
+        slot = cap + lcs_scratch.cap;
+        memset(mask, 0, (size_t)total);
+        memset(used, 0, (size_t)(nmu + 1) * sizeof(int));
+        memset(cap, 0, (size_t)(nmu + 1) * sizeof(int));
         /* A model token's budget is shared by all its occurrences: slot[pos]
          * is its index in the model's unigram table (nmu when it has none). */
         for (k = 0; k < nmu; k++) {
@@ -305,11 +371,7 @@ static PyObject *union_lcs(PyObject *self, PyObject *args) {
         result = Py_BuildValue("(dd)", hit, base);
     }
 done:
-    free(mask);
-    free(used);
-    free(cap);
-    free(slot);
-    work_free(&w);
+    lcs_work = w; /* its rows and bits stay for the next call */
     if (have_weights) PyBuffer_Release(&weights);
 release:
     while (got-- > 0) PyBuffer_Release(&bufs[got]);
@@ -483,6 +545,130 @@ typedef struct {
         }                                                                              \
     } while (0)
 
+/* ---- The common case of unit_hits: each unit packed into one 64-bit key ---- */
+
+/* Scratch space of narrow_hits, kept from call to call (the GIL is held throughout). */
+static struct {
+    Py_ssize_t key_cap, slot_cap;
+    unsigned long long *model_keys, *peer_keys, *table_keys;
+    int *slot;     /* index into table_keys, or -1 */
+    int *count;    /* copies of each model unit not yet taken by the peer */
+} narrow;
+
+static int narrow_room(Py_ssize_t keys, Py_ssize_t slots) {
+    if (keys > narrow.key_cap) {
+        Py_ssize_t cap = keys < 256 ? 256 : keys;
+        unsigned long long *m = (unsigned long long *)realloc(narrow.model_keys, (size_t)cap * 8);
+        if (!m) return -1;
+        narrow.model_keys = m;
+        m = (unsigned long long *)realloc(narrow.peer_keys, (size_t)cap * 8);
+        if (!m) return -1;
+        narrow.peer_keys = m;
+        m = (unsigned long long *)realloc(narrow.table_keys, (size_t)cap * 8);
+        if (!m) return -1;
+        narrow.table_keys = m;
+        int *c = (int *)realloc(narrow.count, (size_t)cap * sizeof(int));
+        if (!c) return -1;
+        narrow.count = c;
+        narrow.key_cap = cap;
+    }
+    if (slots > narrow.slot_cap) {
+        int *s = (int *)realloc(narrow.slot, (size_t)slots * sizeof(int));
+        if (!s) return -1;
+        narrow.slot = s;
+        narrow.slot_cap = slots;
+    }
+    return 0;
+}
+
+/* How many units a sequence of len tokens has under the rule (the Perl's count). */
+static Py_ssize_t unit_count(const UnitRule *rule, Py_ssize_t len) {
+    Py_ssize_t i, total = 0;
+    if (rule->mode == 0) return len >= rule->n ? len - rule->n + 1 : 0;
+    for (i = 0; i + 1 < len; i++) {
+        Py_ssize_t last = len - 1;
+        if (rule->reach >= 0 && i + rule->reach < last) last = i + rule->reach;
+        total += (last - i) + (rule->unigrams ? 1 : 0);
+    }
+    return total;
+}
+
+/* The units of a sequence as keys, in the Perl's order: n-grams as `bits`-bit fields,
+ * skip-bigrams as (i << 32) | (j + 1), a -u unigram as (i << 32) | 0. */
+static void unit_keys(const UnitRule *rule, const int *t, Py_ssize_t len, int bits,
+                      unsigned long long *out) {
+    Py_ssize_t i, j, k = 0;
+    if (rule->mode == 0) {
+        for (i = 0; i + rule->n <= len; i++) {
+            unsigned long long key = 0;
+            for (j = 0; j < rule->n; j++) key = (key << bits) | (unsigned int)t[i + j];
+            out[k++] = key;
+        }
+        return;
+    }
+    for (i = 0; i + 1 < len; i++) {
+        Py_ssize_t last = len - 1;
+        unsigned long long head = (unsigned long long)(unsigned int)t[i] << 32;
+        if (rule->reach >= 0 && i + rule->reach < last) last = i + rule->reach;
+        if (rule->unigrams) out[k++] = head;
+        for (j = i + 1; j <= last; j++) out[k++] = head | ((unsigned long long)(unsigned int)t[j] + 1);
+    }
+}
+
+/* Bits per token id for packing n ids in 64 bits, or 0 when some id does not fit. */
+static int key_bits(const UnitRule *rule, const int *a, Py_ssize_t la, const int *b, Py_ssize_t lb) {
+    int bits = rule->mode == 0 ? (rule->n <= 2 ? 32 : 64 / (int)rule->n) : 32;
+    unsigned int top = 0;
+    Py_ssize_t i;
+    if (rule->mode == 0 && rule->n > 64 / 8) return 0;
+    for (i = 0; i < la; i++) top |= (unsigned int)a[i];
+    for (i = 0; i < lb; i++) top |= (unsigned int)b[i];
+    if (top >> 31) return 0; /* a negative id: the general path */
+    if (bits < 32 && top >> bits) return 0;
+    return bits;
+}
+
+/* hit, model units and peer units as unit_hits defines them; -1 on no memory. */
+static int narrow_hits(const UnitRule *rule, const int *pt, Py_ssize_t pl, const int *mt, Py_ssize_t ml,
+                       int bits, long long *hit, long long *model_units, long long *peer_units) {
+    Py_ssize_t mc = unit_count(rule, ml), pc = unit_count(rule, pl), slots = 16, size = 0, i;
+    unsigned int shift = 60;
+    while (slots < 2 * mc) {
+        slots *= 2;
+        shift--;
+    }
+    if (narrow_room(mc > pc ? mc : pc, slots) < 0) return -1;
+    unit_keys(rule, mt, ml, bits, narrow.model_keys);
+    unit_keys(rule, pt, pl, bits, narrow.peer_keys);
+    memset(narrow.slot, 0xff, (size_t)slots * sizeof(int));
+    for (i = 0; i < mc; i++) {
+        unsigned long long key = narrow.model_keys[i];
+        Py_ssize_t at = (Py_ssize_t)((key * 0x9E3779B97F4A7C15ULL) >> shift);
+        while (narrow.slot[at] >= 0 && narrow.table_keys[narrow.slot[at]] != key) at = (at + 1) & (slots - 1);
+        if (narrow.slot[at] < 0) {
+            narrow.slot[at] = (int)size;
+            narrow.table_keys[size] = key;
+            narrow.count[size++] = 1;
+        } else {
+            narrow.count[narrow.slot[at]]++;
+        }
+    }
+    *hit = 0;
+    /* Each peer unit takes one of the model's remaining copies: min(peer, model). */
+    for (i = 0; i < pc; i++) {
+        unsigned long long key = narrow.peer_keys[i];
+        Py_ssize_t at = (Py_ssize_t)((key * 0x9E3779B97F4A7C15ULL) >> shift);
+        while (narrow.slot[at] >= 0 && narrow.table_keys[narrow.slot[at]] != key) at = (at + 1) & (slots - 1);
+        if (narrow.slot[at] >= 0 && narrow.count[narrow.slot[at]] > 0) {
+            narrow.count[narrow.slot[at]]--;
+            (*hit)++;
+        }
+    }
+    *model_units = mc;
+    *peer_units = pc;
+    return 0;
+}
+
 /* unit_hits(peer, model, mode, n, reach, unigrams) -> (hit, model units, peer units)
  *   peer, model: int32 token ids (ids >= 0);
  *   mode 0: n-grams of size n; mode 1: skip-bigrams with j - i <= reach
@@ -515,6 +701,18 @@ static PyObject *unit_hits(PyObject *self, PyObject *args) {
     rule.reach = reach;
     rule.unigrams = unigrams;
     set.width = mode == 0 ? n : 2;
+    {
+        const int *mt0 = (const int *)model.buf, *pt0 = (const int *)peer.buf;
+        Py_ssize_t ml0 = model.len / 4, pl0 = peer.len / 4;
+        int bits = key_bits(&rule, mt0, ml0, pt0, pl0);
+        if (bits) {
+            if (narrow_hits(&rule, pt0, pl0, mt0, ml0, bits, &hit, &model_units, &peer_units) < 0)
+                PyErr_NoMemory();
+            else
+                result = Py_BuildValue("(LLL)", hit, model_units, peer_units);
+            goto done;
+        }
+    }
     {
         const int *mt = (const int *)model.buf, *pt = (const int *)peer.buf;
         Py_ssize_t ml = model.len / 4, pl = peer.len / 4, capacity = 0, slots = 16;
@@ -560,11 +758,100 @@ done:
     return result;
 }
 
+/* ---- The Perl's tokens of texts, as the run's token ids ---- */
+
+static int is_alnum(unsigned char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+/* encode(texts, table, drop) -> (ids, offsets), both int32 bytes
+ *   texts: a list of str holding bytes one-to-one (latin-1); a token is a maximal
+ *   run of ASCII letters and digits that starts with a lowercase letter or a digit;
+ *   table: token -> id (a dict, its __missing__ called for a new token);
+ *   drop: leave out tokens whose id is negative (stopwords).
+ *   offsets: where each text's ids start, and the end (len(texts) + 1 values).
+ */
+static PyObject *encode(PyObject *self, PyObject *args) {
+    PyObject *texts, *table, *result = NULL;
+    int drop;
+    int *ids = NULL, *offsets = NULL;
+    Py_ssize_t count = 0, capacity = 256, n, t;
+    if (!PyArg_ParseTuple(args, "O!Op", &PyList_Type, &texts, &table, &drop)) return NULL;
+    n = PyList_GET_SIZE(texts);
+    ids = (int *)malloc((size_t)capacity * sizeof(int));
+    offsets = (int *)malloc((size_t)(n + 1) * sizeof(int));
+    if (!ids || !offsets) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    offsets[0] = 0;
+    for (t = 0; t < n; t++) {
+        PyObject *text = PyList_GET_ITEM(texts, t);
+        const unsigned char *data;
+        Py_ssize_t len, i = 0;
+        if (!PyUnicode_Check(text) || PyUnicode_READY(text) < 0 || PyUnicode_KIND(text) != PyUnicode_1BYTE_KIND) {
+            PyErr_SetString(PyExc_TypeError, "encode: texts must be str of latin-1 characters");
+            goto done;
+        }
+        data = PyUnicode_1BYTE_DATA(text);
+        len = PyUnicode_GET_LENGTH(text);
+        while (i < len) {
+            Py_ssize_t start;
+            if (!is_alnum(data[i])) {
+                i++;
+                continue;
+            }
+            start = i;
+            while (i < len && is_alnum(data[i])) i++;
+            if (data[start] >= 'A' && data[start] <= 'Z') continue; /* not a counted token */
+            {
+                PyObject *token = PyUnicode_FromStringAndSize((const char *)data + start, i - start);
+                PyObject *found;
+                long id;
+                if (!token) goto done;
+                found = PyObject_GetItem(table, token);
+                Py_DECREF(token);
+                if (!found) goto done;
+                id = PyLong_AsLong(found);
+                Py_DECREF(found);
+                if (id == -1 && PyErr_Occurred()) goto done;
+                if (id < 0 && drop) continue;
+                if (id < INT_MIN || id > INT_MAX) {
+                    PyErr_SetString(PyExc_OverflowError, "encode: token id out of range");
+                    goto done;
+                }
+                if (count == capacity) {
+                    int *grown = (int *)realloc(ids, (size_t)capacity * 2 * sizeof(int));
+                    if (!grown) {
+                        PyErr_NoMemory();
+                        goto done;
+                    }
+                    ids = grown;
+                    capacity *= 2;
+                }
+                ids[count++] = (int)id;
+            }
+        }
+        if (count > INT_MAX) {
+            PyErr_SetString(PyExc_OverflowError, "encode: too many tokens");
+            goto done;
+        }
+        offsets[t + 1] = (int)count;
+    }
+    result = Py_BuildValue("(y#y#)", (const char *)ids, count * (Py_ssize_t)sizeof(int), (const char *)offsets,
+                           (n + 1) * (Py_ssize_t)sizeof(int));
+done:
+    free(ids);
+    free(offsets);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"union_lcs", union_lcs, METH_VARARGS, "Union-LCS hits and base of one model against one peer."},
     {"bootstrap_sums", bootstrap_sums, METH_VARARGS, "Perl-exact bootstrap resample sums."},
     {"sort_and_sum", sort_and_sum, METH_VARARGS, "Sort doubles in place; their sum in that order."},
     {"unit_hits", unit_hits, METH_VARARGS, "Clipped n-gram or skip-bigram hits of one pair."},
+    {"encode", encode, METH_VARARGS, "Token ids of texts split as the Perl splits them."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from array import array
 from typing import Callable, Hashable, TypeVar
 
+from ._kernel import accel
 from .readers import Document, limit_for_lcs, limit_for_ngrams, read_be_lines, read_sentences
 from .text.stage import TextStage
 
@@ -61,7 +62,10 @@ class Corpus:
         self._words = words
         self._bytes = nbytes
         self._cache: dict[Hashable, object] = {}
+        self._encoded: dict[tuple[Document, bool], Encoded] = {}
         self._limited = bool(words or nbytes)
+        # The kernel knows the Perl's tokens; a stage that splits otherwise (--lang) splits in Python.
+        self._kernel_splits = accel is not None and getattr(stage, "splits_as_the_perl", False)
         self._forget_tokens()
 
     def _forget_tokens(self) -> None:
@@ -74,6 +78,7 @@ class Corpus:
         Token ids stay valid across chunks, unless the run has seen very many distinct tokens.
         """
         self._cache.clear()
+        self._encoded.clear()
         if len(self.vocabulary) + len(self._token_ids[False]) + len(self._token_ids[True]) > _MAX_REMEMBERED:
             self._forget_tokens()
 
@@ -98,6 +103,12 @@ class Corpus:
     def encode(self, texts: list[str], stem: bool) -> Encoded:
         """The ids of the counted tokens of each text, end to end, and where each text's ids start."""
         table = self._token_ids[stem]
+        if self._kernel_splits:
+            found, starts = accel.encode(texts, table, self.tokenizer.removes_stopwords)  # type: ignore[union-attr]
+            ids, offsets = array("i"), array("i")
+            ids.frombytes(found)
+            offsets.frombytes(starts)
+            return ids, offsets
         split = self.tokenizer.split
         ids, offsets = array("i"), array("i", [0])
         if self.tokenizer.removes_stopwords:
@@ -112,9 +123,11 @@ class Corpus:
 
     def sentence_ids(self, document: Document, stem: bool) -> Encoded:
         """Token ids of the document's sentences, before any length limit."""
-        return self.view(
-            ("sentence ids", document, stem), lambda: self.encode(self.sentences(document), stem)
-        )
+        key = (document, stem)  # asked for by every metric and pair: a plain dict, no closure
+        found = self._encoded.get(key)
+        if found is None:
+            found = self._encoded[key] = self.encode(self.sentences(document), stem)
+        return found
 
     def token_ids(self, document: Document, stem: bool) -> array:
         """The n-gram reader's token ids (``-l``/``-b`` applied across sentences)."""

@@ -21,6 +21,7 @@ import pytest
 
 import rouge155py.bootstrap
 import rouge155py.cli
+import rouge155py.corpus
 import rouge155py.metrics.lcs
 import rouge155py.metrics.pairs
 import rouge155py.planning
@@ -88,6 +89,7 @@ def test_matches_perl(name: str, variant: str, monkeypatch: pytest.MonkeyPatch) 
     if variant == "no-kernel":  # the pure-Python and numpy paths, as where no C compiler was found
         for module in (rouge155py.metrics.lcs, rouge155py.metrics.pairs, rouge155py.bootstrap):
             monkeypatch.setattr(module, "accel", None)
+        monkeypatch.setattr(rouge155py.corpus, "accel", None)
     case = FIXTURES / name
     args = json.loads((case / "args.json").read_text(encoding="utf-8"))
     assert isinstance(args, list) and all(isinstance(a, str) for a in args)

@@ -136,11 +136,20 @@ def test_bootstrap_kernel_matches_numpy(rows, resamples) -> None:
 
 
 @needs_kernel
-@settings(max_examples=300, deadline=None)
-@given(token_lists, st.integers(0, 4), st.sampled_from([-1, 0, 1, 1.5, 4]), st.booleans())
-def test_pair_kernel_matches_reference(files, n, distance, unigrams) -> None:
-    """The per-pair C counts (n > 0: n-grams; n = 0: skip-bigrams) equal the definitions."""
-    ids = [array("i", f.tolist()) for f in _ids(files)]
+@settings(max_examples=500, deadline=None)
+@given(
+    token_lists,
+    st.sampled_from([0, 1, 2, 3, 4, 9]),
+    st.sampled_from([-1, 0, 1, 1.5, 4]),
+    st.booleans(),
+    st.sampled_from([0, 1 << 8, 1 << 16, 1 << 21, (1 << 31) - 8]),
+)
+def test_pair_kernel_matches_reference(files, n, distance, unigrams, offset) -> None:
+    """The per-pair C counts (n > 0: n-grams; n = 0: skip-bigrams) equal the definitions.
+
+    Large ids (``offset``) take the kernel's general path where n ids do not fit in 64 bits.
+    """
+    ids = [array("i", (f + offset).tolist()) for f in _ids(files)]
     peer, model = ids[0], ids[-1]
     if n:
         grams_p, grams_m = ngrams(files[0], n), ngrams(files[-1], n)
@@ -150,3 +159,39 @@ def test_pair_kernel_matches_reference(files, n, distance, unigrams) -> None:
     counts = pairs.pair_counts(peer, model, n, distance, unigrams)
     expected = (clipped_hits(grams_m.counts, grams_p.counts), grams_m.total, grams_p.total)
     assert (counts.hit, counts.model_count, counts.peer_count) == expected
+
+
+class _Table(dict):  # type: ignore[type-arg]
+    """A token -> id map like the corpus's: a new id for a new token, -1 for a stopword."""
+
+    def __missing__(self, token: str) -> int:
+        value = self[token] = -1 if token in {"the", "a1"} else len(self)
+        return value
+
+
+texts = st.lists(
+    st.binary(max_size=40).map(lambda b: b.decode("latin-1"))
+    | st.lists(
+        st.sampled_from(["the", "The", "a1", "Cat", "cat", "-", "x9Y", " ", "\xe9", "1st"]), max_size=12
+    ).map("".join),
+    max_size=5,
+)
+
+
+@needs_kernel
+@settings(max_examples=500, deadline=None)
+@given(texts, st.booleans())
+def test_encode_kernel_splits_as_the_perl(texts, drop) -> None:
+    """The kernel's token ids are those of counted_tokens, looked up in the same map."""
+    from rouge155py.text.normalize import counted_tokens
+
+    expected_table, table = _Table(), _Table()
+    expected_ids, expected_offsets = [], [0]
+    for text in texts:
+        found = [expected_table[t] for t in counted_tokens(text)]
+        expected_ids += [i for i in found if i >= 0 or not drop]
+        expected_offsets.append(len(expected_ids))
+    found_ids, found_offsets = _kernel.accel.encode(texts, table, drop)
+    assert array("i", found_ids).tolist() == expected_ids
+    assert array("i", found_offsets).tolist() == expected_offsets
+    assert table == expected_table

@@ -69,13 +69,11 @@ class LcsText:
         self.unigram_total = unigram_total
         #: The number of tokens of the longest sentence.
         self.longest = max(map(len, sentences), default=0)
-        self._packed: Optional[tuple[array, array, array, array]] = None
+        self._packed: Optional[tuple[array, array, array]] = None
         if accel is not None and vocabulary is not None:
             ids = array("i", [vocabulary[t] for s in sentences for t in s])
             offsets = array("i", itertools.accumulate(map(len, sentences), initial=0))
-            self._packed = _packed_text(
-                ids, offsets, Counter(map(vocabulary.__getitem__, unigrams.elements()))
-            )
+            self._packed = (ids, offsets, array("i", map(vocabulary.__getitem__, unigrams.elements())))
 
     @classmethod
     def from_ids(cls, ids: array, offsets: array, unigram_ids: array) -> LcsText:
@@ -85,7 +83,7 @@ class LcsText:
         text._ids, text._offsets, text._unigram_ids = ids, offsets, unigram_ids
         text.unigram_total = len(unigram_ids)
         text.longest = max(map(operator.sub, offsets[1:], offsets[:-1]), default=0)
-        text._packed = _packed_text(ids, offsets, Counter(unigram_ids)) if accel is not None else None
+        text._packed = (ids, offsets, unigram_ids) if accel is not None else None
         return text
 
     @property
@@ -102,12 +100,6 @@ class LcsText:
         if self._unigrams is None:
             self._unigrams = Counter(self._unigram_ids)
         return self._unigrams
-
-
-def _packed_text(ids: array, offsets: array, budget: Counter[int]) -> tuple[array, array, array, array]:
-    """The kernel's form: token ids, sentence starts, the budget's ids (ascending) and counts."""
-    keys = sorted(budget)
-    return ids, offsets, array("i", keys), array("i", map(budget.__getitem__, keys))
 
 
 def check_table_size(label: str, model: LcsText, peer: LcsText, model_name: str, peer_name: str) -> None:
@@ -229,7 +221,7 @@ def _kernel(model: LcsText, peer: LcsText, weight: Optional[float]) -> Optional[
     if m is None or p is None:
         return None
     weights = None if weight is None else _weights(weight, max(model.longest, peer.longest) + 2)
-    return accel.union_lcs(m[0], m[1], m[2], m[3], p[0], p[1], p[2], p[3], weights)
+    return accel.union_lcs(m[0], m[1], m[2], p[0], p[1], p[2], weights)
 
 
 _WEIGHT_TABLES: dict[float, array] = {}

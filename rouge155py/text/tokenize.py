@@ -97,3 +97,5 @@ class Tokenizer(TextStageBase):
         return found if found is not None else porter_stem(lowered)
 
     _split = staticmethod(counted_tokens)
+    #: The C kernel's ``encode`` splits texts as :func:`counted_tokens` does.
+    splits_as_the_perl = True
