@@ -95,8 +95,10 @@ def _trim(text: str) -> str:
 
 def _text_nodes(element: etree._Element) -> list[str]:
     """The element's direct text children, as the DOM sees them."""
-    nodes = [element.text] if element.text is not None else []
-    nodes.extend(child.tail for child in element if child.tail is not None)
+    text = element.text  # lxml makes a new string at each access: once
+    nodes = [text] if text is not None else []
+    if len(element):
+        nodes.extend(tail for tail in (child.tail for child in element) if tail is not None)
     return nodes
 
 
@@ -256,7 +258,8 @@ def read_xml_evals(path: str) -> tuple[list[XmlEval], set[str]]:
             return
         if name == "EVAL":
             eval_id = _attribute(element, "ID", path)
-            evals.setdefault(eval_id, XmlEval(eval_id))
+            if eval_id not in evals:
+                evals[eval_id] = XmlEval(eval_id)
         for child in element:
             walk(child, eval_id)
 
