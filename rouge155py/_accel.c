@@ -231,6 +231,9 @@ static Py_ssize_t count_unigrams(const int *unigrams, Py_ssize_t n, int *ids, in
     return distinct;
 }
 
+/* Scratch space kept from call to call (the GIL is held throughout), up to this size. */
+#define KEEP_BYTES ((size_t)1 << 24)
+
 /* Scratch space of union_lcs, kept from call to call (the GIL is held throughout). */
 static Work lcs_work = {{NULL, NULL}, {NULL, NULL}, {NULL, NULL}, NULL, 0, 0, 0};
 static struct {
@@ -371,7 +374,30 @@ static PyObject *union_lcs(PyObject *self, PyObject *args) {
         result = Py_BuildValue("(dd)", hit, base);
     }
 done:
-    lcs_work = w; /* its rows and bits stay for the next call */
+    /* Rows, bits and scratch stay for the next call, unless a huge pair made them large. */
+    if (w.up_bytes > KEEP_BYTES || w.row_cells * 16 > KEEP_BYTES) {
+        int r;
+        for (r = 0; r < 2; r++) {
+            free(w.lcs[r]);
+            free(w.wlcs[r]);
+            free(w.runs[r]);
+            w.lcs[r] = NULL;
+            w.wlcs[r] = NULL;
+            w.runs[r] = NULL;
+        }
+        free(w.up);
+        w.up = NULL;
+        w.up_bytes = w.row_cells = 0;
+    }
+    if (lcs_scratch.cap * 32 > KEEP_BYTES) {
+        free(lcs_scratch.ints);
+        free(lcs_scratch.more);
+        free(lcs_scratch.mask);
+        lcs_scratch.ints = lcs_scratch.more = NULL;
+        lcs_scratch.mask = NULL;
+        lcs_scratch.cap = 0;
+    }
+    lcs_work = w;
     if (have_weights) PyBuffer_Release(&weights);
 release:
     while (got-- > 0) PyBuffer_Release(&bufs[got]);
@@ -666,6 +692,14 @@ static int narrow_hits(const UnitRule *rule, const int *pt, Py_ssize_t pl, const
     }
     *model_units = mc;
     *peer_units = pc;
+    if ((size_t)narrow.key_cap * 28 + (size_t)narrow.slot_cap * 4 > KEEP_BYTES) { /* a huge pair */
+        free(narrow.model_keys);
+        free(narrow.peer_keys);
+        free(narrow.table_keys);
+        free(narrow.count);
+        free(narrow.slot);
+        memset(&narrow, 0, sizeof(narrow));
+    }
     return 0;
 }
 
