@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import gc
 import os
 import re
 import signal
@@ -98,6 +99,9 @@ def _termination_raises() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
+_GC_THRESHOLD = 100_000  # allocations between young-generation collections (Python's default: 700)
+
+
 def _run(argv: Sequence[str]) -> int:
     request = parse_command_line(argv)
     if request.output_format not in FORMATS:
@@ -119,6 +123,9 @@ def _run(argv: Sequence[str]) -> int:
         return 0
     options = request.options
     assert options is not None
+    # A run makes millions of small objects and few reference cycles: the collector runs
+    # less often (this process only; the Python API leaves it as the caller set it).
+    gc.set_threshold(_GC_THRESHOLD, 50, 100)
     if options.jobs > 1:
         from .parallel import evaluate_parallel as evaluate
     else:
