@@ -404,18 +404,24 @@ release:
     return result;
 }
 
-/* bootstrap_sums(rows, resamples, out[, divisor])
+/* bootstrap_sums(rows, resamples, out[, divisor[, first[, step]]])
  *   rows: float64 (n x 3), the instance values in sorted instance order;
- *   out: float64 (resamples x 3).  Resample i seeds Perl's drand48 with
- *   srand(i), draws n indices int(n * drand48()) and adds the drawn rows in
- *   draw order; each sum is then divided by divisor when one is given.
+ *   out: float64 (resamples x 3).  Row i of out is resample s = first + i * step
+ *   (first 0 and step 1 by default): it seeds Perl's drand48 with srand(s),
+ *   draws n indices int(n * drand48()) and adds the drawn rows in draw order;
+ *   each sum is then divided by divisor when one is given.
  */
 static PyObject *bootstrap_sums(PyObject *self, PyObject *args) {
     PyObject *o_rows, *o_out;
-    Py_ssize_t resamples;
+    Py_ssize_t resamples, first = 0, step = 1;
     double divisor = 0.0;
     Py_buffer rows, out;
-    if (!PyArg_ParseTuple(args, "OnO|d", &o_rows, &resamples, &o_out, &divisor)) return NULL;
+    if (!PyArg_ParseTuple(args, "OnO|dnn", &o_rows, &resamples, &o_out, &divisor, &first, &step))
+        return NULL;
+    if (resamples < 0 || first < 0 || step < 1) {
+        PyErr_SetString(PyExc_ValueError, "resamples and first must not be negative, step must be positive");
+        return NULL;
+    }
     if (get_buffer(o_rows, &rows, "rows", 8) < 0) return NULL;
     if (get_buffer(o_out, &out, "out", 8) < 0) {
         PyBuffer_Release(&rows);
@@ -433,7 +439,8 @@ static PyObject *bootstrap_sums(PyObject *self, PyObject *args) {
             return NULL;
         }
         for (i = 0; i < resamples; i++) {
-            unsigned long long state = ((unsigned long long)i << 16) + 0x330EULL;
+            unsigned long long seed = (unsigned long long)first + (unsigned long long)i * (unsigned long long)step;
+            unsigned long long state = (seed << 16) + 0x330EULL;
             double a = 0.0, b = 0.0, c = 0.0;
             for (k = 0; k < n; k++) {
                 Py_ssize_t at;

@@ -8,17 +8,21 @@ resample means.
 
 from __future__ import annotations
 
+import math
+import random
 import subprocess
+from array import array
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rouge155py.bootstrap import drand48_indices, resample, summarize
+from rouge155py import bootstrap
+from rouge155py.bootstrap import STREAMING, Streamed, Streaming, drand48_indices, resample, summarize
 from rouge155py.errors import ComputeError
 from rouge155py.results import Summary
-from rouge155py.scoring import fmt5
+from rouge155py.scoring import f_measure, fmt5, ratio
 
 MASK48 = (1 << 48) - 1
 
@@ -234,3 +238,203 @@ def test_average_sums_the_sorted_values() -> None:
 def test_no_resample_divides_by_zero() -> None:
     with pytest.raises(ComputeError):
         summarize(np.zeros((3, 0)), 95.0, 0)
+
+
+# ---------------------------------------------------------------------------
+# Streamed resamples: the summary without holding the r values
+# ---------------------------------------------------------------------------
+
+needs_kernel = pytest.mark.skipif(bootstrap.accel is None, reason="C kernel not built")
+PATHS = [pytest.param(True, id="kernel", marks=needs_kernel), pytest.param(False, id="numpy")]
+HELD = Streaming(above=10**9)  # never streams
+
+
+def _bits(summary: Summary) -> tuple[str, ...]:
+    """The summary's floats bit for bit (any NaN as one token: every NaN prints as nan)."""
+    return tuple(
+        float(v).hex() if v == v else "nan"
+        for part in (summary.average, summary.lower, summary.upper)
+        for v in part
+    )
+
+
+def _summaries(
+    monkeypatch: pytest.MonkeyPatch,
+    kernel: bool,
+    rows: list[list[float]],
+    resamples: float,
+    counting: int,
+    streaming: Streaming,
+    confidence: float = 95.0,
+    alpha: float = 0.4,
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The summary held in memory and the streamed one, on the kernel or the numpy path."""
+    if not kernel:
+        monkeypatch.setattr(bootstrap, "accel", None)
+    count = math.ceil(resamples)
+    held = resample(rows, count, counting, alpha, HELD)
+    streamed = resample(rows, count, counting, alpha, streaming)
+    assert not isinstance(held, Streamed)
+    assert isinstance(streamed, Streamed)
+    return _bits(summarize(held, confidence, resamples)), _bits(summarize(streamed, confidence, resamples))
+
+
+def _table(rng: random.Random, kind: str, n: int, counting: int) -> list[list[float]]:
+    """An instance table of n rows: rounded scores (counting 0) or counts (1), of one kind of spread."""
+
+    def value() -> float:
+        if kind == "equal":
+            return 7.0 if counting else 0.5
+        if kind == "few":
+            return float(rng.choice([0, 2, 5])) if counting else rng.choice([0.0, 0.25, 0.5])
+        if kind == "nan" and rng.random() < 0.1:
+            return rng.choice([math.nan, math.inf, -math.inf])
+        return float(rng.randrange(0, 40)) if counting else round(rng.random(), 5)
+
+    return [[value() for _ in range(3)] for _ in range(n)]
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")  # numpy on NaN and inf - inf
+@pytest.mark.parametrize("kernel", PATHS)
+@pytest.mark.parametrize("counting", [0, 1])
+@pytest.mark.parametrize("kind", ["spread", "few", "equal", "nan"])
+def test_streamed_summary_is_the_held_one(
+    kernel: bool, counting: int, kind: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Random tables, window budgets from 1 value up, blocks that do not divide r, -r fractional or not."""
+    rng = random.Random(f"{kind}{counting}")
+    for _ in range(30):
+        n = rng.choice([1, 2, 3, 6, 25])
+        rows = _table(rng, kind, n, counting)
+        resamples = rng.choice([1, 2, 5, 64, 301, 1000, 1000.5, 2049.25])
+        count = math.ceil(resamples)
+        streaming = Streaming(  # at most about 20 windows a column, so that the test stays fast
+            above=0,
+            block=rng.choice([1, 7, 64, 500] if count <= 64 else [7, 64, 500]),
+            budget=max(count // 20, rng.choice([1, 3, 40, 333, 5000])),
+            sample=rng.choice([1, 4, 50, 1000]),
+        )
+        confidence = rng.choice([95.0, 90.0, 0.0, 100.0, 99.9])
+        with monkeypatch.context() as patch:
+            held, streamed = _summaries(patch, kernel, rows, resamples, counting, streaming, confidence)
+        assert streamed == held, (rows, resamples, streaming, confidence)
+
+
+@pytest.mark.parametrize("kernel", PATHS)
+def test_streamed_summary_of_no_instances(kernel: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    held, streamed = _summaries(
+        monkeypatch, kernel, [], 10, 0, Streaming(above=0, block=3, budget=2, sample=2)
+    )
+    assert streamed == held == _bits(Summary((0.0,) * 3, (0.0,) * 3, (0.0,) * 3))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("kernel", PATHS)
+@pytest.mark.parametrize("counting", [0, 1])
+def test_streamed_windows_hold_at_most_the_budget(
+    kernel: bool, counting: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Windows are sorted one at a time, none larger than the budget; too-full windows get split."""
+    rng = random.Random(counting)
+    rows = _table(rng, "spread", 30, counting)
+    sizes: list[int] = []
+    splits: list[int] = []
+    sort, split = bootstrap._Ops.sort, bootstrap._split
+
+    def recording_sort(self: bootstrap._Ops, held: object) -> object:
+        ranked = sort(self, held)
+        sizes.append(len(ranked))  # type: ignore[arg-type]
+        return ranked
+
+    def recording_split(*args: object) -> object:
+        splits.append(1)
+        return split(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(bootstrap._Ops, "sort", recording_sort)
+    monkeypatch.setattr(bootstrap, "_split", recording_split)
+    # One sampled value per column misplaces the windows: they overflow and are split.
+    streaming = Streaming(above=0, block=100, budget=150, sample=1)
+    held, streamed = _summaries(monkeypatch, kernel, rows, 3001, counting, streaming)
+    assert streamed == held
+    assert splits
+    windows = sizes[3:]  # the first three sorts are the samples
+    assert max(windows) <= 150
+    assert sum(windows) >= 3 * 3001 - 3 * 150 * len(splits)  # every value went through some window
+
+
+@pytest.mark.parametrize("kernel", PATHS)
+@pytest.mark.parametrize("counting", [0, 1])
+def test_streamed_columns_read_as_the_held_ones(
+    kernel: bool, counting: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if not kernel:
+        monkeypatch.setattr(bootstrap, "accel", None)
+    rows = _table(random.Random(3), "spread", 9, counting)
+    held = resample(rows, 1001, counting, 0.5, HELD)
+    streamed = resample(rows, 1001, counting, 0.5, Streaming(above=1000, block=64))
+    assert isinstance(streamed, Streamed) and len(streamed) == 3
+    for k in range(3):
+        assert np.asarray(streamed[k]).tobytes() == np.asarray(held[k], dtype=float).tobytes()
+    assert [np.asarray(c).tobytes() for c in streamed[1:]] == [
+        np.asarray(streamed[k]).tobytes() for k in (1, 2)
+    ]
+
+
+def test_only_more_resamples_than_the_threshold_stream() -> None:
+    rows = [[0.5, 0.25, 0.125]]
+    assert not isinstance(resample(rows, STREAMING.above, 0, 0.5), Streamed)
+    assert isinstance(resample(rows, STREAMING.above + 1, 0, 0.5), Streamed)
+    assert STREAMING.above == 2**17
+
+
+def test_streamed_at_the_default_sizes() -> None:
+    """Just above the threshold, with the default block, budget and sample: the held summary."""
+    rows = _table(random.Random(9), "spread", 40, 0)
+    count = STREAMING.above + 12345
+    streamed = resample(rows, count, 0, 0.5)
+    assert isinstance(streamed, Streamed)
+    held = resample(rows, count, 0, 0.5, HELD)
+    assert _bits(summarize(streamed, 95.0, count)) == _bits(summarize(held, 95.0, count))
+
+
+@needs_kernel
+def test_kernel_makes_any_resamples_of_the_run() -> None:
+    """bootstrap_sums(..., first, step) makes resamples first, first + step, ...: rows of the full run."""
+    kernel = bootstrap.accel
+    rows = array("d", [float(v) for v in range(1, 22)])  # 7 instances
+    full = array("d", bytes(24 * 40))
+    kernel.bootstrap_sums(rows, 40, full, 7.0)
+    part = array("d", bytes(24 * 6))
+    kernel.bootstrap_sums(rows, 6, part, 7.0, 9, 5)  # resamples 9, 14, ..., 34
+    assert part.tolist() == [v for i in range(9, 35, 5) for v in full[3 * i : 3 * i + 3]]
+    sums = array("d", bytes(24 * 40))
+    kernel.bootstrap_sums(rows, 40, sums)
+    part = array("d", bytes(24 * 3))
+    kernel.bootstrap_sums(rows, 3, part, 0.0, 37)  # resamples 37, 38, 39, not divided
+    assert part.tolist() == sums[3 * 37 :].tolist()
+    for first, step in ((-1, 1), (0, 0)):
+        with pytest.raises(ValueError):
+            kernel.bootstrap_sums(rows, 3, part, 0.0, first, step)
+
+
+def test_indices_from_any_first_resample() -> None:
+    assert drand48_indices(9, 4, 6).tolist() == drand48_indices(9, 10)[6:].tolist()
+    for seed in (6, 7, 8, 9):
+        assert drand48_indices(9, 4, 6)[seed - 6].tolist() == perl_rand_ints(seed, 9, 9)
+
+
+@pytest.mark.parametrize("alpha", [0.0, 0.3, 0.5, 1.0])
+def test_scores_are_those_of_the_point_estimate(alpha: float) -> None:
+    """The -t 1 resample scores written out for speed are ratio() and f_measure(), bit for bit."""
+    rng = random.Random(alpha)
+    sums = [[float(rng.choice([0, 0, 1, 3, 17, 1000])) for _ in range(3)] for _ in range(400)]
+    models, peers, hits = ([row[k] for row in sums] for k in range(3))
+    recall = [ratio(h, m) for m, h in zip(models, hits)]
+    precision = [ratio(h, p) for p, h in zip(peers, hits)]
+    f = [f_measure(p, r, alpha) for p, r in zip(precision, recall)]
+    expected = [np.array(c).tobytes() for c in (recall, precision, f)]
+    written = bootstrap._scores(models, peers, hits, alpha, (True, True, True))
+    assert [np.array(c).tobytes() for c in written] == expected
+    vector = bootstrap._numpy_scores(np.array([models, peers, hits]), alpha, (True, True, True))
+    assert [np.asarray(c).tobytes() for c in vector] == expected
+    only_f = bootstrap._scores(models, peers, hits, alpha, (False, False, True))
+    assert only_f[:2] == [None, None] and np.array(only_f[2]).tobytes() == expected[2]
