@@ -88,7 +88,7 @@ def assert_group_gone(pgid: int) -> None:
 def workloads(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     root = tmp_path_factory.mktemp("workloads")
     return {
-        "long": write_workload(root / "long", evals=150, systems=6, models=4, words=100),
+        "long": write_workload(root / "long", evals=600, systems=6, models=4, words=100),
         "wide": write_workload(root / "wide", evals=600, systems=2, models=1, words=15, seed=2),
     }
 
