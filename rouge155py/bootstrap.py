@@ -52,7 +52,7 @@ from .results import Summary
 if TYPE_CHECKING:
     import numpy as np
 
-__all__ = ["STREAMING", "Streamed", "Streaming", "drand48_indices", "resample", "summarize"]
+__all__ = ["STREAMING", "FlatRows", "Streamed", "Streaming", "drand48_indices", "resample", "summarize"]
 
 _SCALE = 2.0**-48
 _SCORE_BLOCK = 2**16  # -t 1: resamples turned into scores at a time, as Python floats
@@ -130,18 +130,50 @@ def _drawn_sums(rows: np.ndarray, draws: Iterable[np.ndarray], count: int) -> np
     return sums
 
 
+class FlatRows(SequenceABC):  # type: ignore[type-arg]
+    """Rows of three floats held as one array of 3 × N values (no tuple per row)."""
+
+    def __init__(self, flat: array) -> None:
+        self.flat = flat
+
+    def __len__(self) -> int:
+        return len(self.flat) // 3
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, slice):
+            return [self[k] for k in range(*index.indices(len(self)))]
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError(index)
+        return tuple(self.flat[3 * index : 3 * index + 3])
+
+
+def _flat(rows: Sequence[Sequence[float]]) -> array:
+    """The rows' values end to end, as floats."""
+    if isinstance(rows, FlatRows):
+        return rows.flat
+    return array("d", [float(v) for row in rows for v in row])
+
+
+def _table(rows: Sequence[Sequence[float]]) -> Any:
+    """The rows as a numpy array (N × 3) of floats."""
+    import numpy as np
+
+    if isinstance(rows, FlatRows):
+        return np.frombuffer(rows.flat, dtype=np.float64).reshape(-1, 3)
+    return np.asarray(rows, dtype=np.float64).reshape(-1, 3)
+
+
 def _columns(rows: Sequence[Sequence[float]], resamples: int, mean: bool) -> Columns:
     """The r resample sums (``mean``: divided by N) of each column of the rows, in the Perl's order."""
     n = len(rows)
     if accel is None:
-        import numpy as np
-
-        sums = _numpy_sums(np.asarray(rows, dtype=np.float64).reshape(-1, 3), resamples)
+        sums = _numpy_sums(_table(rows), resamples)
         return sums / n if mean and n else sums
     out = array("d", bytes(24 * resamples))
     if n:
-        flat = array("d", [float(v) for row in rows for v in row])
-        accel.bootstrap_sums(flat, resamples, out, float(n) if mean else 0.0)
+        accel.bootstrap_sums(_flat(rows), resamples, out, float(n) if mean else 0.0)
     return [out[k::3] for k in range(3)]
 
 
@@ -223,12 +255,7 @@ class _Source:
         self.alpha = alpha
         self.kernel = kernel
         self.table: Any
-        if kernel is None:
-            import numpy as np
-
-            self.table = np.asarray(rows, dtype=np.float64).reshape(-1, 3)
-        else:
-            self.table = array("d", [float(v) for row in rows for v in row])
+        self.table = _table(rows) if kernel is None else _flat(rows)
 
     def block_size(self, block: int) -> int:
         """Resamples made at a time: numpy, called once per draw of a block, wants larger blocks."""

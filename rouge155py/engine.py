@@ -12,7 +12,7 @@ import re
 from array import array
 from typing import Iterator, Optional
 
-from .bootstrap import resample, summarize
+from .bootstrap import FlatRows, resample, summarize
 from .config import Eval
 from .corpus import Corpus
 from .metrics.base import Metric, Task
@@ -260,8 +260,8 @@ def summarize_metric(options: Options, metric: Metric, peer_id: str, table: RowT
     return MetricResult(peer_id, metric.label, instances, summary=summary)
 
 
-def _float_rows(rows: RowValues) -> list[list[float]]:
-    """Rows as lists of floats, for the bootstrap."""
+def _float_rows(rows: RowValues) -> FlatRows:
+    """Rows as one array of floats, for the bootstrap."""
     if isinstance(rows, array):
-        return [[rows[3 * k], rows[3 * k + 1], rows[3 * k + 2]] for k in range(len(rows) // 3)]
-    return [[float(v) for v in row] for row in rows]
+        return FlatRows(rows)
+    return FlatRows(array("d", [float(v) for row in rows for v in row]))

@@ -65,8 +65,13 @@ def evaluate(
         if progress is not None:
             progress("scoring", done, total)
     tables = instance_tables(plan, peers, grouped)
-    for number, (peer_id, index, rows) in enumerate(tables, 1):
+    grouped.clear()
+    count = len(tables)
+    tables.reverse()
+    while tables:  # each table of rows is dropped once summarized
+        peer_id, index, rows = tables.pop()
         report.results.append(summarize_metric(options, plan[index], peer_id, rows))
+        del rows
         if progress is not None:
-            progress("bootstrap", number, len(tables))
+            progress("bootstrap", len(report.results), count)
     return report
