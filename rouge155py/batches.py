@@ -36,7 +36,7 @@ from dataclasses import dataclass, field, fields, replace
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping, NamedTuple, Optional, Sequence, Union
 
 from .config import Eval, EvalConfig
-from .engine import Grouped, RowTable, Scorer, instance_tables, merge_rows, score_evals, summarize_metric
+from .engine import Grouped, RowTable, Scorer, merge_rows, score_evals, summarized
 from .errors import RougeError, UsageError
 from .metrics.base import Metric
 from .metrics.plan import metric_plan
@@ -431,10 +431,5 @@ def summarize_batches(
     if stemmed:
         _restem(options, plan, config, peers, grouped, stemmed)
         stemmed.clear()
-    tables = instance_tables(plan, peers, grouped)
-    grouped.clear()
-    tables.reverse()
-    while tables:  # each instance table is dropped once summarized
-        peer_id, index, rows = tables.pop()
-        report.results.append(summarize_metric(options, plan[index], peer_id, rows))
+    report.results.extend(summarized(options, plan, peers, grouped))
     return report

@@ -18,7 +18,7 @@ from .corpus import Corpus
 from .metrics.base import Metric, Task
 from .options import Options
 from .planning import plan_tasks
-from .results import InstanceRows, MetricResult, Row, RowValues, row_at
+from .results import InstanceRows, MetricResult, Row, RowValues, float_rows, row_at
 from .scoring import combine_models, instance_scores
 from .text.stage import text_stage
 
@@ -33,6 +33,7 @@ __all__ = [
     "merge_rows",
     "score_evals",
     "summarize_metric",
+    "summarized",
 ]
 
 
@@ -60,13 +61,10 @@ class RowTable:
         self.ids.append(instance_id)
         if self._index is not None:
             self._index[instance_id] = len(self.ids) - 1
-        if self._rows is None:
-            if type(row[0]) is float and type(row[1]) is float and type(row[2]) is float:
-                self._values.extend(row)
-                return
-            self._rows = list(self._float_rows())
-            self._values = array("d")
-        self._rows.append(row)
+        if self._rows is None and _all_floats(row):
+            self._values.extend(row)
+            return
+        self._tuples().append(row)
 
     def extend(self, other: RowTable) -> None:
         """Append the rows of another table (other evals)."""
@@ -77,13 +75,16 @@ class RowTable:
         for instance_id, row in other.items():
             self.add(instance_id, row)
 
-    def _float_rows(self) -> Iterator[Row]:
-        values = self._values
-        return zip(values[0::3], values[1::3], values[2::3])
+    def _tuples(self) -> list[Row]:
+        """The rows as tuples, from now on (a row that is not three floats came)."""
+        if self._rows is None:
+            self._rows = list(float_rows(self._values))
+            self._values = array("d")
+        return self._rows
 
     def items(self) -> Iterator[tuple[str, Row]]:
         """(instance ID, row) in the order they were added."""
-        return zip(self.ids, self._float_rows() if self._rows is None else self._rows)
+        return zip(self.ids, float_rows(self._values) if self._rows is None else self._rows)
 
     def get(self, instance_id: str) -> Optional[Row]:
         """The row of an instance ID, or None."""
@@ -99,13 +100,10 @@ class RowTable:
             return
         assert self._index is not None
         k = self._index[instance_id]
-        if self._rows is None and all(type(v) is float for v in row):
+        if self._rows is None and _all_floats(row):
             self._values[3 * k : 3 * k + 3] = array("d", row)
             return
-        if self._rows is None:
-            self._rows = list(self._float_rows())
-            self._values = array("d")
-        self._rows[k] = row
+        self._tuples()[k] = row
 
     def in_order(self, positions: list[int]) -> RowValues:
         """The rows at these positions, in that order, held as compactly."""
@@ -117,6 +115,10 @@ class RowTable:
             return out
         rows = self._rows
         return [rows[k] for k in positions]
+
+
+def _all_floats(row: Row) -> bool:
+    return type(row[0]) is float and type(row[1]) is float and type(row[2]) is float
 
 
 Grouped = dict[tuple[str, int], RowTable]  # (peer ID, metric index) -> its rows
@@ -191,6 +193,20 @@ def merge_rows(grouped: Grouped, part: Grouped) -> None:
             table.extend(rows)
 
 
+def summarized(
+    options: Options, plan: list[Metric], peers: list[str], grouped: Grouped
+) -> Iterator[MetricResult]:
+    """The result of every (peer, metric) in the Perl's output order; ``grouped`` is emptied and
+    each table of rows dropped once summarized."""
+    tables = instance_tables(plan, peers, grouped)
+    grouped.clear()
+    tables.reverse()
+    while tables:
+        peer_id, index, rows = tables.pop()
+        yield summarize_metric(options, plan[index], peer_id, rows)
+        del rows
+
+
 def instance_tables(
     plan: list[Metric], peers: list[str], grouped: Grouped
 ) -> list[tuple[str, int, RowTable]]:
@@ -255,13 +271,8 @@ def summarize_metric(options: Options, metric: Metric, peer_id: str, table: RowT
         return MetricResult(
             peer_id, metric.label, instances, counts=(int(sums[0]), int(sums[1]), int(sums[2]))
         )
-    values = resample(_float_rows(rows), o.resample_count, o.counting, o.alpha)
+    values = resample(
+        FlatRows(rows) if isinstance(rows, array) else rows, o.resample_count, o.counting, o.alpha
+    )
     summary = summarize(values, o.confidence, o.resamples)
     return MetricResult(peer_id, metric.label, instances, summary=summary)
-
-
-def _float_rows(rows: RowValues) -> FlatRows:
-    """Rows as one array of floats, for the bootstrap."""
-    if isinstance(rows, array):
-        return FlatRows(rows)
-    return FlatRows(array("d", [float(v) for row in rows for v in row]))

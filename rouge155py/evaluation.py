@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Optional
 
 from .config import EvalConfig, read_file_list, read_xml_config
-from .engine import Grouped, Scorer, instance_tables, merge_rows, score_evals, summarize_metric
+from .engine import Grouped, Scorer, merge_rows, score_evals, summarized
 from .errors import UsageError
 from .metrics.plan import metric_plan
 from .options import Options
@@ -64,14 +64,9 @@ def evaluate(
         del evals
         if progress is not None:
             progress("scoring", done, total)
-    tables = instance_tables(plan, peers, grouped)
-    grouped.clear()
-    count = len(tables)
-    tables.reverse()
-    while tables:  # each table of rows is dropped once summarized
-        peer_id, index, rows = tables.pop()
-        report.results.append(summarize_metric(options, plan[index], peer_id, rows))
-        del rows
+    count = len(peers) * len(plan)
+    for result in summarized(options, plan, peers, grouped):
+        report.results.append(result)
         if progress is not None:
             progress("bootstrap", len(report.results), count)
     return report

@@ -22,6 +22,11 @@ Counts = tuple[Union[int, float], Union[int, float], Union[int, float]]
 RowValues = Union[array, list[Row]]
 
 
+def float_rows(values: array) -> Iterator[Row]:
+    """Rows held as one array of floats, as tuples."""
+    return zip(values[0::3], values[1::3], values[2::3])
+
+
 def row_at(values: RowValues, k: int) -> Row:
     """Row ``k`` of compactly held rows."""
     if isinstance(values, array):
@@ -63,9 +68,7 @@ class InstanceRows(Mapping[str, Row]):
     def rows(self) -> Iterator[Row]:
         """The rows in order."""
         values = self._values
-        if isinstance(values, array):
-            return zip(values[0::3], values[1::3], values[2::3])
-        return iter(values)
+        return float_rows(values) if isinstance(values, array) else iter(values)
 
     def __repr__(self) -> str:
         return repr(dict(self.items()))
