@@ -42,18 +42,15 @@ class Stems(dict):  # type: ignore[type-arg]
 class TextStageBase:
     """What both text stages share: stopwords removed, stems computed once, tokens of pieces or sentences.
 
-    A stage sets ``_stopwords`` and ``_stems`` and says how a text splits (``_split``).
+    A stage sets ``_stopwords`` and ``_stems`` and says how a text splits (:meth:`split`).
     """
 
     _stopwords: frozenset[str]
     _stems: Stems
 
-    def _split(self, text: str) -> list[str]:
-        raise NotImplementedError
-
     def split(self, text: str) -> list[str]:
         """The text's tokens before stopwords and stemming: :meth:`counted` maps each one."""
-        return self._split(text)
+        raise NotImplementedError
 
     @property
     def removes_stopwords(self) -> bool:
@@ -67,7 +64,7 @@ class TextStageBase:
         return self._stems[token] if stem else token
 
     def _counted(self, text: str, stem: bool) -> list[str]:
-        found = self._split(text)
+        found = self.split(text)
         if self._stopwords:
             found = [t for t in found if t not in self._stopwords]
         # Both maps return shared string objects: one copy of each word per run.
@@ -96,6 +93,6 @@ class Tokenizer(TextStageBase):
         found = self._exceptions.get(lowered)
         return found if found is not None else porter_stem(lowered)
 
-    _split = staticmethod(counted_tokens)
+    split = staticmethod(counted_tokens)
     #: The C kernel's ``encode`` splits texts as :func:`counted_tokens` does.
     splits_as_the_perl = True

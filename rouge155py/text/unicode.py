@@ -245,5 +245,5 @@ class UnicodeTokenizer(TextStageBase):
             self._stemmer = snowball_stemmer(self.language)
         return self._stemmer(word)
 
-    def _split(self, text: str) -> list[str]:
+    def split(self, text: str) -> list[str]:
         return unicode_tokens(_decoded(text))
