@@ -661,6 +661,13 @@ static int key_bits(const UnitRule *rule, const int *a, Py_ssize_t la, const int
     return bits;
 }
 
+/* The slot of a key in the table: where it is, or the empty slot where it would go. */
+static Py_ssize_t narrow_find(unsigned long long key, unsigned int shift, Py_ssize_t slots) {
+    Py_ssize_t at = (Py_ssize_t)((key * 0x9E3779B97F4A7C15ULL) >> shift);
+    while (narrow.slot[at] >= 0 && narrow.table_keys[narrow.slot[at]] != key) at = (at + 1) & (slots - 1);
+    return at;
+}
+
 /* hit, model units and peer units as unit_hits defines them; -1 on no memory. */
 static int narrow_hits(const UnitRule *rule, const int *pt, Py_ssize_t pl, const int *mt, Py_ssize_t ml,
                        int bits, long long *hit, long long *model_units, long long *peer_units) {
@@ -676,8 +683,7 @@ static int narrow_hits(const UnitRule *rule, const int *pt, Py_ssize_t pl, const
     memset(narrow.slot, 0xff, (size_t)slots * sizeof(int));
     for (i = 0; i < mc; i++) {
         unsigned long long key = narrow.model_keys[i];
-        Py_ssize_t at = (Py_ssize_t)((key * 0x9E3779B97F4A7C15ULL) >> shift);
-        while (narrow.slot[at] >= 0 && narrow.table_keys[narrow.slot[at]] != key) at = (at + 1) & (slots - 1);
+        Py_ssize_t at = narrow_find(key, shift, slots);
         if (narrow.slot[at] < 0) {
             narrow.slot[at] = (int)size;
             narrow.table_keys[size] = key;
@@ -690,8 +696,7 @@ static int narrow_hits(const UnitRule *rule, const int *pt, Py_ssize_t pl, const
     /* Each peer unit takes one of the model's remaining copies: min(peer, model). */
     for (i = 0; i < pc; i++) {
         unsigned long long key = narrow.peer_keys[i];
-        Py_ssize_t at = (Py_ssize_t)((key * 0x9E3779B97F4A7C15ULL) >> shift);
-        while (narrow.slot[at] >= 0 && narrow.table_keys[narrow.slot[at]] != key) at = (at + 1) & (slots - 1);
+        Py_ssize_t at = narrow_find(key, shift, slots);
         if (narrow.slot[at] >= 0 && narrow.count[narrow.slot[at]] > 0) {
             narrow.count[narrow.slot[at]]--;
             (*hit)++;
