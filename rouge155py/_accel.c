@@ -582,35 +582,43 @@ typedef struct {
 
 /* Scratch space of narrow_hits, kept from call to call (the GIL is held throughout). */
 static struct {
-    Py_ssize_t key_cap, slot_cap;
-    unsigned long long *model_keys, *peer_keys, *table_keys;
+    Py_ssize_t key_cap, table_cap, slot_cap;
+    unsigned long long *keys;        /* the units of one text */
+    unsigned long long *table_keys;  /* the peer's distinct units */
     int *slot;     /* index into table_keys, or -1 */
-    int *count;    /* copies of each model unit not yet taken by the peer */
+    int *count;    /* copies of each peer unit */
+    int *left;     /* copies of each peer unit not yet taken by the current model */
 } narrow;
 
-static int narrow_room(Py_ssize_t keys, Py_ssize_t slots) {
-    if (keys > narrow.key_cap) {
-        Py_ssize_t cap = keys < 256 ? 256 : keys;
-        unsigned long long *m = (unsigned long long *)realloc(narrow.model_keys, (size_t)cap * 8);
-        if (!m) return -1;
-        narrow.model_keys = m;
-        m = (unsigned long long *)realloc(narrow.peer_keys, (size_t)cap * 8);
-        if (!m) return -1;
-        narrow.peer_keys = m;
-        m = (unsigned long long *)realloc(narrow.table_keys, (size_t)cap * 8);
-        if (!m) return -1;
-        narrow.table_keys = m;
-        int *c = (int *)realloc(narrow.count, (size_t)cap * sizeof(int));
-        if (!c) return -1;
-        narrow.count = c;
-        narrow.key_cap = cap;
-    }
-    if (slots > narrow.slot_cap) {
-        int *s = (int *)realloc(narrow.slot, (size_t)slots * sizeof(int));
-        if (!s) return -1;
-        narrow.slot = s;
-        narrow.slot_cap = slots;
-    }
+static void narrow_free(void) {
+    free(narrow.keys);
+    free(narrow.table_keys);
+    free(narrow.slot);
+    free(narrow.count);
+    free(narrow.left);
+    memset(&narrow, 0, sizeof(narrow));
+}
+
+static int grow(void **buffer, Py_ssize_t *cap, Py_ssize_t need, size_t item) {
+    void *b;
+    if (need <= *cap) return 0;
+    if (need < 256) need = 256;
+    b = realloc(*buffer, (size_t)need * item);
+    if (!b) return -1;
+    *buffer = b;
+    *cap = need;
+    return 0;
+}
+
+/* Room for `keys` units of one text, a table of `table` distinct units in `slots` slots. */
+static int narrow_room(Py_ssize_t keys, Py_ssize_t table, Py_ssize_t slots) {
+    Py_ssize_t cap = narrow.table_cap, cap2 = narrow.table_cap;
+    if (grow((void **)&narrow.keys, &narrow.key_cap, keys, 8) < 0) return -1;
+    if (grow((void **)&narrow.slot, &narrow.slot_cap, slots, sizeof(int)) < 0) return -1;
+    /* count and left first: table_cap, their shared capacity, grows once all three have */
+    if (grow((void **)&narrow.count, &cap, table, sizeof(int)) < 0) return -1;
+    if (grow((void **)&narrow.left, &cap2, table, sizeof(int)) < 0) return -1;
+    if (grow((void **)&narrow.table_keys, &narrow.table_cap, table, 8) < 0) return -1;
     return 0;
 }
 
@@ -648,14 +656,18 @@ static void unit_keys(const UnitRule *rule, const int *t, Py_ssize_t len, int bi
     }
 }
 
-/* Bits per token id for packing n ids in 64 bits, or 0 when some id does not fit. */
-static int key_bits(const UnitRule *rule, const int *a, Py_ssize_t la, const int *b, Py_ssize_t lb) {
-    int bits = rule->mode == 0 ? (rule->n <= 2 ? 32 : 64 / (int)rule->n) : 32;
+/* The bitwise or of token ids: what key_bits needs to know of them. */
+static unsigned int ids_top(const int *t, Py_ssize_t len) {
     unsigned int top = 0;
     Py_ssize_t i;
+    for (i = 0; i < len; i++) top |= (unsigned int)t[i];
+    return top;
+}
+
+/* Bits per token id for packing n ids in 64 bits, or 0 when some id (all or'ed in top) does not fit. */
+static int key_bits(const UnitRule *rule, unsigned int top) {
+    int bits = rule->mode == 0 ? (rule->n <= 2 ? 32 : 64 / (int)rule->n) : 32;
     if (rule->mode == 0 && rule->n > 64 / 8) return 0;
-    for (i = 0; i < la; i++) top |= (unsigned int)a[i];
-    for (i = 0; i < lb; i++) top |= (unsigned int)b[i];
     if (top >> 31) return 0; /* a negative id: the general path */
     if (bits < 32 && top >> bits) return 0;
     return bits;
@@ -668,139 +680,181 @@ static Py_ssize_t narrow_find(unsigned long long key, unsigned int shift, Py_ssi
     return at;
 }
 
-/* hit, model units and peer units as unit_hits defines them; -1 on no memory. */
-static int narrow_hits(const UnitRule *rule, const int *pt, Py_ssize_t pl, const int *mt, Py_ssize_t ml,
-                       int bits, long long *hit, long long *model_units, long long *peer_units) {
-    Py_ssize_t mc = unit_count(rule, ml), pc = unit_count(rule, pl), slots = 16, size = 0, i;
-    unsigned int shift = 60;
-    while (slots < 2 * mc) {
-        slots *= 2;
+/* The peer's distinct units and their counts, in the scratch table; returns the slot
+ * shift, or -1 on no memory.  *slots and *size receive the table's size and its units. */
+static int narrow_table(const UnitRule *rule, const int *pt, Py_ssize_t pc, Py_ssize_t pl, int bits,
+                        Py_ssize_t longest, Py_ssize_t *slots, Py_ssize_t *size) {
+    Py_ssize_t i;
+    int shift = 60;
+    *slots = 16;
+    *size = 0;
+    while (*slots < 2 * pc) {
+        *slots *= 2;
         shift--;
     }
-    if (narrow_room(mc > pc ? mc : pc, slots) < 0) return -1;
-    unit_keys(rule, mt, ml, bits, narrow.model_keys);
-    unit_keys(rule, pt, pl, bits, narrow.peer_keys);
-    memset(narrow.slot, 0xff, (size_t)slots * sizeof(int));
-    for (i = 0; i < mc; i++) {
-        unsigned long long key = narrow.model_keys[i];
-        Py_ssize_t at = narrow_find(key, shift, slots);
+    if (narrow_room(longest, pc, *slots) < 0) return -1;
+    unit_keys(rule, pt, pl, bits, narrow.keys);
+    memset(narrow.slot, 0xff, (size_t)*slots * sizeof(int));
+    for (i = 0; i < pc; i++) {
+        unsigned long long key = narrow.keys[i];
+        Py_ssize_t at = narrow_find(key, (unsigned int)shift, *slots);
         if (narrow.slot[at] < 0) {
-            narrow.slot[at] = (int)size;
-            narrow.table_keys[size] = key;
-            narrow.count[size++] = 1;
+            narrow.slot[at] = (int)*size;
+            narrow.table_keys[*size] = key;
+            narrow.count[(*size)++] = 1;
         } else {
             narrow.count[narrow.slot[at]]++;
         }
     }
-    *hit = 0;
-    /* Each peer unit takes one of the model's remaining copies: min(peer, model). */
-    for (i = 0; i < pc; i++) {
-        unsigned long long key = narrow.peer_keys[i];
-        Py_ssize_t at = narrow_find(key, shift, slots);
-        if (narrow.slot[at] >= 0 && narrow.count[narrow.slot[at]] > 0) {
-            narrow.count[narrow.slot[at]]--;
-            (*hit)++;
+    return shift;
+}
+
+/* Clipped hits of a model against the peer's table: each model unit takes one of the
+ * peer's remaining copies, which sums min(peer count, model count) over units. */
+static long long narrow_hits(const UnitRule *rule, const int *mt, Py_ssize_t ml, Py_ssize_t mc, int bits,
+                             unsigned int shift, Py_ssize_t slots, Py_ssize_t size) {
+    long long hit = 0;
+    Py_ssize_t i;
+    if (!size) return 0;
+    unit_keys(rule, mt, ml, bits, narrow.keys);
+    memcpy(narrow.left, narrow.count, (size_t)size * sizeof(int));
+    for (i = 0; i < mc; i++) {
+        Py_ssize_t at = narrow_find(narrow.keys[i], shift, slots);
+        if (narrow.slot[at] >= 0 && narrow.left[narrow.slot[at]] > 0) {
+            narrow.left[narrow.slot[at]]--;
+            hit++;
         }
     }
-    *model_units = mc;
-    *peer_units = pc;
-    if ((size_t)narrow.key_cap * 28 + (size_t)narrow.slot_cap * 4 > KEEP_BYTES) { /* a huge pair */
-        free(narrow.model_keys);
-        free(narrow.peer_keys);
-        free(narrow.table_keys);
-        free(narrow.count);
-        free(narrow.slot);
-        memset(&narrow, 0, sizeof(narrow));
+    return hit;
+}
+
+/* The same counts for any unit rule and any ids, with a hash table of whole units. */
+static int general_hits(const UnitRule *rule, const int *pt, Py_ssize_t pl, const int *mt, Py_ssize_t ml,
+                        long long *hit) {
+    UnitSet set = {0, 0, NULL, NULL, NULL, 0};
+    Py_ssize_t capacity = 0, slots = 16;
+    int unit[64];
+    set.width = rule->mode == 0 ? rule->n : 2;
+    FOR_EACH_UNIT(rule, mt, ml, unit, { capacity++; });
+    while (slots < 2 * capacity) slots *= 2;
+    set.mask = slots - 1;
+    set.slot = (Py_ssize_t *)malloc((size_t)slots * sizeof(Py_ssize_t));
+    set.keys = (int *)malloc((size_t)(capacity ? capacity : 1) * (size_t)set.width * sizeof(int));
+    set.count = (long long *)malloc((size_t)(capacity ? capacity : 1) * sizeof(long long));
+    if (!set.slot || !set.keys || !set.count) {
+        free(set.slot);
+        free(set.keys);
+        free(set.count);
+        return -1;
     }
+    memset(set.slot, 0xff, (size_t)slots * sizeof(Py_ssize_t));
+    FOR_EACH_UNIT(rule, mt, ml, unit, {
+        Py_ssize_t at = find_slot(&set, unit);
+        if (set.slot[at] < 0) {
+            set.slot[at] = set.size;
+            memcpy(set.keys + set.size * set.width, unit, (size_t)set.width * sizeof(int));
+            set.count[set.size++] = 1;
+        } else {
+            set.count[set.slot[at]]++;
+        }
+    });
+    /* Each peer unit takes one of the model's remaining copies: min(peer, model). */
+    *hit = 0;
+    FOR_EACH_UNIT(rule, pt, pl, unit, {
+        Py_ssize_t at = find_slot(&set, unit);
+        if (set.slot[at] >= 0 && set.count[set.slot[at]] > 0) {
+            set.count[set.slot[at]]--;
+            (*hit)++;
+        }
+    });
+    free(set.slot);
+    free(set.keys);
+    free(set.count);
     return 0;
 }
 
-/* unit_hits(peer, model, mode, n, reach, unigrams) -> (hit, model units, peer units)
- *   peer, model: int32 token ids (ids >= 0);
+/* unit_hits(peer, models, mode, n, reach, unigrams) -> ((hit, model units, peer units), ...)
+ *   peer: int32 token ids (ids >= 0); models: a sequence of such arrays;
  *   mode 0: n-grams of size n; mode 1: skip-bigrams with j - i <= reach
  *   (reach < 0: any), plus token i's unigram when unigrams is true.
- *   hit = sum over units of min(count in peer, count in model).
+ *   hit = sum over units of min(count in peer, count in model), per model.
+ * The peer's units are counted once for all its models.
  */
 static PyObject *unit_hits(PyObject *self, PyObject *args) {
-    PyObject *o_peer, *o_model;
-    Py_buffer peer, model;
+    PyObject *o_peer, *o_models, *fast = NULL, *result = NULL;
+    Py_buffer peer, *model = NULL;
     UnitRule rule;
-    Py_ssize_t n, reach;
-    int mode, unigrams;
-    UnitSet set = {0, 0, NULL, NULL, NULL, 0};
-    PyObject *result = NULL;
-    long long hit = 0, model_units = 0, peer_units = 0;
-    int unit[64];
+    Py_ssize_t n, reach, k = 0, got = 0, i, pl, pc, longest, slots = 0, size = 0;
+    int mode, unigrams, bits, shift = 0;
+    unsigned int top;
+    const int *pt;
 
-    if (!PyArg_ParseTuple(args, "OOinnp", &o_peer, &o_model, &mode, &n, &reach, &unigrams)) return NULL;
+    if (!PyArg_ParseTuple(args, "OOinnp", &o_peer, &o_models, &mode, &n, &reach, &unigrams)) return NULL;
     if ((mode == 0 && (n < 1 || n > 64)) || (mode != 0 && mode != 1)) {
         PyErr_SetString(PyExc_ValueError, "unit_hits: bad unit rule");
-        return NULL;
-    }
-    if (get_buffer(o_peer, &peer, "peer", 4) < 0) return NULL;
-    if (get_buffer(o_model, &model, "model", 4) < 0) {
-        PyBuffer_Release(&peer);
         return NULL;
     }
     rule.mode = mode;
     rule.n = n;
     rule.reach = reach;
     rule.unigrams = unigrams;
-    set.width = mode == 0 ? n : 2;
-    {
-        const int *mt0 = (const int *)model.buf, *pt0 = (const int *)peer.buf;
-        Py_ssize_t ml0 = model.len / 4, pl0 = peer.len / 4;
-        int bits = key_bits(&rule, mt0, ml0, pt0, pl0);
-        if (bits) {
-            if (narrow_hits(&rule, pt0, pl0, mt0, ml0, bits, &hit, &model_units, &peer_units) < 0)
-                PyErr_NoMemory();
-            else
-                result = Py_BuildValue("(LLL)", hit, model_units, peer_units);
-            goto done;
-        }
+    if (get_buffer(o_peer, &peer, "peer", 4) < 0) return NULL;
+    fast = PySequence_Fast(o_models, "unit_hits: models must be a sequence");
+    if (!fast) goto done;
+    k = PySequence_Fast_GET_SIZE(fast);
+    model = (Py_buffer *)PyMem_Malloc((size_t)(k ? k : 1) * sizeof(Py_buffer));
+    if (!model) {
+        PyErr_NoMemory();
+        goto done;
     }
-    {
-        const int *mt = (const int *)model.buf, *pt = (const int *)peer.buf;
-        Py_ssize_t ml = model.len / 4, pl = peer.len / 4, capacity = 0, slots = 16;
-        FOR_EACH_UNIT(&rule, mt, ml, unit, { capacity++; });
-        while (slots < 2 * capacity) slots *= 2;
-        set.mask = slots - 1;
-        set.slot = (Py_ssize_t *)malloc((size_t)slots * sizeof(Py_ssize_t));
-        set.keys = (int *)malloc((size_t)(capacity ? capacity : 1) * (size_t)set.width * sizeof(int));
-        set.count = (long long *)malloc((size_t)(capacity ? capacity : 1) * sizeof(long long));
-        if (!set.slot || !set.keys || !set.count) {
+    for (got = 0; got < k; got++)
+        if (get_buffer(PySequence_Fast_GET_ITEM(fast, got), &model[got], "model", 4) < 0) goto done;
+    pt = (const int *)peer.buf;
+    pl = peer.len / 4;
+    pc = unit_count(&rule, pl);
+    top = ids_top(pt, pl);
+    longest = pc;
+    for (i = 0; i < k; i++) {
+        Py_ssize_t mc = unit_count(&rule, model[i].len / 4);
+        top |= ids_top((const int *)model[i].buf, model[i].len / 4);
+        if (mc > longest) longest = mc;
+    }
+    bits = key_bits(&rule, top);
+    if (bits) {
+        shift = narrow_table(&rule, pt, pc, pl, bits, longest, &slots, &size);
+        if (shift < 0) {
             PyErr_NoMemory();
             goto done;
         }
-        memset(set.slot, 0xff, (size_t)slots * sizeof(Py_ssize_t));
-        FOR_EACH_UNIT(&rule, mt, ml, unit, {
-            Py_ssize_t at = find_slot(&set, unit);
-            model_units++;
-            if (set.slot[at] < 0) {
-                set.slot[at] = set.size;
-                memcpy(set.keys + set.size * set.width, unit, (size_t)set.width * sizeof(int));
-                set.count[set.size++] = 1;
-            } else {
-                set.count[set.slot[at]]++;
-            }
-        });
-        /* Each peer unit takes one of the model's remaining copies: min(peer, model). */
-        FOR_EACH_UNIT(&rule, pt, pl, unit, {
-            Py_ssize_t at = find_slot(&set, unit);
-            peer_units++;
-            if (set.slot[at] >= 0 && set.count[set.slot[at]] > 0) {
-                set.count[set.slot[at]]--;
-                hit++;
-            }
-        });
-        result = Py_BuildValue("(LLL)", hit, model_units, peer_units);
+    }
+    result = PyTuple_New(k);
+    if (!result) goto done;
+    for (i = 0; i < k; i++) {
+        const int *mt = (const int *)model[i].buf;
+        Py_ssize_t ml = model[i].len / 4, mc = unit_count(&rule, ml);
+        long long hit;
+        PyObject *item;
+        if (bits) {
+            hit = narrow_hits(&rule, mt, ml, mc, bits, (unsigned int)shift, slots, size);
+        } else if (general_hits(&rule, pt, pl, mt, ml, &hit) < 0) {
+            PyErr_NoMemory();
+            Py_CLEAR(result);
+            goto done;
+        }
+        item = Py_BuildValue("(Lnn)", hit, mc, pc);
+        if (!item) {
+            Py_CLEAR(result);
+            goto done;
+        }
+        PyTuple_SET_ITEM(result, i, item);
     }
 done:
-    free(set.slot);
-    free(set.keys);
-    free(set.count);
+    if ((size_t)narrow.key_cap * 8 + (size_t)narrow.table_cap * 16 + (size_t)narrow.slot_cap * 4 > KEEP_BYTES)
+        narrow_free(); /* a huge text: give its scratch back */
+    for (i = 0; i < got; i++) PyBuffer_Release(&model[i]);
+    PyMem_Free(model);
+    Py_XDECREF(fast);
     PyBuffer_Release(&peer);
-    PyBuffer_Release(&model);
     return result;
 }
 
@@ -896,7 +950,7 @@ static PyMethodDef methods[] = {
     {"union_lcs", union_lcs, METH_VARARGS, "Union-LCS hits and base of one model against one peer."},
     {"bootstrap_sums", bootstrap_sums, METH_VARARGS, "Perl-exact bootstrap resample sums."},
     {"sort_and_sum", sort_and_sum, METH_VARARGS, "Sort doubles in place; their sum in that order."},
-    {"unit_hits", unit_hits, METH_VARARGS, "Clipped n-gram or skip-bigram hits of one pair."},
+    {"unit_hits", unit_hits, METH_VARARGS, "Clipped n-gram or skip-bigram hits of a peer against its models."},
     {"encode", encode, METH_VARARGS, "Token ids of texts split as the Perl splits them."},
     {NULL, NULL, 0, NULL},
 };

@@ -156,9 +156,13 @@ def test_pair_kernel_matches_reference(files, n, distance, unigrams, offset) -> 
     else:
         grams_p = skip_bigrams(files[0], distance, unigrams)
         grams_m = skip_bigrams(files[-1], distance, unigrams)
-    counts = pairs.pair_counts(peer, model, n, distance, unigrams)
-    expected = (clipped_hits(grams_m.counts, grams_p.counts), grams_m.total, grams_p.total)
-    assert (counts.hit, counts.model_count, counts.peer_count) == expected
+    found = pairs.peer_counts(peer, [model, peer, array("i")], n, distance, unigrams)
+    expected = [
+        (clipped_hits(grams_m.counts, grams_p.counts), grams_m.total, grams_p.total),
+        (grams_p.total, grams_p.total, grams_p.total),
+        (0, 0, grams_p.total),
+    ]
+    assert [(c.hit, c.model_count, c.peer_count) for c in found] == expected
 
 
 class _Table(dict):  # type: ignore[type-arg]

@@ -1,4 +1,4 @@
-"""ROUGE-N and skip-bigram counts of instances: the C kernel per (peer, model) pair, else numpy.
+"""ROUGE-N and skip-bigram counts of instances: the C kernel per peer and its models, else numpy.
 
 The kernel enumerates the units exactly as the plain definitions in
 :mod:`.ngram` and :mod:`.skipbigram` do and clips each against the model's
@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import math
 from array import array
-from typing import TYPE_CHECKING, Iterator, Optional
+from itertools import starmap
+from typing import TYPE_CHECKING, Iterator, Optional, Sequence
 
 from .._kernel import accel
 from . import ModelCounts
@@ -19,7 +20,7 @@ from .base import Metric, Task
 if TYPE_CHECKING:
     from ..corpus import Corpus
 
-__all__ = ["UnitMetric", "available", "pair_counts"]
+__all__ = ["UnitMetric", "available", "peer_counts"]
 
 _LONGEST_NGRAM = 64  # the kernel's limit; longer n-grams take the numpy path
 # About this many units (n-grams, skip-bigrams) are counted at once without the kernel: a bound on memory.
@@ -31,12 +32,16 @@ def available(n: int) -> bool:
     return accel is not None and n <= _LONGEST_NGRAM
 
 
-def pair_counts(peer: array, model: array, n: int, distance: Optional[float], unigrams: bool) -> ModelCounts:
-    """Counts of n-grams (n > 0) or of skip-bigrams within ``distance`` (n = 0)."""
+def peer_counts(
+    peer: array, models: Sequence[array], n: int, distance: Optional[float], unigrams: bool
+) -> list[ModelCounts]:
+    """Counts of n-grams (n > 0) or of skip-bigrams within ``distance`` (n = 0), per model."""
     if n:
-        return ModelCounts(*accel.unit_hits(peer, model, 0, n, 0, False))
-    reach = -1 if distance is None or distance < 0 else math.floor(distance + 1)
-    return ModelCounts(*accel.unit_hits(peer, model, 1, 0, reach, unigrams))
+        found = accel.unit_hits(peer, models, 0, n, 0, False)
+    else:
+        reach = -1 if distance is None or distance < 0 else math.floor(distance + 1)
+        found = accel.unit_hits(peer, models, 1, 0, reach, unigrams)
+    return list(starmap(ModelCounts, found))
 
 
 class UnitMetric(Metric):
@@ -51,12 +56,14 @@ class UnitMetric(Metric):
             ids = corpus.token_ids
             n, distance, unigrams = self.n, self.distance, self.unigrams
             return [
-                [
-                    pair_counts(peer, ids(m, stem), n, distance, unigrams)
-                    for m, (stem, _) in zip(t.models, t.model_stems)
-                ]
+                peer_counts(
+                    ids(t.peer, t.peer_stem),
+                    [ids(m, s) for m, (s, _) in zip(t.models, t.model_stems)],
+                    n,
+                    distance,
+                    unigrams,
+                )
                 for t in tasks
-                for peer in (ids(t.peer, t.peer_stem),)
             ]
         out: list[list[ModelCounts]] = []
         for chunk in self._chunks(corpus, tasks):
