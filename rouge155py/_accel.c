@@ -88,6 +88,17 @@ static void backtrack(const int *model, Py_ssize_t m, const int *peer, Py_ssize_
     }
 }
 
+/* Bit j of a row of backtrack bits, gathered in *acc and stored a byte at a time (a
+ * read-modify-write of the same byte per cell would chain the cells through memory).
+ * The caller stores the last, partial byte: bits[n >> 3] = *acc unless n & 7 == 7. */
+static inline void put_bit(unsigned char *bits, Py_ssize_t j, int up, unsigned int *acc) {
+    *acc |= (unsigned int)up << (j & 7);
+    if ((j & 7) == 7) {
+        bits[j >> 3] = (unsigned char)*acc;
+        *acc = 0;
+    }
+}
+
 /* ROUGE-L: the LCS table of model[0..m) x peer[0..n), two rows at a time, then the backtrack. */
 static int mark_lcs(const int *model, Py_ssize_t m, const int *peer, Py_ssize_t n, Work *w,
                     unsigned char *mask) {
@@ -98,18 +109,19 @@ static int mark_lcs(const int *model, Py_ssize_t m, const int *peer, Py_ssize_t 
     for (i = 1; i <= m; i++) {
         unsigned char *bits = w->up + (size_t)(i - 1) * stride;
         int token = model[i - 1], *swap;
-        memset(bits, 0, stride);
         row[0] = 0;
+        /* Without branches: the up bit is also set where the tokens are equal,
+         * where the backtrack never reads it. */
+        unsigned int acc = 0;
+        int left = 0, diag = 0; /* row[j - 1] and above[j - 1], kept in registers */
         for (j = 1; j <= n; j++) {
-            if (token == peer[j - 1]) {
-                row[j] = above[j - 1] + 1;
-            } else if (above[j] >= row[j - 1]) {
-                row[j] = above[j];
-                bits[j >> 3] |= (unsigned char)(1u << (j & 7));
-            } else {
-                row[j] = row[j - 1];
-            }
+            int a = above[j], up = a >= left, best = up ? a : left;
+            left = token == peer[j - 1] ? diag + 1 : best;
+            diag = a;
+            row[j] = left;
+            put_bit(bits, j, up, &acc);
         }
+        if ((n & 7) != 7) bits[n >> 3] = (unsigned char)acc;
         swap = above;
         above = row;
         row = swap;
@@ -134,25 +146,27 @@ static int mark_wlcs(const int *model, Py_ssize_t m, const int *peer, Py_ssize_t
         unsigned char *bits = w->up + (size_t)(i - 1) * stride;
         int token = model[i - 1], *rswap;
         double *swap;
-        memset(bits, 0, stride);
         row[0] = 0.0;
         rrow[0] = 0;
+        unsigned int acc = 0;
+        double left = 0.0, diag = 0.0; /* row[j - 1] and above[j - 1], kept in registers */
         for (j = 1; j <= n; j++) {
+            double a = above[j];
+            int up = a >= left;
             if (token == peer[j - 1]) {
                 int k = rabove[j - 1];
-                double v = above[j - 1] + f[k + 1];
-                row[j] = v - f[k];
+                double v = diag + f[k + 1];
+                left = v - f[k];
                 rrow[j] = k + 1;
             } else {
-                if (above[j] >= row[j - 1]) {
-                    row[j] = above[j];
-                    bits[j >> 3] |= (unsigned char)(1u << (j & 7));
-                } else {
-                    row[j] = row[j - 1];
-                }
+                left = up ? a : left;
                 rrow[j] = 0;
             }
+            diag = a;
+            row[j] = left;
+            put_bit(bits, j, up, &acc);
         }
+        if ((n & 7) != 7) bits[n >> 3] = (unsigned char)acc;
         swap = above;
         above = row;
         row = swap;
@@ -197,29 +211,50 @@ static int lookup(const int *ids, const int *counts, Py_ssize_t n, int id) {
  * Returns (hit, base): counted hits (weighted runs for ROUGE-W) and the model
  * length (sum of f[len] per sentence for ROUGE-W).
  */
-/* The clipping budget of a text: its unigram ids sorted and counted, into ids and counts
- * (room for n each); returns how many distinct ids. */
-static int by_int(const void *pa, const void *pb) {
-    int a = *(const int *)pa, b = *(const int *)pb;
-    return (a > b) - (a < b);
+/* Sorts ints in place: quicksort (median of three, the smaller side first) down to
+ * short runs, then one insertion sort; no comparison callback as qsort has. */
+static void sort_ints(int *a, Py_ssize_t n) {
+    Py_ssize_t k;
+    while (n > 24) {
+        Py_ssize_t i = 0, j = n - 1, mid = n / 2;
+        int x = a[0], y = a[mid], z = a[n - 1], pivot;
+        pivot = x < y ? (y < z ? y : (x < z ? z : x)) : (x < z ? x : (y < z ? z : y));
+        for (;;) {
+            int t;
+            while (a[i] < pivot) i++;
+            while (a[j] > pivot) j--;
+            if (i >= j) break;
+            t = a[i];
+            a[i++] = a[j];
+            a[j--] = t;
+        }
+        /* [0, j] <= pivot <= [j + 1, n) */
+        if (j + 1 < n - j - 1) {
+            sort_ints(a, j + 1);
+            a += j + 1;
+            n -= j + 1;
+        } else {
+            sort_ints(a + j + 1, n - j - 1);
+            n = j + 1;
+        }
+    }
+    for (k = 1; k < n; k++) {
+        int v = a[k];
+        Py_ssize_t j = k;
+        while (j > 0 && a[j - 1] > v) {
+            a[j] = a[j - 1];
+            j--;
+        }
+        a[j] = v;
+    }
 }
 
+/* The clipping budget of a text: its unigram ids sorted and counted, into ids and counts
+ * (room for n each); returns how many distinct ids. */
 static Py_ssize_t count_unigrams(const int *unigrams, Py_ssize_t n, int *ids, int *counts) {
     Py_ssize_t k, distinct = 0;
     memcpy(ids, unigrams, (size_t)n * sizeof(int));
-    if (n > 64) {
-        qsort(ids, (size_t)n, sizeof(int), by_int);
-    } else { /* a summary's few dozen tokens: insertion sort beats qsort's calls */
-        for (k = 1; k < n; k++) {
-            int v = ids[k];
-            Py_ssize_t j = k;
-            while (j > 0 && ids[j - 1] > v) {
-                ids[j] = ids[j - 1];
-                j--;
-            }
-            ids[j] = v;
-        }
-    }
+    sort_ints(ids, n);
     for (k = 0; k < n; k++) {
         if (distinct && ids[distinct - 1] == ids[k]) {
             counts[distinct - 1]++;

@@ -53,9 +53,13 @@ def test_rouge_l_kernel_matches_python(model, peer, extra) -> None:
     st.sampled_from([1.2, 1.5, 2.0, 0.7]),
 )
 def test_rouge_w_kernel_matches_python(model, peer, extra, weight) -> None:
-    fast_m, fast_p, slow_m, slow_p = _texts(model, peer, extra)
-    if not any(model):
-        return  # an empty model divides by zero in both paths (tested elsewhere)
+    if any(model):  # an empty model divides by zero in both paths (tested elsewhere)
+        _assert_same_wlcs(*_texts(model, peer, extra), weight)
+
+
+def _assert_same_wlcs(
+    fast_m: LcsText, fast_p: LcsText, slow_m: LcsText, slow_p: LcsText, weight: float
+) -> None:
     fast, slow = score_wlcs(fast_m, fast_p, weight, "m"), score_wlcs(slow_m, slow_p, weight, "m")
     assert (fast.hit, fast.model_count, fast.peer_count, fast.score) == (
         slow.hit,
@@ -63,6 +67,22 @@ def test_rouge_w_kernel_matches_python(model, peer, extra, weight) -> None:
         slow.peer_count,
         slow.score,
     )
+
+
+long_sentences = st.lists(
+    st.lists(st.sampled_from([f"w{k}" for k in range(30)]), max_size=150), min_size=1, max_size=3
+)
+
+
+@needs_kernel
+@settings(max_examples=150, deadline=None)
+@given(long_sentences, long_sentences, st.lists(st.sampled_from(WORDS), max_size=40))
+def test_long_sentences_kernel_matches_python(model, peer, extra) -> None:
+    """Sentences longer than a machine word and budgets of many tokens (the sort's partitions)."""
+    texts = _texts(model, peer, extra)
+    assert score_lcs(texts[0], texts[1]) == score_lcs(texts[2], texts[3])
+    if any(model):
+        _assert_same_wlcs(*texts, 1.2)
 
 
 token_lists = st.lists(st.lists(st.sampled_from(WORDS), max_size=15), min_size=1, max_size=6)
