@@ -10,7 +10,10 @@
  * operations are those of the pure-Python path: (diag + f[k+1]) - f[k].
  * The table is kept as two rows of values and one bit per cell (up or left,
  * where the tokens differ), so a pair of sentences of m and n tokens takes
- * m * n / 8 bytes.
+ * m * n / 8 bytes.  ROUGE-L keeps each row as n bits instead (bit vectors: a
+ * row costs n / 64 word operations), unless the peer sentence has so many
+ * distinct tokens that their masks would outgrow the table.  Each text's
+ * clipping budget is counted once, by budget().
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -18,11 +21,15 @@
 #include <string.h>
 
 typedef struct {
-    int *lcs[2];          /* ROUGE-L: the row above and the current row of cell values */
+    int *lcs[2];          /* ROUGE-L by cells: the row above and the current row of cell values */
     double *wlcs[2];      /* ROUGE-W: the same, weighted */
     int *runs[2];         /* ROUGE-W: lengths of the consecutive matches ending in a cell */
-    unsigned char *up;    /* one bit per cell: the backtrack goes up there (when tokens differ) */
-    size_t row_cells, up_bytes;
+    unsigned char *up;    /* by cells: one bit per cell, the backtrack goes up there (when tokens
+                           * differ); ROUGE-L by bit vectors: the rows of the table */
+    unsigned long long *masks; /* ROUGE-L: per distinct peer token, the positions holding it */
+    int *slots;           /* ROUGE-L: a hash table of the peer's tokens (token, index of its mask) */
+    size_t row_cells, up_bytes, mask_words, slot_count;
+    Py_ssize_t words, table_slots; /* ROUGE-L: the current peer sentence's words per row, slots */
     size_t since_check;   /* cells computed since the last look at pending signals */
 } Work;
 
@@ -99,9 +106,127 @@ static inline void put_bit(unsigned char *bits, Py_ssize_t j, int up, unsigned i
     }
 }
 
-/* ROUGE-L: the LCS table of model[0..m) x peer[0..n), two rows at a time, then the backtrack. */
+static int work_masks(Work *w, size_t words, size_t slots) {
+    if (words > w->mask_words) {
+        unsigned long long *m = (unsigned long long *)realloc(w->masks, words * 8);
+        if (!m) return -1;
+        w->masks = m;
+        w->mask_words = words;
+    }
+    if (slots > w->slot_count) {
+        int *t = (int *)realloc(w->slots, slots * 2 * sizeof(int));
+        if (!t) return -1;
+        w->slots = t;
+        w->slot_count = slots;
+    }
+    return 0;
+}
+
+/* Set bits of a word, without a library call (the CPU's instruction is not assumed). */
+static inline int popcount(unsigned long long x) {
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return (int)((x * 0x0101010101010101ULL) >> 56);
+}
+
+/* L[i][j] of a row kept as bits: the number of clear bits below bit j. */
+static inline Py_ssize_t lcs_at(const unsigned long long *row, Py_ssize_t j) {
+    Py_ssize_t k, set = 0;
+    for (k = 0; k < (j >> 6); k++) set += popcount(row[k]);
+    if (j & 63) set += popcount(row[j >> 6] & ((1ULL << (j & 63)) - 1));
+    return j - set;
+}
+
+/* The slot of a token in the table of `slots` slots (a power of two): where it is or would go. */
+static Py_ssize_t token_slot(const int *table, Py_ssize_t slots, int token) {
+    Py_ssize_t at = (Py_ssize_t)(((unsigned int)token * 2654435761u) & (unsigned int)(slots - 1));
+    while (table[2 * at + 1] >= 0 && table[2 * at] != token) at = (at + 1) & (slots - 1);
+    return at;
+}
+
+/* ROUGE-L by bit vectors (Allison-Dix, Hyyro).  Row i of the LCS table of a model sentence
+ * against a peer sentence of n tokens is kept as n bits V_i: bit j-1 is clear where
+ * L[i][j] = L[i][j-1] + 1, so L[i][j] is the number of clear bits below bit j.  Model token
+ * i turns V_{i-1} into V_i in n/64 word operations, with the mask M of the peer positions
+ * holding it: V_i = (V + (V & M)) | (V & ~M).  The values, and so the backtrack's choices
+ * (up when the cell above >= the cell to the left), are those of the plain DP. */
+
+/* The peer sentence's table of tokens and their masks, for model sentences of up to m
+ * tokens: 0, or 1 when the sentence has more distinct tokens than max(m + 1, 64), where the
+ * masks would take more memory than the table by cells (mark_lcs_cells is used then);
+ * -2 on no memory. */
+static int lcs_peer(Work *w, const int *peer, Py_ssize_t n, Py_ssize_t m) {
+    Py_ssize_t words = (n + 63) / 64, slots = 16, distinct = 0, j, k;
+    int *table;
+    while (slots < 2 * n) slots *= 2;
+    if (work_masks(w, 0, (size_t)slots) < 0) return -2;
+    table = w->slots;
+    for (k = 0; k < slots; k++) table[2 * k + 1] = -1;
+    for (j = 0; j < n; j++) {
+        Py_ssize_t at = token_slot(table, slots, peer[j]);
+        if (table[2 * at + 1] < 0) {
+            table[2 * at] = peer[j];
+            table[2 * at + 1] = (int)distinct++;
+        }
+    }
+    if (distinct > (m + 1 > 64 ? m + 1 : 64)) return 1;
+    if (work_bits(w, (size_t)(m + 1) * (size_t)words * 8) < 0 ||
+        work_masks(w, (size_t)distinct * (size_t)words, 0) < 0)
+        return -2;
+    memset(w->masks, 0, (size_t)distinct * (size_t)words * 8);
+    for (j = 0; j < n; j++)
+        w->masks[table[2 * token_slot(table, slots, peer[j]) + 1] * words + (j >> 6)] |= 1ULL << (j & 63);
+    w->words = words;
+    w->table_slots = slots;
+    return 0;
+}
+
+/* ROUGE-L: the table of model[0..m) against the peer sentence of lcs_peer, then the Perl's
+ * backtrack, which marks model positions.  -1 when a signal handler raised. */
 static int mark_lcs(const int *model, Py_ssize_t m, const int *peer, Py_ssize_t n, Work *w,
                     unsigned char *mask) {
+    Py_ssize_t words = w->words, slots = w->table_slots, i, j, k;
+    unsigned long long *rows = (unsigned long long *)w->up;
+    const int *table = w->slots;
+    for (k = 0; k < words; k++) rows[k] = ~0ULL;
+    for (i = 1; i <= m; i++) {
+        const unsigned long long *above = rows + (i - 1) * words;
+        unsigned long long *row = rows + i * words;
+        Py_ssize_t at = token_slot(table, slots, model[i - 1]);
+        if (table[2 * at + 1] < 0) {
+            memcpy(row, above, (size_t)words * 8); /* a token the peer sentence lacks */
+        } else {
+            const unsigned long long *match = w->masks + table[2 * at + 1] * words;
+            unsigned long long carry = 0;
+            for (k = 0; k < words; k++) {
+                unsigned long long v = above[k], sum = v + (v & match[k]), out = sum + carry;
+                carry = (unsigned long long)(sum < v) | (unsigned long long)(out < sum);
+                row[k] = out | (v & ~match[k]);
+            }
+        }
+        if (row_done(w, n) < 0) return -1;
+    }
+    i = m;
+    j = n;
+    while (i && j) {
+        if (model[i - 1] == peer[j - 1]) {
+            i--;
+            j--;
+            mask[i] = 1;
+        } else if (lcs_at(rows + (i - 1) * words, j) >= lcs_at(rows + i * words, j - 1)) {
+            i--;
+        } else {
+            j--;
+        }
+    }
+    return 0;
+}
+
+/* ROUGE-L by cells: the table of model[0..m) x peer[0..n), two rows at a time, then the
+ * backtrack.  For a peer sentence of many distinct tokens (see lcs_peer). */
+static int mark_lcs_cells(const int *model, Py_ssize_t m, const int *peer, Py_ssize_t n, Work *w,
+                          unsigned char *mask) {
     Py_ssize_t i, j;
     size_t stride = (size_t)n / 8 + 1;
     int *above = w->lcs[0], *row = w->lcs[1];
@@ -109,11 +234,11 @@ static int mark_lcs(const int *model, Py_ssize_t m, const int *peer, Py_ssize_t 
     for (i = 1; i <= m; i++) {
         unsigned char *bits = w->up + (size_t)(i - 1) * stride;
         int token = model[i - 1], *swap;
-        row[0] = 0;
         /* Without branches: the up bit is also set where the tokens are equal,
          * where the backtrack never reads it. */
         unsigned int acc = 0;
         int left = 0, diag = 0; /* row[j - 1] and above[j - 1], kept in registers */
+        row[0] = 0;
         for (j = 1; j <= n; j++) {
             int a = above[j], up = a >= left, best = up ? a : left;
             left = token == peer[j - 1] ? diag + 1 : best;
@@ -202,15 +327,6 @@ static int lookup(const int *ids, const int *counts, Py_ssize_t n, int id) {
 
 #define N_BUFFERS 6
 
-/* union_lcs(model, model_offsets, model_unigrams, peer, peer_offsets, peer_unigrams, weights)
- *   model, peer: int32 token ids, sentences concatenated;
- *   *_offsets: int32, sentence s is [off[s], off[s+1]);
- *   *_unigrams: int32, the text's tokens from the n-gram reader (any order):
- *     their counts are the clipping budgets;
- *   weights: None for ROUGE-L, else float64 f[k] = k ** w for k = 0 .. longest+1.
- * Returns (hit, base): counted hits (weighted runs for ROUGE-W) and the model
- * length (sum of f[len] per sentence for ROUGE-W).
- */
 /* Sorts ints in place: quicksort (median of three, the smaller side first) down to
  * short runs, then one insertion sort; no comparison callback as qsort has. */
 static void sort_ints(int *a, Py_ssize_t n) {
@@ -249,11 +365,26 @@ static void sort_ints(int *a, Py_ssize_t n) {
     }
 }
 
-/* The clipping budget of a text: its unigram ids sorted and counted, into ids and counts
- * (room for n each); returns how many distinct ids. */
-static Py_ssize_t count_unigrams(const int *unigrams, Py_ssize_t n, int *ids, int *counts) {
-    Py_ssize_t k, distinct = 0;
-    memcpy(ids, unigrams, (size_t)n * sizeof(int));
+/* budget(unigrams) -> bytes: the clipping budget of a text, made once for all its pairs.
+ *   unigrams: int32, the text's tokens from the n-gram reader (any order).
+ * Returns 2k int32 (native order): the k distinct ids ascending, then their counts.
+ */
+static PyObject *budget(PyObject *self, PyObject *args) {
+    PyObject *o_unigrams, *result;
+    Py_buffer unigrams;
+    Py_ssize_t n, k, distinct = 0;
+    int *ids, *counts;
+    if (!PyArg_ParseTuple(args, "O", &o_unigrams)) return NULL;
+    if (get_buffer(o_unigrams, &unigrams, "unigrams", 4) < 0) return NULL;
+    n = unigrams.len / 4;
+    ids = (int *)PyMem_Malloc((size_t)(2 * n + 1) * sizeof(int));
+    if (!ids) {
+        PyBuffer_Release(&unigrams);
+        return PyErr_NoMemory();
+    }
+    counts = ids + n;
+    memcpy(ids, unigrams.buf, (size_t)n * sizeof(int));
+    PyBuffer_Release(&unigrams);
     sort_ints(ids, n);
     for (k = 0; k < n; k++) {
         if (distinct && ids[distinct - 1] == ids[k]) {
@@ -263,35 +394,34 @@ static Py_ssize_t count_unigrams(const int *unigrams, Py_ssize_t n, int *ids, in
             counts[distinct++] = 1;
         }
     }
-    return distinct;
+    memmove(ids + distinct, counts, (size_t)distinct * sizeof(int));
+    result = PyBytes_FromStringAndSize((const char *)ids, (Py_ssize_t)(2 * distinct * sizeof(int)));
+    PyMem_Free(ids);
+    return result;
 }
 
 /* Scratch space kept from call to call (the GIL is held throughout), up to this size. */
 #define KEEP_BYTES ((size_t)1 << 24)
 
 /* Scratch space of union_lcs, kept from call to call (the GIL is held throughout). */
-static Work lcs_work = {{NULL, NULL}, {NULL, NULL}, {NULL, NULL}, NULL, 0, 0, 0};
+static Work lcs_work = {{NULL, NULL}, {NULL, NULL}, {NULL, NULL}, NULL, NULL, NULL, 0, 0, 0, 0, 0, 0, 0};
 static struct {
     size_t cap;
-    int *ints;  /* 4 x cap: budgets (model ids, counts, peer ids, counts), then used, cap, slot */
-    int *more;  /* 3 x cap */
+    int *more;  /* 3 x cap: used, cap, slot */
     unsigned char *mask;
 } lcs_scratch;
 
 static int lcs_room(size_t need) {
     if (need <= lcs_scratch.cap) return 0;
     if (need < 256) need = 256;
-    free(lcs_scratch.ints);
     free(lcs_scratch.more);
     free(lcs_scratch.mask);
-    lcs_scratch.ints = (int *)malloc(4 * need * sizeof(int));
     lcs_scratch.more = (int *)malloc(3 * need * sizeof(int));
     lcs_scratch.mask = (unsigned char *)malloc(need);
-    if (!lcs_scratch.ints || !lcs_scratch.more || !lcs_scratch.mask) {
-        free(lcs_scratch.ints);
+    if (!lcs_scratch.more || !lcs_scratch.mask) {
         free(lcs_scratch.more);
         free(lcs_scratch.mask);
-        lcs_scratch.ints = lcs_scratch.more = NULL;
+        lcs_scratch.more = NULL;
         lcs_scratch.mask = NULL;
         lcs_scratch.cap = 0;
         return -1;
@@ -300,11 +430,19 @@ static int lcs_room(size_t need) {
     return 0;
 }
 
+/* union_lcs(model, model_offsets, model_budget, peer, peer_offsets, peer_budget, weights)
+ *   model, peer: int32 token ids, sentences concatenated;
+ *   *_offsets: int32, sentence s is [off[s], off[s+1]);
+ *   *_budget: int32, the text's clipping budget as budget() makes it;
+ *   weights: None for ROUGE-L, else float64 f[k] = k ** w for k = 0 .. longest+1.
+ * Returns (hit, base): counted hits (weighted runs for ROUGE-W) and the model
+ * length (sum of f[len] per sentence for ROUGE-W).
+ */
 static PyObject *union_lcs(PyObject *self, PyObject *args) {
     PyObject *objs[N_BUFFERS], *o_weights;
     Py_buffer bufs[N_BUFFERS], weights;
-    static const char *names[N_BUFFERS] = {"model", "model offsets", "model unigrams",
-                                           "peer", "peer offsets", "peer unigrams"};
+    static const char *names[N_BUFFERS] = {"model", "model offsets", "model budget",
+                                           "peer", "peer offsets", "peer budget"};
     int have_weights, got = 0;
     Py_ssize_t k;
     Work w;
@@ -323,25 +461,17 @@ static PyObject *union_lcs(PyObject *self, PyObject *args) {
     {
         const int *mt = (const int *)bufs[0].buf, *mo = (const int *)bufs[1].buf;
         const int *pt = (const int *)bufs[3].buf, *po = (const int *)bufs[4].buf;
-        Py_ssize_t total = bufs[0].len / 4, nmg = bufs[2].len / 4, npg = bufs[5].len / 4;
-        size_t need = (size_t)(total > nmg ? total : nmg);
-        int *mu, *mc, *pu, *pc;
-        Py_ssize_t nmu, npu;
+        Py_ssize_t total = bufs[0].len / 4, nmu = bufs[2].len / 8, npu = bufs[5].len / 8;
+        const int *mu = (const int *)bufs[2].buf, *mc = mu + nmu;
+        const int *pu = (const int *)bufs[5].buf, *pc = pu + npu;
         const double *f;
-        if ((size_t)npg > need) need = (size_t)npg;
-        if (lcs_room(need + 1) < 0) {
+        if (lcs_room((size_t)(total > nmu ? total : nmu) + 1) < 0) {
             PyErr_NoMemory();
             goto done;
         }
-        mu = lcs_scratch.ints;
-        mc = mu + lcs_scratch.cap;
-        pu = mc + lcs_scratch.cap;
-        pc = pu + lcs_scratch.cap;
-        nmu = count_unigrams((const int *)bufs[2].buf, nmg, mu, mc);
-        npu = count_unigrams((const int *)bufs[5].buf, npg, pu, pc);
         f = have_weights ? (const double *)weights.buf : NULL;
         Py_ssize_t nf = have_weights ? weights.len / 8 : 0;
-        Py_ssize_t ms = bufs[1].len / 4 - 1, ps = bufs[4].len / 4 - 1, s, t, longest = 0;
+        Py_ssize_t ms = bufs[1].len / 4 - 1, ps = bufs[4].len / 4 - 1, s, t, longest = 0, mlongest = 0;
         double hit = 0.0, base = 0.0;
 
         for (t = 0; t < ps; t++)
@@ -372,25 +502,42 @@ static PyObject *union_lcs(PyObject *self, PyObject *args) {
             }
             slot[k] = lo < nmu && mu[lo] == mt[k] ? (int)lo : (int)nmu;
         }
+        for (s = 0; s < ms; s++)
+            if (mo[s + 1] - mo[s] > mlongest) mlongest = mo[s + 1] - mo[s];
+        if (f && (mlongest + 1 >= nf || longest + 1 >= nf)) {
+            PyErr_SetString(PyExc_ValueError, "weight table too short");
+            goto done;
+        }
+        /* The marks of every model sentence against every peer sentence (ROUGE-L: each peer
+         * sentence's masks made once, for all model sentences), then the counts in the
+         * model's order: a token's budget goes to its first marked occurrences. */
+        for (t = 0; t < ps; t++) {
+            Py_ssize_t n = po[t + 1] - po[t];
+            int marked = 0, by_cells = f != NULL;
+            if (n == 0) continue;
+            if (!f) {
+                marked = lcs_peer(&w, pt + po[t], n, mlongest);
+                by_cells = marked == 1;
+                if (by_cells) marked = 0;
+            }
+            for (s = 0; s < ms && marked == 0; s++) {
+                Py_ssize_t start = mo[s], m = mo[s + 1] - mo[s];
+                if (m == 0) continue;
+                if (!by_cells)
+                    marked = mark_lcs(mt + start, m, pt + po[t], n, &w, mask + start);
+                else if (work_bits(&w, (size_t)m * ((size_t)n / 8 + 1)) < 0)
+                    marked = -2;
+                else if (f)
+                    marked = mark_wlcs(mt + start, m, pt + po[t], n, f, &w, mask + start);
+                else
+                    marked = mark_lcs_cells(mt + start, m, pt + po[t], n, &w, mask + start);
+            }
+            if (marked == -2) PyErr_NoMemory(); /* else -1: a signal handler raised */
+            if (marked < 0) goto done;
+        }
         for (s = 0; s < ms; s++) {
             Py_ssize_t start = mo[s], m = mo[s + 1] - mo[s], j, run = 0;
-            if (f && (m + 1 >= nf || longest + 1 >= nf)) {
-                PyErr_SetString(PyExc_ValueError, "weight table too short");
-                goto done;
-            }
             base += f ? f[m] : (double)m;
-            if (m == 0) continue;
-            for (t = 0; t < ps; t++) {
-                Py_ssize_t n = po[t + 1] - po[t];
-                if (n == 0) continue;
-                if (work_bits(&w, (size_t)m * ((size_t)n / 8 + 1)) < 0) {
-                    PyErr_NoMemory();
-                    goto done;
-                }
-                if ((f ? mark_wlcs(mt + start, m, pt + po[t], n, f, &w, mask + start)
-                       : mark_lcs(mt + start, m, pt + po[t], n, &w, mask + start)) < 0)
-                    goto done;
-            }
             for (j = 0; j < m; j++) {
                 Py_ssize_t pos = start + j;
                 if (!mask[pos] || used[slot[pos]] >= cap[slot[pos]]) continue;
@@ -410,7 +557,8 @@ static PyObject *union_lcs(PyObject *self, PyObject *args) {
     }
 done:
     /* Rows, bits and scratch stay for the next call, unless a huge pair made them large. */
-    if (w.up_bytes > KEEP_BYTES || w.row_cells * 16 > KEEP_BYTES) {
+    if (w.up_bytes > KEEP_BYTES || w.row_cells * 16 > KEEP_BYTES || w.mask_words * 8 > KEEP_BYTES ||
+        w.slot_count * 8 > KEEP_BYTES) {
         int r;
         for (r = 0; r < 2; r++) {
             free(w.lcs[r]);
@@ -421,14 +569,17 @@ done:
             w.runs[r] = NULL;
         }
         free(w.up);
+        free(w.masks);
+        free(w.slots);
         w.up = NULL;
-        w.up_bytes = w.row_cells = 0;
+        w.masks = NULL;
+        w.slots = NULL;
+        w.up_bytes = w.row_cells = w.mask_words = w.slot_count = 0;
     }
-    if (lcs_scratch.cap * 32 > KEEP_BYTES) {
-        free(lcs_scratch.ints);
+    if (lcs_scratch.cap * 16 > KEEP_BYTES) {
         free(lcs_scratch.more);
         free(lcs_scratch.mask);
-        lcs_scratch.ints = lcs_scratch.more = NULL;
+        lcs_scratch.more = NULL;
         lcs_scratch.mask = NULL;
         lcs_scratch.cap = 0;
     }
@@ -983,6 +1134,7 @@ done:
 
 static PyMethodDef methods[] = {
     {"union_lcs", union_lcs, METH_VARARGS, "Union-LCS hits and base of one model against one peer."},
+    {"budget", budget, METH_VARARGS, "A text's clipping budget: its distinct unigram ids, then their counts."},
     {"bootstrap_sums", bootstrap_sums, METH_VARARGS, "Perl-exact bootstrap resample sums."},
     {"sort_and_sum", sort_and_sum, METH_VARARGS, "Sort doubles in place; their sum in that order."},
     {"unit_hits", unit_hits, METH_VARARGS, "Clipped n-gram or skip-bigram hits of a peer against its models."},

@@ -47,6 +47,11 @@ MAX_LCS_CELLS = 2**31
 Marker = Callable[[list[str], list[str], list[bool]], None]
 
 
+def _budget(unigram_ids: array) -> memoryview:
+    """The kernel's clipping budget of a text (distinct ids, then their counts), made once per text."""
+    return memoryview(accel.budget(unigram_ids)).cast("i")
+
+
 class LcsText:
     """A summary as the LCS metrics see it: the LCS reader's sentences and the n-gram reader's
     unigrams (the clipping budget).
@@ -69,11 +74,15 @@ class LcsText:
         self.unigram_total = unigram_total
         #: The number of tokens of the longest sentence.
         self.longest = max(map(len, sentences), default=0)
-        self._packed: Optional[tuple[array, array, array]] = None
+        self._packed: Optional[tuple[array, array, memoryview]] = None
         if accel is not None and vocabulary is not None:
             ids = array("i", [vocabulary[t] for s in sentences for t in s])
             offsets = array("i", itertools.accumulate(map(len, sentences), initial=0))
-            self._packed = (ids, offsets, array("i", map(vocabulary.__getitem__, unigrams.elements())))
+            self._packed = (
+                ids,
+                offsets,
+                _budget(array("i", map(vocabulary.__getitem__, unigrams.elements()))),
+            )
 
     @classmethod
     def from_ids(cls, ids: array, offsets: array, unigram_ids: array) -> LcsText:
@@ -83,7 +92,7 @@ class LcsText:
         text._ids, text._offsets, text._unigram_ids = ids, offsets, unigram_ids
         text.unigram_total = len(unigram_ids)
         text.longest = max(map(operator.sub, offsets[1:], offsets[:-1]), default=0)
-        text._packed = (ids, offsets, unigram_ids) if accel is not None else None
+        text._packed = (ids, offsets, _budget(unigram_ids)) if accel is not None else None
         return text
 
     @property

@@ -100,8 +100,10 @@ needs_kernel = pytest.mark.skipif(lcs.accel is None, reason="C kernel not built"
 
 
 @needs_kernel
-@pytest.mark.parametrize("vocabulary", [2, 5, 40])
+@pytest.mark.parametrize("vocabulary", [2, 5, 40, 400])
 def test_long_sentences_same_counts_in_both_paths(vocabulary: int) -> None:
+    """With 400 words the 700-token peer sentence has more distinct tokens than the longest
+    model sentence has tokens: the kernel's ROUGE-L goes by cells there, else by bit vectors."""
     rng = random.Random(vocabulary)
     model = _sentences(rng, [300, 7, 0, 61], vocabulary)
     peer = _sentences(rng, [9, 700, 0, 33], vocabulary)
