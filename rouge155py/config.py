@@ -195,6 +195,78 @@ def read_xml_config(path: str) -> EvalConfig:
 _LEAVES = frozenset({"INPUT-FORMAT", "PEER-ROOT", "MODEL-ROOT", "PEERS", "MODELS"})
 
 
+class _EvalWalk:
+    """What the walk of one document has found: its evals by ID, and every peer ID it names.
+
+    A class rather than nested functions: a recursive closure is a reference
+    cycle, which would keep every eval alive until the garbage collector's
+    next full pass.
+    """
+
+    __slots__ = ("evals", "path", "peer_ids")
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.evals: dict[str, XmlEval] = {}
+        self.peer_ids: set[str] = set()
+
+    def current(self, eval_id: Optional[str], what: str, element: etree._Element) -> XmlEval:
+        """The eval ``eval_id`` (the innermost open one) that an element sets; an error outside any."""
+        found = self.evals.get("" if eval_id is None else eval_id)
+        if found is None:
+            raise ConfigError(f"{self.path}: <{what}> on line {element.sourceline} is outside any <EVAL>")
+        return found
+
+    def leaf(self, name: str, element: etree._Element, eval_id: Optional[str]) -> None:
+        """What an element of :data:`_LEAVES` sets."""
+        path = self.path
+        if name == "INPUT-FORMAT":
+            input_format = _attribute(element, "TYPE", path)
+            if not _FORMAT.match(input_format):
+                raise ConfigError(f"{path}: unknown input type {input_format!r} on line {element.sourceline}")
+            self.current(eval_id, "INPUT-FORMAT", element).input_format = sys.intern(input_format)
+        elif name == "PEER-ROOT" or name == "MODEL-ROOT":
+            for text in _text_nodes(element):
+                target = self.current(eval_id, element.tag, element)
+                # Roots, formats and IDs repeat from eval to eval: one string each.
+                if name == "PEER-ROOT":
+                    target.peer_root = sys.intern(_trim(text))
+                else:
+                    target.model_root = sys.intern(_trim(text))
+        elif name == "PEERS":
+            for child in element:
+                if _name_is(child, "P"):
+                    peer_id = sys.intern(_attribute(child, "ID", path))
+                    self.peer_ids.add(peer_id)
+                    target = self.current(eval_id, "PEERS", child)
+                    for text in _text_nodes(child):
+                        target.peers[peer_id] = _trim(text)
+        else:  # MODELS
+            for child in element:
+                if _name_is(child, "M"):
+                    model_id = sys.intern(_attribute(child, "ID", path))
+                    target = self.current(eval_id, "MODELS", child)
+                    target.model_ids.append(model_id)
+                    for text in _text_nodes(child):
+                        target.models[model_id] = _trim(text)
+
+    def walk(self, element: etree._Element, eval_id: Optional[str]) -> None:
+        """Walk an element and what it holds, inside the eval ``eval_id`` (None: outside any)."""
+        tag = element.tag
+        if not isinstance(tag, str):
+            return
+        name = tag.upper()
+        if name in _LEAVES:
+            self.leaf(name, element, eval_id)
+            return
+        if name == "EVAL":
+            eval_id = _attribute(element, "ID", self.path)
+            if eval_id not in self.evals:
+                self.evals[eval_id] = XmlEval(eval_id)
+        for child in element:
+            self.walk(child, eval_id)
+
+
 def read_xml_evals(path: str) -> tuple[list[XmlEval], set[str]]:
     """The ``<EVAL>`` entries of a ROUGE-EVAL XML file as written, and every peer ID it names.
 
@@ -207,62 +279,7 @@ def read_xml_evals(path: str) -> tuple[list[XmlEval], set[str]]:
     """
     opening, reading = f"cannot open configuration file {path}", f"cannot read configuration file {path}"
     data = read_file(path, ConfigError, opening, reading, limit=MAX_CONFIG_BYTES)
-    evals: dict[str, XmlEval] = {}
-    peer_ids: set[str] = set()
-
-    def current(eval_id: Optional[str], what: str, element: etree._Element) -> XmlEval:
-        key = "" if eval_id is None else eval_id
-        if key not in evals:
-            raise ConfigError(f"{path}: <{what}> on line {element.sourceline} is outside any <EVAL>")
-        return evals[key]
-
-    def leaf(name: str, element: etree._Element, eval_id: Optional[str]) -> None:
-        """What an element of :data:`_LEAVES` sets."""
-        if name == "INPUT-FORMAT":
-            input_format = _attribute(element, "TYPE", path)
-            if not _FORMAT.match(input_format):
-                raise ConfigError(f"{path}: unknown input type {input_format!r} on line {element.sourceline}")
-            current(eval_id, "INPUT-FORMAT", element).input_format = sys.intern(input_format)
-        elif name == "PEER-ROOT" or name == "MODEL-ROOT":
-            for text in _text_nodes(element):
-                target = current(eval_id, element.tag, element)
-                # Roots, formats and IDs repeat from eval to eval: one string each.
-                if name == "PEER-ROOT":
-                    target.peer_root = sys.intern(_trim(text))
-                else:
-                    target.model_root = sys.intern(_trim(text))
-        elif name == "PEERS":
-            for child in element:
-                if _name_is(child, "P"):
-                    peer_id = sys.intern(_attribute(child, "ID", path))
-                    peer_ids.add(peer_id)
-                    target = current(eval_id, "PEERS", child)
-                    for text in _text_nodes(child):
-                        target.peers[peer_id] = _trim(text)
-        else:  # MODELS
-            for child in element:
-                if _name_is(child, "M"):
-                    model_id = sys.intern(_attribute(child, "ID", path))
-                    target = current(eval_id, "MODELS", child)
-                    target.model_ids.append(model_id)
-                    for text in _text_nodes(child):
-                        target.models[model_id] = _trim(text)
-
-    def walk(element: etree._Element, eval_id: Optional[str]) -> None:
-        tag = element.tag
-        if not isinstance(tag, str):
-            return
-        name = tag.upper()
-        if name in _LEAVES:
-            leaf(name, element, eval_id)
-            return
-        if name == "EVAL":
-            eval_id = _attribute(element, "ID", path)
-            if eval_id not in evals:
-                evals[eval_id] = XmlEval(eval_id)
-        for child in element:
-            walk(child, eval_id)
-
+    walk = _EvalWalk(path)
     # The root's children are walked (and dropped) as each ends; the root itself opens first.
     root: Optional[etree._Element] = None
     root_name, root_eval = "", None
@@ -278,18 +295,18 @@ def read_xml_evals(path: str) -> tuple[list[XmlEval], set[str]]:
                 root_name = root.tag.upper()
                 if root_name == "EVAL":
                     root_eval = _attribute(root, "ID", path)
-                    evals.setdefault(root_eval, XmlEval(root_eval))
+                    walk.evals.setdefault(root_eval, XmlEval(root_eval))
             if element is root:
                 if root_name in _LEAVES:
-                    leaf(root_name, root, None)
+                    walk.leaf(root_name, root, None)
             elif root_name not in _LEAVES and element.getparent() is root:
-                walk(element, root_eval)
+                walk.walk(element, root_eval)
                 _drop_walked(element)
         except ConfigError as exc:
             error = exc
     if error is not None:
         raise error
-    return list(evals.values()), peer_ids
+    return list(walk.evals.values()), walk.peer_ids
 
 
 def _drop_walked(element: etree._Element) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -259,6 +260,22 @@ def test_documents_join_roots_and_keep_the_input_format(tmp_path: Path) -> None:
         "2": SummaryFile("peers/dir/d1.p2.html", "SEE"),
     }
     assert e.models == [SummaryFile("models/d1.A.html", "SEE"), SummaryFile("models/d1.B.html", "SEE")]
+
+
+def test_reading_leaves_no_reference_cycle(tmp_path: Path) -> None:
+    """Evals are freed as soon as nothing uses them, not at the collector's next full pass."""
+    path = tmp_path / "config.xml"
+    path.write_text(f'<?xml version="1.0"?>\n<ROUGE-EVAL version="1.0">{BASIC}{BASIC}</ROUGE-EVAL>\n')
+    gc.collect()
+    gc.disable()
+    try:
+        evals, peer_ids = read_xml_evals(str(path))
+        assert len(evals) == 1 and peer_ids == {"1", "2"}
+        del evals
+        read_xml_config(str(path))
+        assert gc.collect() == 0
+    finally:
+        gc.enable()
 
 
 def test_external_entities_are_not_loaded(tmp_path: Path) -> None:
