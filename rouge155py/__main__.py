@@ -1,5 +1,5 @@
 """``python -m rouge155py``."""
 
-from .cli import main
+from .cli import entry
 
-main()
+entry()

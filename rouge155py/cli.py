@@ -9,9 +9,7 @@ import re
 import signal
 import sys
 import time
-from typing import Iterator, Optional, Sequence
-
-import click
+from typing import Any, Iterator, Optional, Sequence
 
 from ._version import __version__
 from .errors import OutputError, RougeError, UsageError
@@ -19,10 +17,14 @@ from .options import parse_command_line
 from .progress import terminal_progress
 from .report import FORMATS, Report, write
 
-# The evaluation is imported once the command line asks for one, and
-# multiprocessing (rouge155py.parallel) only for -j N > 1.
+# The evaluation is imported once the command line asks for one, multiprocessing
+# (rouge155py.parallel) only for -j N > 1, and click only by those who use the
+# click command (``main``): the command itself (``entry``) hands its arguments
+# to ``run`` as they are, which is all the click command does.
 
-__all__ = ["main"]
+__all__ = ["entry", "main", "run"]
+
+main: Any  # the click command, made by __getattr__ when first asked for
 
 
 class _Terminated(BaseException):
@@ -37,10 +39,10 @@ def _diagnostics(report: Report, seconds: float) -> None:
     kernel = "C kernel" if kernel_available() else "pure Python"
     data = o.data_dir or "bundled data"
     source = o.config_path or f"{o.hypothesis_path} against {', '.join(o.reference_paths)}"
-    click.echo(f"rouge155py {__version__}: {source}, {data}, {kernel}", err=True)
+    _say(f"rouge155py {__version__}: {source}, {data}, {kernel}")
     for result in report.results:
-        click.echo(f"  {result.peer_id} {result.label}: {len(result.instances)} instances", err=True)
-    click.echo(f"  {seconds:.3f} s, {o.jobs} process(es)", err=True)
+        _say(f"  {result.peer_id} {result.label}: {len(result.instances)} instances")
+    _say(f"  {seconds:.3f} s, {o.jobs} process(es)")
 
 
 def _output(text: str) -> None:
@@ -70,8 +72,11 @@ _CONTROL = re.compile("[\x00-\x08\x0a-\x1f\x7f]")
 def _say(line: str) -> None:
     """One line on stderr, if stderr still takes it (a file name's control characters escaped)."""
     line = _CONTROL.sub(lambda found: f"\\x{ord(found.group()):02x}", line)
+    if sys.stderr is None:  # started with its stderr closed
+        return
     with contextlib.suppress(OSError, ValueError):
-        click.echo(line, err=True)
+        sys.stderr.write(line + "\n")
+        sys.stderr.flush()
 
 
 @contextlib.contextmanager
@@ -182,16 +187,34 @@ def run(argv: Sequence[str]) -> int:
             return 141
 
 
-class _Verbatim(click.Command):
-    """Hands the arguments over untouched: click would drop a ``--`` the Perl keeps as a system ID."""
-
-    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        ctx.params["argv"] = tuple(args)
-        return []
+def entry() -> None:
+    """The ``rouge155py`` command (and ``python -m rouge155py``): :func:`run` of its arguments."""
+    sys.exit(run(sys.argv[1:]))
 
 
-@click.command(cls=_Verbatim, add_help_option=False)
-@click.argument("argv", nargs=-1, type=click.UNPROCESSED)
-def main(argv: Optional[Sequence[str]] = None) -> None:
-    """Score summaries with ROUGE-1.5.5's rules; same command line, same output."""
-    sys.exit(run(list(argv or ())))
+def _click_command() -> Any:
+    """The click command ``main``: the same command, for click's test runner and click groups."""
+    import click
+
+    class Verbatim(click.Command):
+        """Hands the arguments over untouched: click would drop a ``--`` the Perl keeps as a system ID."""
+
+        def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+            ctx.params["argv"] = tuple(args)
+            return []
+
+    @click.command(cls=Verbatim, add_help_option=False)
+    @click.argument("argv", nargs=-1, type=click.UNPROCESSED)
+    def main(argv: Optional[Sequence[str]] = None) -> None:
+        """Score summaries with ROUGE-1.5.5's rules; same command line, same output."""
+        sys.exit(run(list(argv or ())))
+
+    return main
+
+
+def __getattr__(name: str) -> Any:
+    """``main``, the click command, made when first asked for (PEP 562)."""
+    if name == "main":
+        command = globals()["main"] = _click_command()
+        return command
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -119,7 +119,7 @@ def test_version_loads_no_evaluation(tmp_path: Path) -> None:
 def test_file_list_run(tmp_path: Path) -> None:
     modules = _modules_of_run(tmp_path, *FILE_LIST)
     assert "rouge155py.evaluation" in modules
-    _check_absent(modules, "lxml", "multiprocessing", "rouge155py.parallel", "nltk", "dask")
+    _check_absent(modules, "lxml", "multiprocessing", "rouge155py.parallel", "nltk", "dask", "click")
     if kernel_available():
         _check_absent(modules, "numpy")
 
@@ -137,9 +137,28 @@ def test_hyp_ref_run(tmp_path: Path) -> None:
 def test_xml_run(tmp_path: Path) -> None:
     modules = _modules_of_run(tmp_path, *XML_CONFIG)
     assert "lxml.etree" in modules
-    _check_absent(modules, "multiprocessing", "rouge155py.parallel")
+    _check_absent(modules, "multiprocessing", "rouge155py.parallel", "click")
     if kernel_available():
         _check_absent(modules, "numpy")
+
+
+def test_click_command_made_when_asked_for() -> None:
+    """``rouge155py.cli.main`` is a click command (for click's runner and groups), made on first use."""
+    code = """\
+import sys
+import rouge155py.cli as cli
+assert "click" not in sys.modules
+import click
+from rouge155py.cli import main
+assert isinstance(main, click.Command) and cli.main is main
+try:
+    cli.no_such_name
+except AttributeError as error:
+    assert "no_such_name" in str(error)
+else:
+    raise AssertionError("an unknown name resolved")
+"""
+    _python(code)
 
 
 @pytest.mark.parametrize("jobs", [["-j", "2"], ["--jobs", "2"]])
