@@ -65,8 +65,14 @@ def fmt5(value: float) -> str:
 
 
 def rounded(value: float) -> float:
-    """The value the Perl keeps after ``sprintf("%7.5f")``: what it prints and averages."""
-    return float(fmt5(value))
+    """The value the Perl keeps after ``sprintf("%7.5f")``: what it prints and averages.
+
+    ``round(value, 5)`` is ``float(fmt5(value))``: CPython rounds a float to 5
+    decimals by the same correctly rounded conversion to 5 decimal digits that
+    formats it (ties to even on the exact binary value, as C's printf does),
+    then reads those digits back.
+    """
+    return round(value, 5)
 
 
 def instance_scores(
@@ -77,11 +83,11 @@ def instance_scores(
     ``power`` (ROUGE-W's 1/w) is applied to the ratios before rounding.
     """
     model_count, peer_count, hit = totals
-    # rounded(): the value the Perl keeps after sprintf("%7.5f"), written out here (a hot loop).
+    # rounded(), written out here (a hot loop).
     if power is None:
-        recall = float(f"{hit / model_count:7.5f}") if model_count != 0 else 0.0
-        precision = float(f"{hit / peer_count:7.5f}") if peer_count != 0 else 0.0
+        recall = round(hit / model_count, 5) if model_count != 0 else 0.0
+        precision = round(hit / peer_count, 5) if peer_count != 0 else 0.0
     else:
-        recall = float(f"{(hit / model_count) ** power:7.5f}") if model_count != 0 else 0.0
-        precision = float(f"{(hit / peer_count) ** power:7.5f}") if peer_count != 0 else 0.0
-    return recall, precision, float(f"{f_measure(precision, recall, alpha):7.5f}")
+        recall = round((hit / model_count) ** power, 5) if model_count != 0 else 0.0
+        precision = round((hit / peer_count) ** power, 5) if peer_count != 0 else 0.0
+    return recall, precision, round(f_measure(precision, recall, alpha), 5)

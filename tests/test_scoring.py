@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rouge155py.metrics import ModelCounts, rounded_ratio
-from rouge155py.scoring import Totals, combine_models, f_measure, fmt5, instance_scores, ratio
+from rouge155py.scoring import Totals, combine_models, f_measure, fmt5, instance_scores, ratio, rounded
 
 # Three models of one instance: (hit, model count, peer count, -f B score).
 MODELS = [
@@ -109,6 +109,18 @@ def test_fmt5_is_seven_wide() -> None:
     assert fmt5(0) == "0.00000"
     assert fmt5(1 / 3) == "0.33333"
     assert fmt5(12.345678) == "12.34568"
+
+
+@given(
+    st.floats(0, 1e6, allow_nan=False)
+    | st.integers(0, 2**20).map(lambda k: (2 * k + 1) / 2**21)  # exact binary ties at the 6th decimal
+    | st.integers(0, 10**7).map(lambda k: k / 10**7 + 5e-6)  # halfway as written, not exactly
+    | st.sampled_from([0.0, -0.0, 0.125, 2.5e-6, 7.5e-6, math.inf, -math.inf])
+)
+def test_rounded_is_the_printed_value_read_back(value: float) -> None:
+    """rounded() (round to 5 decimals) keeps exactly what sprintf("%7.5f") prints."""
+    expected = float(fmt5(value))
+    assert rounded(value) == expected and math.copysign(1, rounded(value)) == math.copysign(1, expected)
 
 
 def test_ratio_of_scalars() -> None:
