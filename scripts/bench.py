@@ -13,9 +13,10 @@ without ``-j``); their outputs must be byte-identical. Full options are
 ``-a -c 95 -r 1000 -n 4 -w 1.2 -2 4 -U -m``; DUC's official options are
 ``-a -n 2 -x -m -2 4 -u -c 95 -r 1000 -f A -p 0.5 -t 0``. A pair is a peer summary
 in an eval (evals x systems): the time per pair is the run's wall time divided by
-that number. Each command runs under a small Python wrapper that reports the peak
-resident memory of the largest process it waited for (``ru_maxrss`` of its
-children), so a ``-j`` run reports its largest process, not the sum. Before each
+that number. Each command runs under a small Python wrapper that times it from its
+start to its end (the wrapper's own start is not counted: about 25 ms, a tenth of a
+small run) and reports the peak resident memory of the largest process it waited for
+(``ru_maxrss`` of its children), so a ``-j`` run reports its largest process, not the sum. Before each
 timed run, every file of its corpus is read once: this machine's kernel drops pages
 nobody read for a while, and the program that ran first would otherwise also pay for
 reading the disk.
@@ -288,10 +289,12 @@ def generate(corpus: Corpus, workdir: Path, evals: int) -> tuple[Path, Optional[
 
 
 _WRAPPER = (
-    "import resource, subprocess, sys\n"
+    "import resource, subprocess, sys, time\n"
     "with open(sys.argv[1], 'wb') as out:\n"
+    "    start = time.perf_counter()\n"
     "    code = subprocess.run(sys.argv[2:], stdout=out, stderr=subprocess.DEVNULL).returncode\n"
-    "print(code, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n"
+    "    seconds = time.perf_counter() - start\n"
+    "print(code, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, seconds)\n"
 )
 
 
@@ -325,7 +328,6 @@ def measure(command: list[str], out: Path, repeat: int, warm: Optional[Path] = N
     for _ in range(repeat):
         if warm is not None:
             warm_files(warm)
-        start = time.perf_counter()
         done = subprocess.run(
             [sys.executable, "-c", _WRAPPER, str(out), *command],
             capture_output=True,
@@ -333,9 +335,9 @@ def measure(command: list[str], out: Path, repeat: int, warm: Optional[Path] = N
             check=True,
             cwd=REPO,
         )
-        times.append(time.perf_counter() - start)
-        code_text, peak_kb = done.stdout.split()
+        code_text, peak_kb, seconds = done.stdout.split()
         code = int(code_text)
+        times.append(float(seconds))
         peaks.append(int(peak_kb) / 1024)
     return Measure(statistics.median(times), max(peaks), out.read_bytes(), code)
 
