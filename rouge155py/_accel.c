@@ -327,43 +327,48 @@ static int lookup(const int *ids, const int *counts, Py_ssize_t n, int id) {
 
 #define N_BUFFERS 6
 
-/* Sorts ints in place: quicksort (median of three, the smaller side first) down to
- * short runs, then one insertion sort; no comparison callback as qsort has. */
-static void sort_ints(int *a, Py_ssize_t n) {
-    Py_ssize_t k;
-    while (n > 24) {
-        Py_ssize_t i = 0, j = n - 1, mid = n / 2;
-        int x = a[0], y = a[mid], z = a[n - 1], pivot;
-        pivot = x < y ? (y < z ? y : (x < z ? z : x)) : (x < z ? x : (y < z ? z : y));
-        for (;;) {
-            int t;
-            while (a[i] < pivot) i++;
-            while (a[j] > pivot) j--;
-            if (i >= j) break;
-            t = a[i];
-            a[i++] = a[j];
-            a[j--] = t;
-        }
-        /* [0, j] <= pivot <= [j + 1, n) */
-        if (j + 1 < n - j - 1) {
-            sort_ints(a, j + 1);
-            a += j + 1;
-            n -= j + 1;
-        } else {
-            sort_ints(a + j + 1, n - j - 1);
-            n = j + 1;
-        }
+/* Sorts an array of TYPE in place (compared with <, no NaN): quicksort (median of three,
+ * the smaller side first) down to short runs, then one insertion sort; no comparison
+ * callback as qsort has. */
+#define DEFINE_SORT(NAME, TYPE)                                                                \
+    static void NAME(TYPE *a, Py_ssize_t n) {                                                  \
+        Py_ssize_t k;                                                                          \
+        while (n > 24) {                                                                       \
+            Py_ssize_t i = 0, j = n - 1, mid = n / 2;                                          \
+            TYPE x = a[0], y = a[mid], z = a[n - 1], pivot;                                    \
+            pivot = x < y ? (y < z ? y : (x < z ? z : x)) : (x < z ? x : (y < z ? z : y));     \
+            for (;;) {                                                                         \
+                TYPE t;                                                                        \
+                while (a[i] < pivot) i++;                                                      \
+                while (pivot < a[j]) j--;                                                      \
+                if (i >= j) break;                                                             \
+                t = a[i];                                                                      \
+                a[i++] = a[j];                                                                 \
+                a[j--] = t;                                                                    \
+            }                                                                                  \
+            /* [0, j] <= pivot <= [j + 1, n) */                                                \
+            if (j + 1 < n - j - 1) {                                                           \
+                NAME(a, j + 1);                                                                \
+                a += j + 1;                                                                    \
+                n -= j + 1;                                                                    \
+            } else {                                                                           \
+                NAME(a + j + 1, n - j - 1);                                                    \
+                n = j + 1;                                                                     \
+            }                                                                                  \
+        }                                                                                      \
+        for (k = 1; k < n; k++) {                                                              \
+            TYPE v = a[k];                                                                     \
+            Py_ssize_t j = k;                                                                  \
+            while (j > 0 && v < a[j - 1]) {                                                    \
+                a[j] = a[j - 1];                                                               \
+                j--;                                                                           \
+            }                                                                                  \
+            a[j] = v;                                                                          \
+        }                                                                                      \
     }
-    for (k = 1; k < n; k++) {
-        int v = a[k];
-        Py_ssize_t j = k;
-        while (j > 0 && a[j - 1] > v) {
-            a[j] = a[j - 1];
-            j--;
-        }
-        a[j] = v;
-    }
-}
+
+DEFINE_SORT(sort_ints, int)
+DEFINE_SORT(sort_doubles, double)
 
 /* budget(unigrams) -> bytes: the clipping budget of a text, made once for all its pairs.
  *   unigrams: int32, the text's tokens from the n-gram reader (any order).
@@ -666,15 +671,6 @@ static PyObject *bootstrap_sums(PyObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
-/* Ascending, NaN last: a total order (qsort must not be given an inconsistent one). */
-static int by_value(const void *pa, const void *pb) {
-    double a = *(const double *)pa, b = *(const double *)pb;
-    if (a < b) return -1;
-    if (a > b) return 1;
-    if (a == b) return 0;
-    return (a != a) - (b != b);
-}
-
 /* sort_and_sum(values) -> float
  *   values: float64, sorted in place (ascending, NaN last); returns their sum
  *   added left to right, as the Perl adds its sorted resample means.
@@ -694,7 +690,17 @@ static PyObject *sort_and_sum(PyObject *self, PyObject *args) {
     }
     v = (double *)values.buf;
     n = values.len / 8;
-    qsort(v, (size_t)n, sizeof(double), by_value);
+    {
+        Py_ssize_t numbers = 0; /* NaNs go last (in any order: each is NaN), the rest is sorted */
+        for (i = 0; i < n; i++) {
+            if (v[i] == v[i]) {
+                double t = v[numbers];
+                v[numbers++] = v[i];
+                v[i] = t;
+            }
+        }
+        sort_doubles(v, numbers);
+    }
     for (i = 0; i < n; i++) total += v[i];
     PyBuffer_Release(&values);
     return PyFloat_FromDouble(total);

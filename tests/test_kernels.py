@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 from array import array
 from collections import Counter
@@ -156,6 +157,28 @@ def test_bootstrap_kernel_matches_numpy(rows, resamples) -> None:
     if len(rows):
         _kernel.accel.bootstrap_sums(table, resamples, out)
     assert np.array_equal(out.T, bootstrap._numpy_sums(table, resamples))
+
+
+@needs_kernel
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.floats(allow_nan=True, allow_infinity=True, width=64)
+        | st.sampled_from([0.0, 0.5, 1.0, math.nan, math.inf]),
+        max_size=200,
+    )
+)
+def test_sort_and_sum_ascending_nan_last(values) -> None:
+    """The bootstrap's ranks: ascending, NaN last; the sum added in that order."""
+    found = array("d", values)
+    total = _kernel.accel.sort_and_sum(found)
+    numbers = sorted(v for v in values if not math.isnan(v))
+    assert found[: len(numbers)].tolist() == numbers
+    assert all(math.isnan(v) for v in found[len(numbers) :])
+    expected = 0.0
+    for v in [*numbers, *(v for v in values if math.isnan(v))]:
+        expected += v
+    assert total == expected or (math.isnan(total) and math.isnan(expected))
 
 
 @needs_kernel
