@@ -153,6 +153,23 @@ def _run(argv: Sequence[str]) -> int:
     return 0
 
 
+def _interrupted() -> int:
+    _drop_stdout()  # a part of the report is not flushed at exit, nor waited for
+    _say("rouge155py: interrupted")
+    # A KeyboardInterrupt that left code run by exec() of a string (dataclasses make their
+    # methods so, while a module is imported) leaves CPython's "unhandled KeyboardInterrupt"
+    # flag set, and the interpreter would then kill itself with SIGINT at exit instead of
+    # exiting 130. Each exec() of a string clears that flag as it starts.
+    exec("")
+    return 130
+
+
+def _terminated() -> int:
+    _drop_stdout()
+    _say("rouge155py: terminated")
+    return 143
+
+
 def run(argv: Sequence[str]) -> int:
     """Run one command line; returns the exit code.
 
@@ -174,13 +191,17 @@ def run(argv: Sequence[str]) -> int:
             _say(f"rouge155py: error: a score is not a number ({error}); the Perl prints NaN here")
             return 6
         except KeyboardInterrupt:
-            _drop_stdout()  # a part of the report is not flushed at exit, nor waited for
-            _say("rouge155py: interrupted")
-            return 130
+            return _interrupted()
         except _Terminated:
-            _drop_stdout()
-            _say("rouge155py: terminated")
-            return 143
+            return _terminated()
+        except RuntimeError as error:
+            # Python 3.11 wraps what a class's creation raises (dataclass fields, while a
+            # module is imported) in a RuntimeError: the signal is its cause.
+            if isinstance(error.__cause__, KeyboardInterrupt):
+                return _interrupted()
+            if isinstance(error.__cause__, _Terminated):
+                return _terminated()
+            raise
         except BrokenPipeError:
             # The reader went away (| head): no traceback, and none at exit either.
             _drop_stdout()

@@ -508,3 +508,59 @@ def test_aligned_files_of_different_lengths(tmp_path: Path) -> None:
 def test_aligned_missing_file(tmp_path: Path) -> None:
     ref = _lines(tmp_path / "ref.txt", ["a b"])
     assert_error(invoke("--hyp", str(tmp_path / "absent.txt"), "--ref", ref), INPUT_EXIT, "absent.txt")
+
+
+# A signal raised while dataclasses make their methods (exec() of a string, during a lazy
+# import) reaches the run in two odd shapes under CPython; both end as one line and 130/143.
+# Run as ``python -m``, as the command is: only that way does the interpreter look at its
+# "unhandled KeyboardInterrupt" flag when it exits.
+_SIGNAL_IN_EXEC = """\
+import rouge155py.cli as cli
+
+def raising(argv):
+    exec("raise KeyboardInterrupt")
+
+cli._run = raising
+cli.entry()
+"""
+
+
+def test_interrupt_inside_exec_exits_130(tmp_path: Path) -> None:
+    """A KeyboardInterrupt that left exec() of a string: 130, not the interpreter killing itself."""
+    import subprocess
+    import sys
+
+    (tmp_path / "interrupted_probe.py").write_text(_SIGNAL_IN_EXEC, encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "interrupted_probe"], cwd=tmp_path, capture_output=True, text=True
+    )
+    assert (done.returncode, done.stderr) == (130, "rouge155py: interrupted\n")
+
+
+@pytest.mark.parametrize("signal_name, code", [("interrupted", 130), ("terminated", 143)])
+def test_signal_wrapped_by_class_creation(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], signal_name: str, code: int
+) -> None:
+    """Python 3.11 wraps what __set_name__ raises in a RuntimeError: the signal is its cause."""
+    from rouge155py import cli
+
+    signal = KeyboardInterrupt() if signal_name == "interrupted" else cli._Terminated()
+
+    def raising(argv: list[str]) -> int:
+        raise RuntimeError("Error calling __set_name__") from signal
+
+    monkeypatch.setattr(cli, "_run", raising)
+    monkeypatch.setattr(cli, "_drop_stdout", lambda: None)
+    assert cli.run([]) == code
+    assert capsys.readouterr().err == f"rouge155py: {signal_name}\n"
+
+
+def test_other_runtime_errors_are_not_signals(monkeypatch: pytest.MonkeyPatch) -> None:
+    from rouge155py import cli
+
+    def raising(argv: list[str]) -> int:
+        raise RuntimeError("a bug") from ValueError("its cause")
+
+    monkeypatch.setattr(cli, "_run", raising)
+    with pytest.raises(RuntimeError, match="a bug"):
+        cli.run([])
