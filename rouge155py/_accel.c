@@ -774,7 +774,7 @@ typedef struct {
 
 /* Scratch space of narrow_hits, kept from call to call (the GIL is held throughout). */
 static struct {
-    Py_ssize_t key_cap, table_cap, slot_cap;
+    Py_ssize_t key_cap, table_cap, count_cap, left_cap, slot_cap;
     unsigned long long *keys;        /* the units of one text */
     unsigned long long *table_keys;  /* the peer's distinct units */
     int *slot;     /* index into table_keys, or -1 */
@@ -804,13 +804,12 @@ static int grow(void **buffer, Py_ssize_t *cap, Py_ssize_t need, size_t item) {
 
 /* Room for `keys` units of one text, a table of `table` distinct units in `slots` slots. */
 static int narrow_room(Py_ssize_t keys, Py_ssize_t table, Py_ssize_t slots) {
-    Py_ssize_t cap = narrow.table_cap, cap2 = narrow.table_cap;
-    if (grow((void **)&narrow.keys, &narrow.key_cap, keys, 8) < 0) return -1;
-    if (grow((void **)&narrow.slot, &narrow.slot_cap, slots, sizeof(int)) < 0) return -1;
-    /* count and left first: table_cap, their shared capacity, grows once all three have */
-    if (grow((void **)&narrow.count, &cap, table, sizeof(int)) < 0) return -1;
-    if (grow((void **)&narrow.left, &cap2, table, sizeof(int)) < 0) return -1;
-    if (grow((void **)&narrow.table_keys, &narrow.table_cap, table, 8) < 0) return -1;
+    if (grow((void **)&narrow.keys, &narrow.key_cap, keys, 8) < 0 ||
+        grow((void **)&narrow.slot, &narrow.slot_cap, slots, sizeof(int)) < 0 ||
+        grow((void **)&narrow.table_keys, &narrow.table_cap, table, 8) < 0 ||
+        grow((void **)&narrow.count, &narrow.count_cap, table, sizeof(int)) < 0 ||
+        grow((void **)&narrow.left, &narrow.left_cap, table, sizeof(int)) < 0)
+        return -1;
     return 0;
 }
 
