@@ -64,6 +64,18 @@ def _check_absent(modules: set[str], *names: str) -> None:
     assert not loaded, f"imported: {', '.join(loaded)}"
 
 
+def _refuses_unknown_name(module: str) -> str:
+    """Probe lines: an unknown name of ``module`` raises an AttributeError that names it."""
+    return f"""\
+try:
+    {module}.no_such_name
+except AttributeError as error:
+    assert "no_such_name" in str(error)
+else:
+    raise AssertionError("an unknown name resolved")
+"""
+
+
 def test_import_loads_nothing_heavy() -> None:
     modules = _modules_of_import("import rouge155py")
     _check_absent(modules, "lxml", "numpy", "multiprocessing", "click", "nltk", "dask")
@@ -82,14 +94,8 @@ assert rouge155py.Rouge is Rouge is api.Rouge
 assert rouge155py.Summary is results.Summary
 assert rouge155py.UsageError is errors.UsageError
 assert rouge155py.FORMATS is report.FORMATS
-try:
-    rouge155py.no_such_name
-except AttributeError as error:
-    assert "no_such_name" in str(error)
-else:
-    raise AssertionError("an unknown name resolved")
 """
-    _python(code)
+    _python(code + _refuses_unknown_name("rouge155py"))
 
 
 def test_star_import() -> None:
@@ -151,14 +157,8 @@ assert "click" not in sys.modules
 import click
 from rouge155py.cli import main
 assert isinstance(main, click.Command) and cli.main is main
-try:
-    cli.no_such_name
-except AttributeError as error:
-    assert "no_such_name" in str(error)
-else:
-    raise AssertionError("an unknown name resolved")
 """
-    _python(code)
+    _python(code + _refuses_unknown_name("cli"))
 
 
 @pytest.mark.parametrize("jobs", [["-j", "2"], ["--jobs", "2"]])
