@@ -41,8 +41,12 @@ def clipped_hits(model: Counter[Hashable], peer: Counter[Hashable]) -> int:
 
 
 def rounded_ratio(hit: Number, count: Number) -> float:
-    """The Perl's per-model recall for ``-f B``: ``%07.5f`` of hit/count, 0 without units."""
-    return float(f"{hit / count:07.5f}") if count != 0 else 0.0
+    """The Perl's per-model recall for ``-f B``: ``%07.5f`` of hit/count read back, 0 without units.
+
+    ``round(x, 5)`` is that value (see :func:`rouge155py.scoring.rounded`; the zero padding
+    changes no digit).
+    """
+    return round(hit / count, 5) if count != 0 else 0.0
 
 
 def score_grams(model: Grams, peer: Grams) -> ModelCounts:
