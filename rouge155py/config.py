@@ -26,6 +26,7 @@ __all__ = [
     "Eval",
     "EvalConfig",
     "XmlEval",
+    "XmlEvalStream",
     "config_from_documents",
     "read_file_list",
     "read_xml_config",
@@ -120,7 +121,7 @@ _XML_LIMITS = ("depth", "XML_PARSE_HUGE", "amplification", "entity reference loo
 
 
 def _xml_events(path: str, data: bytes) -> Iterator[tuple[str, etree._Element]]:
-    """The end events of the document's elements, parsed as they are read.
+    """The end events of the document's elements, parsed as they are read (lxml imported now).
 
     Entities are expanded only when declared in the file itself. No external
     entity, external DTD, XInclude or network resource is read: a configuration
@@ -136,6 +137,14 @@ def _xml_events(path: str, data: bytes) -> Iterator[tuple[str, etree._Element]]:
         load_dtd=False,
         huge_tree=False,
     )
+    return _checked_events(path, data, events)
+
+
+def _checked_events(
+    path: str, data: bytes, events: Iterator[tuple[str, etree._Element]]
+) -> Iterator[tuple[str, etree._Element]]:
+    from lxml import etree
+
     try:
         yield from events
     except etree.XMLSyntaxError as exc:
@@ -203,18 +212,29 @@ class _EvalWalk:
     next full pass.
     """
 
-    __slots__ = ("evals", "path", "peer_ids")
+    __slots__ = ("evals", "opened", "path", "peer_ids", "touched")
 
     def __init__(self, path: str) -> None:
         self.path = path
         self.evals: dict[str, XmlEval] = {}
         self.peer_ids: set[str] = set()
+        self.opened: list[XmlEval] = []  # evals opened since the caller last took them
+        self.touched: set[str] = set()  # IDs of the evals set since then
+
+    def open(self, eval_id: str) -> None:
+        """Open the eval ``eval_id``: a new one, or again one opened earlier."""
+        if eval_id not in self.evals:
+            self.evals[eval_id] = found = XmlEval(eval_id)
+            self.opened.append(found)
+        self.touched.add(eval_id)
 
     def current(self, eval_id: Optional[str], what: str, element: etree._Element) -> XmlEval:
         """The eval ``eval_id`` (the innermost open one) that an element sets; an error outside any."""
-        found = self.evals.get("" if eval_id is None else eval_id)
+        key = "" if eval_id is None else eval_id
+        found = self.evals.get(key)
         if found is None:
             raise ConfigError(f"{self.path}: <{what}> on line {element.sourceline} is outside any <EVAL>")
+        self.touched.add(key)
         return found
 
     def leaf(self, name: str, element: etree._Element, eval_id: Optional[str]) -> None:
@@ -261,8 +281,7 @@ class _EvalWalk:
             return
         if name == "EVAL":
             eval_id = _attribute(element, "ID", self.path)
-            if eval_id not in self.evals:
-                self.evals[eval_id] = XmlEval(eval_id)
+            self.open(eval_id)
         for child in element:
             self.walk(child, eval_id)
 
@@ -277,14 +296,65 @@ def read_xml_evals(path: str) -> tuple[list[XmlEval], set[str]]:
     tree. An invalid document is reported as such even where the walk met an
     error first.
     """
-    opening, reading = f"cannot open configuration file {path}", f"cannot read configuration file {path}"
-    data = read_file(path, ConfigError, opening, reading, limit=MAX_CONFIG_BYTES)
     walk = _EvalWalk(path)
+    for _ in _walked(path, _read_events(path), walk):
+        pass
+    return list(walk.evals.values()), walk.peer_ids
+
+
+class XmlEvalStream:
+    """A ROUGE-EVAL XML file read as it is parsed, for a caller that starts on its evals early.
+
+    Each step walks one child of the root: :attr:`opened` then holds the evals
+    opened since the caller last emptied it, and :attr:`touched` the IDs of
+    every eval set since then (an eval may be opened, or set outside any
+    ``<EVAL>`` under an empty ID, again later: an eval is final only at the
+    end). At the end, :attr:`evals` and :attr:`peer_ids` are what
+    :func:`read_xml_evals` returns; errors are raised as it raises them.
+    """
+
+    def __init__(self, path: str) -> None:
+        """Read the file now (and import the XML parser); walk nothing yet."""
+        self._walk = _EvalWalk(path)
+        self._steps = _walked(path, _read_events(path), self._walk)
+        self.finished = False
+
+    @property
+    def opened(self) -> list[XmlEval]:
+        return self._walk.opened
+
+    @property
+    def touched(self) -> set[str]:
+        return self._walk.touched
+
+    @property
+    def evals(self) -> list[XmlEval]:
+        return list(self._walk.evals.values())
+
+    @property
+    def peer_ids(self) -> set[str]:
+        return self._walk.peer_ids
+
+    def step(self) -> bool:
+        """Walk the next child of the root; False once the document has ended."""
+        if not self.finished and next(self._steps, None) is None:
+            self.finished = True
+        return not self.finished
+
+
+def _read_events(path: str) -> Iterator[tuple[str, etree._Element]]:
+    """The XML events of a configuration file, read whole now."""
+    opening, reading = f"cannot open configuration file {path}", f"cannot read configuration file {path}"
+    return _xml_events(path, read_file(path, ConfigError, opening, reading, limit=MAX_CONFIG_BYTES))
+
+
+def _walked(path: str, events: Iterator[tuple[str, etree._Element]], walk: _EvalWalk) -> Iterator[bool]:
+    """Walk the document into ``walk``, yielding after each child of the root."""
     # The root's children are walked (and dropped) as each ends; the root itself opens first.
     root: Optional[etree._Element] = None
     root_name, root_eval = "", None
     error: Optional[ConfigError] = None
-    for _, element in _xml_events(path, data):
+    for _, element in events:
         if error is not None:
             continue  # read to the end: an invalid document is the error to report
         try:
@@ -295,18 +365,18 @@ def read_xml_evals(path: str) -> tuple[list[XmlEval], set[str]]:
                 root_name = root.tag.upper()
                 if root_name == "EVAL":
                     root_eval = _attribute(root, "ID", path)
-                    walk.evals.setdefault(root_eval, XmlEval(root_eval))
+                    walk.open(root_eval)
             if element is root:
                 if root_name in _LEAVES:
                     walk.leaf(root_name, root, None)
             elif root_name not in _LEAVES and element.getparent() is root:
                 walk.walk(element, root_eval)
                 _drop_walked(element)
+                yield True
         except ConfigError as exc:
             error = exc
     if error is not None:
         raise error
-    return list(walk.evals.values()), walk.peer_ids
 
 
 def _drop_walked(element: etree._Element) -> None:

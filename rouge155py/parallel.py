@@ -1,14 +1,20 @@
 """``-j N``: N worker processes compute the report a single process prints.
 
-Two rounds over the same workers. First the chunks of evals that a single
-process scores one after the other, cut smaller, are taken by the workers as
-they become free: each summary file is read and tokenized by one worker only.
-Then each (peer, metric) instance table is resampled and summarized, again in
-small groups. The parent checks the models and collects the warnings in the
-Perl's order beforehand, and joins the parts in that order, so the report,
-warnings included, is the one a single process prints. With ``-m`` and ``-M``
-together the Perl's stemming depends on the order in which all peers are
-processed, so that combination runs in one process.
+The workers start first. The evals are handed to them in chunks as they
+become known: an XML configuration is read one child of the root at a time
+while the workers score the evals read before, each summary file read and
+tokenized by one worker only. Chunks are as large as a few hundred
+(peer, model) pairs while the configuration is read, then smaller and smaller,
+so the workers finish close together. An eval that the XML opens again after
+it was handed out (the Perl merges the two) sends the run back to the start,
+on the whole configuration. Then each (peer, metric) instance table is
+resampled and summarized, in small groups. The parent joins the parts in the
+Perl's order and makes the warnings once the configuration is read, so the
+report, warnings included, is the one a single process prints; on an error
+(a configuration, a missing or unreadable file) the run is made again in one
+process, which names the error a single process meets first. With ``-m`` and
+``-M`` together the Perl's stemming depends on the order in which all peers
+are processed, so that combination runs in one process.
 
 The workers ignore Ctrl-C and die at once on SIGTERM: the parent alone reports
 an interruption, after it has stopped them. A worker that dies (the kernel's
@@ -24,18 +30,20 @@ import multiprocessing
 import os
 import signal
 import traceback
+from collections import deque
 from dataclasses import replace
 from multiprocessing.connection import Connection, wait
-from typing import Any, Callable, Iterator, Optional, TypeVar
+from typing import Any, Callable, Iterator, Optional, TypeVar, Union
 
-from .config import Eval, EvalConfig
+from .config import Eval, EvalConfig, XmlEval, XmlEvalStream
 from .engine import Grouped, RowTable, Scorer, instance_tables, merge_rows, score_evals, summarize_metric
 from .errors import RougeError
 from .evaluation import evaluate, load_config
 from .metrics.plan import metric_plan
 from .options import Options
-from .planning import check_evals, check_resamples, evaluated_peers, scored_evals
+from .planning import check_models, check_resamples, evaluated_peers, peer_warnings
 from .progress import ProgressFn
+from .readers.document import Document, SummaryFile
 from .report import Report
 from .results import MetricResult
 
@@ -89,6 +97,8 @@ class _Workers:
     def __init__(self, context: Any, count: int) -> None:
         self._processes: list[Any] = []
         self._conns: list[Connection] = []
+        self._idle: list[Connection] = []
+        self._busy: dict[Connection, Any] = {}
         fork = context.get_start_method() == "fork"
         blocking = hasattr(signal, "pthread_sigmask")
         # Ctrl-C and SIGTERM wait until each worker has set its own handling of them.
@@ -104,6 +114,7 @@ class _Workers:
                     theirs.close()
                     self._processes.append(process)
                     self._conns.append(mine)
+                    self._idle.append(mine)
             finally:
                 gc.unfreeze()  # only in the workers: this process may live on (the Python API)
                 if blocking:
@@ -112,25 +123,41 @@ class _Workers:
             self.close()
             raise
 
+    @property
+    def idle(self) -> int:
+        """How many workers have no task."""
+        return len(self._idle)
+
+    @property
+    def busy(self) -> int:
+        """How many workers have a task."""
+        return len(self._busy)
+
+    def submit(self, function: Callable[[T], Any], argument: T, tag: Any) -> None:
+        """Give ``function(argument)`` to an idle worker; :meth:`collect` returns it with ``tag``."""
+        conn = self._idle.pop()
+        conn.send((function, argument))
+        self._busy[conn] = tag
+
+    def collect(self, timeout: Optional[float]) -> list[tuple[Any, Any]]:
+        """(tag, result) of the tasks finished within ``timeout`` seconds (None: at least one)."""
+        finished = []
+        for conn in wait(list(self._busy), timeout):
+            tag = self._busy.pop(conn)
+            self._idle.append(conn)
+            finished.append((tag, self._reply(conn)))
+        return finished
+
     def map(self, function: Callable[[T], R], arguments: list[T]) -> Iterator[R]:
         """``function`` of each argument, in order, computed by the workers as they become free."""
-        todo = iter(enumerate(arguments))
-        busy: dict[Connection, int] = {}
         done: dict[int, R] = {}
-
-        def feed(conn: Connection) -> None:
-            task = next(todo, None)
-            if task is not None:
-                conn.send((function, task[1]))
-                busy[conn] = task[0]
-
-        for conn in self._conns:
-            feed(conn)
+        sent = 0
         for wanted in range(len(arguments)):
             while wanted not in done:
-                for conn in wait(list(busy)):
-                    done[busy.pop(conn)] = self._reply(conn)
-                    feed(conn)
+                while self._idle and sent < len(arguments):
+                    self.submit(function, arguments[sent], sent)
+                    sent += 1
+                done.update(self.collect(None))
             yield done.pop(wanted)
 
     def _reply(self, conn: Connection) -> Any:
@@ -173,13 +200,41 @@ def _how(exitcode: Optional[int]) -> str:
     return f"exit status {exitcode}"
 
 
-def _score(job: tuple[Options, list[Eval], list[str]]) -> Grouped | RougeError:
-    """The rows of every peer and metric in some evals (an error is returned, not raised)."""
+Packed = tuple[str, tuple[tuple[str, Any], ...], tuple[Any, ...]]  # an eval as it is sent to a worker
+
+
+def _packed(ev: Eval) -> Packed:
+    """An eval in a form that pickles fast: a summary file as a plain tuple."""
+    return (
+        ev.eval_id,
+        tuple((peer_id, _plain(document)) for peer_id, document in ev.peers.items()),
+        tuple(map(_plain, ev.models)),
+    )
+
+
+def _plain(document: Document) -> Any:
+    return tuple(document) if type(document) is SummaryFile else document
+
+
+def _unpacked(packed: Packed) -> Eval:
+    eval_id, peers, models = packed
+    return Eval(eval_id, {peer_id: _document(d) for peer_id, d in peers}, list(map(_document, models)))
+
+
+def _document(value: Any) -> Document:
+    return SummaryFile(*value) if type(value) is tuple else value  # type: ignore[no-any-return]
+
+
+def _score(job: tuple[Options, list[Packed], list[str]]) -> Grouped | RougeError:
+    """The rows of every peer and metric in some evals, whose models must exist (an error is
+    returned, not raised)."""
     global _scorer
-    options, evals, peers = job
+    options, packed, peers = job
     try:
         if _scorer is None:
             _scorer = Scorer(options)
+        evals = list(map(_unpacked, packed))
+        check_models(evals, peers, _scorer.corpus.exists)
         return score_evals(options, _scorer, metric_plan(options), evals, peers)
     except RougeError as error:
         return error
@@ -197,47 +252,207 @@ def _groups(items: list[T], count: int) -> list[list[T]]:
     return [items[start : start + size] for start in range(0, len(items), size)]
 
 
+#: (peer, model) pairs in a chunk while the configuration is read, and at most after.
+_READING_PAIRS = 128
+_MAX_PAIRS = 512
+_STEPS_PER_READ = 32  # children of the root read between two looks at the workers
+
+
+class _Reopened(Exception):
+    """The XML configuration opened again an eval already handed to a worker."""
+
+
+class _Failed(Exception):
+    """The evaluation met an error (not the workers): a single process names the first one."""
+
+
+class _Evals:
+    """The evals of a run as they become known, each handed out once, in the configuration's order.
+
+    An XML configuration is read a few children of its root at a time
+    (:meth:`read`); any other is known at once.
+    """
+
+    def __init__(self, options: Options, config: Optional[EvalConfig]) -> None:
+        self._system_id = None if options.all_systems else options.system_id or ""
+        self._stream: Optional[XmlEvalStream] = None
+        self._pending: deque[Union[Eval, XmlEval]] = deque()
+        self._config = config
+        if config is None and options.hypothesis_path is None and options.file_list_format is None:
+            if options.config_path is not None:
+                self._stream = XmlEvalStream(options.config_path)
+        if self._stream is None:
+            self._config = config = config if config is not None else load_config(options)
+        self.taken: list[Eval] = []  # in the configuration's order
+        self._handed: set[str] = set()
+        self.pending_pairs = 0
+        for ev in config.evals if config is not None else ():
+            self._add(ev)
+
+    @property
+    def finished(self) -> bool:
+        """Whether every eval is known."""
+        return self._stream is None or self._stream.finished
+
+    @property
+    def pending_count(self) -> int:
+        """How many evals are known and not handed out."""
+        return len(self._pending)
+
+    @property
+    def done(self) -> bool:
+        """Whether every eval is known and handed out."""
+        return self.finished and not self._pending
+
+    def read(self, steps: int) -> None:
+        """Read a few more children of the XML's root."""
+        stream = self._stream
+        if stream is None or stream.finished:
+            return
+        for _ in range(steps):
+            if not stream.step():
+                break
+        if not self._handed.isdisjoint(stream.touched):
+            raise _Reopened
+        stream.touched.clear()
+        for entry in stream.opened:
+            self._add(entry)
+        stream.opened.clear()
+
+    def _add(self, entry: Union[Eval, XmlEval]) -> None:
+        self._pending.append(entry)
+        self.pending_pairs += self._pairs(entry)
+
+    def _pairs(self, entry: Union[Eval, XmlEval]) -> int:
+        """The (peer, model) pairs an eval holds for the evaluated peers (an XML eval may grow)."""
+        peers = len(entry.peers) if self._system_id is None else int(self._system_id in entry.peers)
+        return peers * max(1, len(entry.models))
+
+    def chunk(self, workers: int) -> tuple[list[Eval], list[str]]:
+        """The next evals to hand out, and their evaluated peers: none while too few are known.
+
+        While the configuration is read, chunks of about :data:`_READING_PAIRS`;
+        then a share of what is left, smaller and smaller.
+        """
+        if self.finished:
+            share = math.ceil(self.pending_pairs / (2 * workers))
+            pairs = min(_MAX_PAIRS, max(1, share))
+        elif self.pending_pairs >= _READING_PAIRS:
+            pairs = _READING_PAIRS
+        else:
+            return [], []
+        chunk: list[Eval] = []
+        found = 0
+        while self._pending and found < pairs:
+            entry = self._pending.popleft()
+            self.pending_pairs -= self._pairs(entry)
+            ev = entry.documents() if isinstance(entry, XmlEval) else entry
+            self.taken.append(ev)
+            self._handed.add(ev.eval_id)
+            scored = self._pairs(ev)
+            if scored:
+                chunk.append(ev)
+                found += scored
+        if self._system_id is not None:
+            return chunk, [self._system_id]
+        return chunk, sorted({peer_id for ev in chunk for peer_id in ev.peers})
+
+    def config(self) -> EvalConfig:
+        """The whole configuration, once every eval is known and taken."""
+        if self._config is not None:
+            return self._config
+        assert self._stream is not None and self._stream.finished and not self._pending
+        return EvalConfig(self.taken, self._stream.peer_ids)
+
+    def restart(self) -> None:
+        """Read the rest of the configuration; every eval is pending again, none handed out."""
+        stream = self._stream
+        assert stream is not None
+        while stream.step():
+            pass
+        self._config = EvalConfig([x.documents() for x in stream.evals], stream.peer_ids)
+        self._stream = None
+        self._pending.clear()
+        self.pending_pairs = 0
+        self.taken.clear()
+        self._handed.clear()
+        for ev in self._config.evals:
+            self._add(ev)
+
+
+def _score_all(pool: _Workers, options: Options, evals: _Evals, progress: Optional[ProgressFn]) -> Grouped:
+    """The rows of every eval, scored by the workers as the evals become known."""
+    grouped: Grouped = {}
+    workers = pool.idle
+    sizes: dict[int, int] = {}
+    handed = done = 0
+    while True:
+        try:
+            evals.read(_STEPS_PER_READ)
+        except RougeError:
+            raise _Failed from None
+        while pool.idle:
+            chunk, peers = evals.chunk(workers)
+            if not chunk:
+                break
+            pool.submit(_score, (options, [_packed(ev) for ev in chunk], peers), handed)
+            sizes[handed] = len(chunk)
+            handed += 1
+        if evals.done and not pool.busy:
+            return grouped
+        for tag, part in pool.collect(None if evals.finished else 0):
+            if isinstance(part, RougeError):
+                raise _Failed
+            merge_rows(grouped, part)
+            done += sizes.pop(tag)
+            if progress is not None:
+                progress("scoring", done, done + sum(sizes.values()) + evals.pending_count)
+
+
 def evaluate_parallel(
     options: Options, config: Optional[EvalConfig] = None, progress: Optional[ProgressFn] = None
 ) -> Report:
     """Same report as :func:`evaluate`, computed by ``options.jobs`` processes (``progress`` alike)."""
-    if config is None:
-        config = load_config(options)
     plan = metric_plan(options)
     single = replace(options, jobs=1)
-    if not plan or options.jobs <= 1:
+    if not plan or options.jobs <= 1 or (options.stem and options.stem_models_only):
         return evaluate(single, config, progress)
-    check_resamples(options)
-    peers = evaluated_peers(options, config)
-    scorer = Scorer(options)  # the data files are read once, before the workers are forked
-    chunks = scored_evals(options, config, peers, options.jobs * _CHUNKS_PER_JOB)
-    workers = min(options.jobs, len(chunks), max_workers())
-    if workers <= 1:
-        return evaluate(single, config, progress)
-    report = Report(options)
-    report.warnings = check_evals(config, peers, scorer.corpus.exists)
+    try:
+        check_resamples(options)
+        Scorer(options)  # the data files are read once, before the workers are forked
+        evals = _Evals(single, config)  # what the parent reads with is imported before, too
+    except RougeError:
+        return evaluate(single, config, progress)  # the error a single process meets first
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else None)
-    pool = _Workers(context, workers)
+    pool = _Workers(context, min(options.jobs, max_workers()))
     try:
-        grouped: Grouped = {}
-        total, done = sum(map(len, chunks)), 0
-        for evals, part in zip(chunks, pool.map(_score, [(single, evals, peers) for evals in chunks])):
-            if isinstance(part, RougeError):
-                break
-            merge_rows(grouped, part)
-            done += len(evals)
+        try:
+            try:
+                grouped = _score_all(pool, single, evals, progress)
+            except _Reopened:
+                _drain(pool)
+                evals.restart()
+                grouped = _score_all(pool, single, evals, progress)
+        except _Failed:
+            pool.close()
+            return evaluate(single, config)  # the error a single process meets first
+        whole = evals.config()
+        report = Report(options)
+        peers = evaluated_peers(options, whole)
+        report.warnings = peer_warnings(whole, peers)
+        tables = instance_tables(plan, peers, grouped)
+        jobs = [(single, group) for group in _groups(tables, pool.idle * _CHUNKS_PER_JOB)]
+        for results in pool.map(_summarize, jobs):
+            report.results.extend(results)
             if progress is not None:
-                progress("scoring", done, total)
-        else:
-            tables = instance_tables(plan, peers, grouped)
-            jobs = [(single, group) for group in _groups(tables, workers * _CHUNKS_PER_JOB)]
-            for results in pool.map(_summarize, jobs):
-                report.results.extend(results)
-                if progress is not None:
-                    progress("bootstrap", len(report.results), len(tables))
-            return report
+                progress("bootstrap", len(report.results), len(tables))
+        return report
     finally:
         pool.close()
-    # A file could not be read or scored: the error a single process meets first is the one to give.
-    return evaluate(single, config)
+
+
+def _drain(pool: _Workers) -> None:
+    """Wait for every task given out, and drop what it returns."""
+    while pool.busy:
+        pool.collect(None)

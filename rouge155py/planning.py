@@ -16,7 +16,16 @@ from .metrics.base import Metric, Task
 from .options import Options
 from .readers import Document
 
-__all__ = ["check_evals", "check_resamples", "evaluated_peers", "plan_tasks", "scored_evals", "walk_tasks"]
+__all__ = [
+    "check_evals",
+    "check_models",
+    "check_resamples",
+    "evaluated_peers",
+    "peer_warnings",
+    "plan_tasks",
+    "scored_evals",
+    "walk_tasks",
+]
 
 # Evals are scored in chunks naming about this many summary documents, whose tokens
 # are then dropped: a bound on memory however many evals there are.
@@ -40,21 +49,30 @@ def check_evals(config: EvalConfig, peers: list[str], exists: Callable[[Document
     The walk is the Perl's (peer, then eval), so the first missing model file
     raised and the order of the warnings are its own.
     """
+    check_models(config.evals, peers, exists)
+    return peer_warnings(config, peers)
+
+
+def check_models(evals: list[Eval], peers: list[str], exists: Callable[[Document], bool]) -> None:
+    """Raise for the first missing model of an eval an evaluated peer is in, in the Perl's walk."""
     checked: set[str] = set()
-    warnings: list[str] = []
     for peer_id in peers:
-        for ev in config.evals:
-            if peer_id not in ev.peers:
-                warnings.append(
-                    f"*ROUGE Warning: test instance for peer {peer_id} "
-                    f"does not exist for evaluation {ev.eval_id}"
-                )
-            elif ev.eval_id not in checked:
+        for ev in evals:
+            if peer_id in ev.peers and ev.eval_id not in checked:
                 for model in ev.models:
                     if not exists(model):
                         raise InputError(f"Cannot find model summary: {model.name}")
                 checked.add(ev.eval_id)
-    return warnings
+
+
+def peer_warnings(config: EvalConfig, peers: list[str]) -> list[str]:
+    """The Perl's warning for each evaluated peer (then eval) where an eval has no summary of it."""
+    return [
+        f"*ROUGE Warning: test instance for peer {peer_id} does not exist for evaluation {ev.eval_id}"
+        for peer_id in peers
+        for ev in config.evals
+        if peer_id not in ev.peers
+    ]
 
 
 def plan_tasks(
