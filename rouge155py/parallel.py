@@ -255,7 +255,7 @@ def _groups(items: list[T], count: int) -> list[list[T]]:
 #: (peer, model) pairs in a chunk while the configuration is read, and at most after.
 _READING_PAIRS = 128
 _MAX_PAIRS = 512
-_STEPS_PER_READ = 32  # children of the root read between two looks at the workers
+_STEPS_PER_READ = 32  # children of the root read between two looks at busy workers
 
 
 class _Reopened(Exception):
@@ -388,7 +388,7 @@ def _score_all(pool: _Workers, options: Options, evals: _Evals, progress: Option
     handed = done = 0
     while True:
         try:
-            evals.read(_STEPS_PER_READ)
+            evals.read(1 if pool.idle else _STEPS_PER_READ)  # an idle worker waits for the next chunk
         except RougeError:
             raise _Failed from None
         while pool.idle:
