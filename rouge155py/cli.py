@@ -17,8 +17,8 @@ from .options import parse_command_line
 from .progress import terminal_progress
 from .report import FORMATS, Report, write
 
-# The evaluation is imported once the command line asks for one, multiprocessing
-# (rouge155py.parallel) only for -j N > 1, and click only by those who use the
+# The evaluation is imported once the command line asks for one, the workers'
+# code (rouge155py.parallel) only for -j N > 1, and click only by those who use the
 # click command (``main``): the command itself (``entry``) hands its arguments
 # to ``run`` as they are, which is all the click command does.
 

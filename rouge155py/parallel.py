@@ -16,23 +16,23 @@ process, which names the error a single process meets first. With ``-m`` and
 ``-M`` together the Perl's stemming depends on the order in which all peers
 are processed, so that combination runs in one process.
 
-The workers ignore Ctrl-C and die at once on SIGTERM: the parent alone reports
-an interruption, after it has stopped them. A worker that dies (the kernel's
-out-of-memory killer) is an error, never a wait for ever; a parent that dies
-leaves no worker behind (each reads its tasks from a pipe only the parent holds).
+The workers are made by ``fork()`` (:mod:`rouge155py.forked`), or by
+multiprocessing where the system has none. They ignore Ctrl-C and die at once
+on SIGTERM: the parent alone reports an interruption, after it has stopped
+them. A worker that dies (the kernel's out-of-memory killer) is an error, never
+a wait for ever; a parent that dies leaves no worker behind (each reads its
+tasks from a pipe only the parent holds).
 """
 
 from __future__ import annotations
 
 import gc
 import math
-import multiprocessing
 import os
 import signal
 import traceback
 from collections import deque
 from dataclasses import replace
-from multiprocessing.connection import Connection, wait
 from typing import Any, Callable, Iterator, Optional, TypeVar, Union
 
 from .config import Eval, EvalConfig, XmlEval, XmlEvalStream
@@ -65,6 +65,22 @@ def max_workers() -> int:
     return max(8, 2 * cpus)
 
 
+Connection = Any  # forked.Connection, or multiprocessing's where the system has no fork()
+
+
+def _process_kit() -> tuple[Any, Callable[..., list[Any]]]:
+    """What makes the workers, and waits on their pipes: :mod:`~rouge155py.forked`, else
+    multiprocessing (imported only then)."""
+    if hasattr(os, "fork"):
+        from . import forked
+
+        return forked, forked.wait
+    import multiprocessing
+    from multiprocessing.connection import wait
+
+    return multiprocessing.get_context(), wait
+
+
 def _serve(conn: Connection, inherited: list[Connection]) -> None:
     """A worker: run the tasks the parent sends, one at a time, until its pipe closes."""
     for other in inherited:
@@ -94,7 +110,8 @@ def _serve(conn: Connection, inherited: list[Connection]) -> None:
 class _Workers:
     """Worker processes, each fed one task at a time over its own pipe."""
 
-    def __init__(self, context: Any, count: int) -> None:
+    def __init__(self, count: int) -> None:
+        context, self._wait = _process_kit()
         self._processes: list[Any] = []
         self._conns: list[Connection] = []
         self._idle: list[Connection] = []
@@ -142,7 +159,7 @@ class _Workers:
     def collect(self, timeout: Optional[float]) -> list[tuple[Any, Any]]:
         """(tag, result) of the tasks finished within ``timeout`` seconds (None: at least one)."""
         finished = []
-        for conn in wait(list(self._busy), timeout):
+        for conn in self._wait(list(self._busy), timeout):
             tag = self._busy.pop(conn)
             self._idle.append(conn)
             finished.append((tag, self._reply(conn)))
@@ -423,9 +440,7 @@ def evaluate_parallel(
         evals = _Evals(single, config)  # what the parent reads with is imported before, too
     except RougeError:
         return evaluate(single, config, progress)  # the error a single process meets first
-    methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("fork" if "fork" in methods else None)
-    pool = _Workers(context, min(options.jobs, max_workers()))
+    pool = _Workers(min(options.jobs, max_workers()))
     try:
         try:
             try:

@@ -162,9 +162,10 @@ assert isinstance(main, click.Command) and cli.main is main
 
 
 @pytest.mark.parametrize("jobs", [["-j", "2"], ["--jobs", "2"]])
-def test_jobs_import_multiprocessing(tmp_path: Path, jobs: list[str]) -> None:
+def test_jobs_fork_without_multiprocessing(tmp_path: Path, jobs: list[str]) -> None:
     modules = _modules_of_run(tmp_path, *jobs, *FILE_LIST)
-    assert {"multiprocessing", "rouge155py.parallel"} <= modules
+    assert {"rouge155py.parallel", "rouge155py.forked"} <= modules
+    _check_absent(modules, "multiprocessing")
 
 
 def test_this_process_sees_the_same_names() -> None:

@@ -4,12 +4,14 @@ that cannot stand (an eval opened again later, errors met late) giving a single 
 from __future__ import annotations
 
 import random
+import signal
+import time
 from pathlib import Path
 from typing import Optional
 
 import pytest
 
-from rouge155py import parallel
+from rouge155py import forked, parallel
 from rouge155py.config import read_xml_config
 from rouge155py.errors import RougeError
 from rouge155py.evaluation import evaluate
@@ -182,3 +184,55 @@ def test_a_file_list_and_an_in_memory_configuration(tmp_path: Path) -> None:
     single = write("text", evaluate(parse_command_line(args).options))
     many = parallel.evaluate_parallel(parse_command_line([*args[:-3], "-j", "2", *args[-3:]]).options)
     assert write("text", many) == single
+
+
+def test_workers_made_by_multiprocessing_where_there_is_no_fork(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without fork() the workers are spawned by multiprocessing: fresh interpreters, same report."""
+    import multiprocessing
+    from multiprocessing.connection import wait
+
+    config = _config(tmp_path, 40, missing_peer_every=4)
+    one = _outcome(config, 1)
+    monkeypatch.setattr(parallel, "_process_kit", lambda: (multiprocessing.get_context("spawn"), wait))
+    assert _outcome(config, 2) == one
+
+
+def test_a_forked_pipe_carries_large_objects_both_ways() -> None:
+    """Messages larger than a pipe's buffer, in both directions at once, then the end of the pipe."""
+    mine, theirs = forked.Pipe()
+
+    def echo() -> None:
+        mine.close()
+        while True:
+            try:
+                theirs.send(theirs.recv()[::-1])
+            except EOFError:
+                return
+
+    child = forked.Process(target=echo)
+    child.start()
+    theirs.close()
+    big = list(range(200_000))  # about 1 MB pickled
+    for _ in range(3):
+        mine.send(big)
+        assert forked.wait([mine], 10) == [mine]
+        assert mine.recv() == big[::-1]
+    assert forked.wait([mine], 0) == []
+    mine.close()
+    child.join(10)
+    assert child.exitcode == 0
+
+
+def test_a_forked_process_reports_how_it_ended() -> None:
+    child = forked.Process(target=lambda: time.sleep(30))
+    child.start()
+    assert child.is_alive()
+    child.terminate()
+    child.join(10)
+    assert not child.is_alive() and child.exitcode == -signal.SIGTERM
+    failing = forked.Process(target=lambda: 1 / 0)
+    failing.start()
+    failing.join(10)
+    assert failing.exitcode == 1

@@ -1,0 +1,155 @@
+"""Worker processes made by ``fork()``, for ``-j``, without the multiprocessing package.
+
+multiprocessing's import alone is about a tenth of the time of a small run,
+and ``-j`` needs little of it: a process that runs one function, and a duplex
+pipe that carries pickled objects. This module gives those where the system
+has ``fork()``, with the names :mod:`multiprocessing` uses (``Pipe``,
+``Process``, ``wait``), so that :mod:`rouge155py.parallel` drives either.
+
+A child runs its target and leaves with ``os._exit``: it never returns into
+the caller's code, runs no exit handler and flushes no buffer it inherited.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import select
+import signal
+import struct
+import time
+from typing import Any, Callable, Optional
+
+__all__ = ["Connection", "Pipe", "Process", "get_start_method", "wait"]
+
+_HEADER = struct.Struct("!Q")  # the length of each pickled message
+
+
+class Connection:
+    """One end of a duplex pipe: pickled objects, each sent whole."""
+
+    def __init__(self, read_fd: int, write_fd: int) -> None:
+        self._read: Optional[int] = read_fd
+        self._write: Optional[int] = write_fd
+
+    def fileno(self) -> int:
+        """The descriptor to wait on for a message."""
+        if self._read is None:
+            raise OSError("the connection is closed")
+        return self._read
+
+    def send(self, obj: Any) -> None:
+        """Send one object (it must pickle)."""
+        if self._write is None:
+            raise OSError("the connection is closed")
+        data = pickle.dumps(obj, pickle.HIGHEST_PROTOCOL)
+        _write_all(self._write, _HEADER.pack(len(data)))
+        _write_all(self._write, data)
+
+    def recv(self) -> Any:
+        """The next object; EOFError once the other end is closed."""
+        (size,) = _HEADER.unpack(_read_exactly(self.fileno(), _HEADER.size))
+        return pickle.loads(_read_exactly(self.fileno(), size))
+
+    def close(self) -> None:
+        """Close both descriptors (again: nothing)."""
+        for fd in (self._read, self._write):
+            if fd is not None:
+                os.close(fd)
+        self._read = self._write = None
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+def _read_exactly(fd: int, size: int) -> bytes:
+    if size == 0:
+        return b""
+    first = os.read(fd, size)
+    if len(first) == size:
+        return first
+    if not first:
+        raise EOFError
+    data = bytearray(first)
+    while len(data) < size:
+        more = os.read(fd, size - len(data))
+        if not more:
+            raise EOFError
+        data += more
+    return bytes(data)
+
+
+def Pipe() -> tuple[Connection, Connection]:  # multiprocessing's name
+    """Two connected ends: what one sends, the other receives."""
+    a_read, b_write = os.pipe()
+    b_read, a_write = os.pipe()
+    return Connection(a_read, a_write), Connection(b_read, b_write)
+
+
+class Process:
+    """A child process running ``target(*args)``; its exit code is that of multiprocessing."""
+
+    def __init__(self, target: Callable[..., Any], args: tuple[Any, ...] = (), daemon: bool = True) -> None:
+        self._target = target
+        self._args = args
+        self.pid: Optional[int] = None
+        self.exitcode: Optional[int] = None
+
+    def start(self) -> None:
+        pid = os.fork()
+        if pid == 0:
+            code = 1
+            try:
+                self._target(*self._args)
+                code = 0
+            finally:
+                os._exit(code)
+        self.pid = pid
+
+    def _reap(self, block: bool) -> None:
+        if self.exitcode is None and self.pid is not None:
+            pid, status = os.waitpid(self.pid, 0 if block else os.WNOHANG)
+            if pid:
+                self.exitcode = os.waitstatus_to_exitcode(status)
+
+    def is_alive(self) -> bool:
+        self._reap(False)
+        return self.pid is not None and self.exitcode is None
+
+    def _signal(self, number: int) -> None:
+        if self.is_alive():
+            assert self.pid is not None
+            os.kill(self.pid, number)
+
+    def terminate(self) -> None:
+        self._signal(signal.SIGTERM)
+
+    def kill(self) -> None:
+        self._signal(signal.SIGKILL)
+
+    def join(self, timeout: Optional[float] = None) -> None:
+        """Wait for the child to end, at most ``timeout`` seconds."""
+        if timeout is None:
+            self._reap(True)
+            return
+        deadline = time.monotonic() + timeout
+        pause = 0.0005
+        while self.is_alive() and time.monotonic() < deadline:
+            time.sleep(pause)
+            pause = min(2 * pause, 0.05)
+
+
+def get_start_method() -> str:
+    return "fork"
+
+
+def wait(connections: list[Connection], timeout: Optional[float] = None) -> list[Connection]:
+    """The connections with a message (or an end) to read, waiting at most ``timeout`` seconds."""
+    poller = select.poll()
+    for connection in connections:
+        poller.register(connection.fileno(), select.POLLIN | select.POLLHUP | select.POLLERR)
+    ready = {fd for fd, _ in poller.poll(None if timeout is None else max(0, round(1000 * timeout)))}
+    return [connection for connection in connections if connection.fileno() in ready]
