@@ -1,5 +1,5 @@
 /* Kernels of rouge155py: token ids, union LCS (ROUGE-L, ROUGE-W), clipped unit hits,
- * bootstrap sums.
+ * bootstrap sums, Porter stems.
  *
  * union_lcs scores one model against one peer: for each model sentence, the
  * LCS with every peer sentence marks model positions (the Perl's backtrack:
@@ -1137,6 +1137,226 @@ done:
     return result;
 }
 
+/* ---- ROUGE-1.5.5's Porter stemmer variant (-m), for words of a-z and 0-9 ---- */
+
+/* The letter classes of rouge155py/text/stem.py, one bit each.  A consonant run opens with
+ * [^aeiou] and goes on with [^aeiouy]; a vowel run opens with [aeiouy] and goes on with
+ * [aeiou]; a short stem ends in [^aeiouwxy].  An initial "y" is stored as "Y", in no vowel
+ * class. */
+#define OPENS_C 1   /* [^aeiou] */
+#define GOES_ON_C 2 /* [^aeiouy] */
+#define OPENS_V 4   /* [aeiouy] */
+#define GOES_ON_V 8 /* [aeiou] */
+#define ENDS_CVC 16 /* [^aeiouwxy] */
+
+static unsigned int stem_class(unsigned char c) {
+    switch (c) {
+    case 'a': case 'e': case 'i': case 'o': case 'u':
+        return OPENS_V | GOES_ON_V;
+    case 'y':
+        return OPENS_C | OPENS_V;
+    case 'w': case 'x':
+        return OPENS_C | GOES_ON_C;
+    default:
+        return OPENS_C | GOES_ON_C | ENDS_CVC;
+    }
+}
+
+/* One element of a measure pattern: a run of letters that opens with a letter of class
+ * `opens` and goes on with letters of class `goes_on` (0: a single letter), maybe optional. */
+typedef struct {
+    unsigned char opens, goes_on, optional;
+} StemElement;
+
+/* A pattern anchored at the start of the stem, and at its end when to_end is set. */
+typedef struct {
+    int count, to_end;
+    StemElement e[5];
+} StemPattern;
+
+#define C_RUN {OPENS_C, GOES_ON_C, 0}
+#define V_RUN {OPENS_V, GOES_ON_V, 0}
+#define C_RUN_OPTIONAL {OPENS_C, GOES_ON_C, 1}
+#define V_RUN_OPTIONAL {OPENS_V, GOES_ON_V, 1}
+
+/* ^C?VC (m > 0), ^C?VCV?$ (m == 1), ^C?VCVC (m > 1), ^C?[aeiouy] (a vowel), ^CV[^aeiouwxy]$ */
+static const StemPattern M_GT_0 = {3, 0, {C_RUN_OPTIONAL, V_RUN, C_RUN}};
+static const StemPattern M_EQ_1 = {4, 1, {C_RUN_OPTIONAL, V_RUN, C_RUN, V_RUN_OPTIONAL}};
+static const StemPattern M_GT_1 = {5, 0, {C_RUN_OPTIONAL, V_RUN, C_RUN, V_RUN, C_RUN}};
+static const StemPattern HAS_VOWEL = {2, 0, {C_RUN_OPTIONAL, {OPENS_V, 0, 0}}};
+static const StemPattern SHORT_CVC = {3, 1, {C_RUN, {OPENS_V, 0, 0}, {ENDS_CVC, 0, 0}}};
+
+/* States of a pattern's matcher, as bits: bit k, elements 0 .. k-1 matched (bit count: the
+ * whole pattern); bit 8 + k, inside element k (it may go on or end here).  Adds the states
+ * reached without reading a letter. */
+static unsigned int stem_closure(const StemPattern *p, unsigned int states) {
+    int k;
+    for (k = 0; k < p->count; k++)
+        if (((states >> (8 + k)) & 1) || (((states >> k) & 1) && p->e[k].optional)) states |= 1u << (k + 1);
+    return states;
+}
+
+/* Whether the pattern matches w[0 .. n): every position each element can reach is followed,
+ * so this is the existence of a match, as a backtracking regex search finds it. */
+static int stem_matches(const StemPattern *p, const unsigned char *w, Py_ssize_t n) {
+    unsigned int states = stem_closure(p, 1), done = 1u << p->count;
+    Py_ssize_t i;
+    for (i = 0; i < n && states; i++) {
+        unsigned int c = stem_class(w[i]), next = 0;
+        int k;
+        if (!p->to_end && (states & done)) return 1;
+        for (k = 0; k < p->count; k++) {
+            if (((states >> k) & 1) && (c & p->e[k].opens)) next |= 1u << (8 + k);
+            if (((states >> (8 + k)) & 1) && (c & p->e[k].goes_on)) next |= 1u << (8 + k);
+        }
+        states = stem_closure(p, next);
+    }
+    return (states & done) != 0;
+}
+
+static inline int stem_ends_with(const unsigned char *w, Py_ssize_t n, const char *suffix, Py_ssize_t len) {
+    return n >= len && w[n - 1] == (unsigned char)suffix[len - 1] && memcmp(w + n - len, suffix, (size_t)len) == 0;
+}
+
+/* Whether w[0 .. n) ends with a string literal. */
+#define STEM_ENDS(w, n, literal) stem_ends_with(w, n, literal, (Py_ssize_t)sizeof(literal) - 1)
+
+/* A suffix of a rule and what replaces it, with their lengths. */
+typedef struct {
+    const char *suffix, *replacement;
+    Py_ssize_t len, replacement_len;
+} StemSuffix;
+
+#define SUFFIX(s, r) {s, r, (Py_ssize_t)sizeof(s) - 1, (Py_ssize_t)sizeof(r) - 1}
+
+/* (s1|s2|...)$ searched from the left: the longest listed suffix w ends with, or NULL. */
+static const StemSuffix *stem_longest(const unsigned char *w, Py_ssize_t n, const StemSuffix *table, int count) {
+    const StemSuffix *found = NULL;
+    int k;
+    for (k = 0; k < count; k++)
+        if ((!found || table[k].len > found->len) && stem_ends_with(w, n, table[k].suffix, table[k].len))
+            found = &table[k];
+    return found;
+}
+
+static const StemSuffix STEP2[] = {
+    SUFFIX("ational", "ate"), SUFFIX("tional", "tion"), SUFFIX("enci", "ence"), SUFFIX("anci", "ance"),
+    SUFFIX("izer", "ize"),    SUFFIX("bli", "ble"),     SUFFIX("alli", "al"),   SUFFIX("entli", "ent"),
+    SUFFIX("eli", "e"),       SUFFIX("ousli", "ous"),   SUFFIX("ization", "ize"), SUFFIX("ation", "ate"),
+    SUFFIX("ator", "ate"),    SUFFIX("alism", "al"),    SUFFIX("iveness", "ive"), SUFFIX("fulness", "ful"),
+    SUFFIX("ousness", "ous"), SUFFIX("aliti", "al"),    SUFFIX("iviti", "ive"), SUFFIX("biliti", "ble"),
+    SUFFIX("logi", "log"),
+};
+static const StemSuffix STEP3[] = {
+    SUFFIX("icate", "ic"), SUFFIX("ative", ""), SUFFIX("alize", "al"), SUFFIX("iciti", "ic"),
+    SUFFIX("ical", "ic"),  SUFFIX("ful", ""),   SUFFIX("ness", ""),
+};
+static const StemSuffix STEP4[] = {
+    SUFFIX("al", ""),  SUFFIX("ance", ""), SUFFIX("ence", ""),  SUFFIX("er", ""), SUFFIX("ic", ""),  SUFFIX("able", ""),
+    SUFFIX("ible", ""), SUFFIX("ant", ""), SUFFIX("ement", ""), SUFFIX("ou", ""), SUFFIX("ism", ""), SUFFIX("ate", ""),
+    SUFFIX("iti", ""), SUFFIX("ous", ""),  SUFFIX("ive", ""),   SUFFIX("ize", ""),
+};
+#define TABLE_SIZE(t) ((int)(sizeof(t) / sizeof((t)[0])))
+
+/* Steps 2 and 3: the longest listed suffix becomes its replacement when the stem has m > 0
+ * (no replacement is longer than its suffix). */
+static Py_ssize_t stem_replace(unsigned char *w, Py_ssize_t n, const StemSuffix *table, int count) {
+    const StemSuffix *found = stem_longest(w, n, table, count);
+    if (found && stem_matches(&M_GT_0, w, n - found->len)) {
+        n -= found->len;
+        memcpy(w + n, found->replacement, (size_t)found->replacement_len);
+        n += found->replacement_len;
+    }
+    return n;
+}
+
+/* Stems w[0 .. n) in place (n >= 3; no step makes the word longer than it was); its new length. */
+static Py_ssize_t stem_word(unsigned char *w, Py_ssize_t n) {
+    const StemSuffix *found;
+    int initial_y = w[0] == 'y';
+    if (initial_y) w[0] = 'Y';
+
+    /* Step 1a: (ss|i)es$ -> ss, i; else ([^s])s$ -> the letter. */
+    if (STEM_ENDS(w, n, "sses") || STEM_ENDS(w, n, "ies")) n -= 2;
+    else if (n >= 2 && w[n - 1] == 's' && w[n - 2] != 's') n -= 1;
+
+    /* Step 1b: eed$ -> ee when m > 0; else (ed|ing)$ dropped after a vowel, then at, bl, iz
+     * take an e, a doubled letter ([^aeiouylsz])\1$ is halved, a short stem takes an e. */
+    if (STEM_ENDS(w, n, "eed")) {
+        if (stem_matches(&M_GT_0, w, n - 3)) n -= 1;
+    } else {
+        Py_ssize_t cut = STEM_ENDS(w, n, "ed") ? 2 : STEM_ENDS(w, n, "ing") ? 3 : 0;
+        if (cut && stem_matches(&HAS_VOWEL, w, n - cut)) {
+            n -= cut;
+            if (STEM_ENDS(w, n, "at") || STEM_ENDS(w, n, "bl") || STEM_ENDS(w, n, "iz")) w[n++] = 'e';
+            else if (n >= 2 && w[n - 1] == w[n - 2] && !strchr("aeiouylsz", w[n - 1])) n -= 1;
+            else if (stem_matches(&SHORT_CVC, w, n)) w[n++] = 'e';
+        }
+    }
+
+    /* Step 1c: y$ -> i after a vowel. */
+    if (n >= 1 && w[n - 1] == 'y' && stem_matches(&HAS_VOWEL, w, n - 1)) w[n - 1] = 'i';
+
+    n = stem_replace(w, n, STEP2, TABLE_SIZE(STEP2));
+    n = stem_replace(w, n, STEP3, TABLE_SIZE(STEP3));
+
+    /* Step 4: the group, then ment, then ent or else (s|t)ion, each dropped when m > 1. */
+    found = stem_longest(w, n, STEP4, TABLE_SIZE(STEP4));
+    if (found && stem_matches(&M_GT_1, w, n - found->len)) n -= found->len;
+    if (STEM_ENDS(w, n, "ment") && stem_matches(&M_GT_1, w, n - 4)) n -= 4;
+    if (STEM_ENDS(w, n, "ent")) {
+        if (stem_matches(&M_GT_1, w, n - 3)) n -= 3;
+    } else if ((STEM_ENDS(w, n, "sion") || STEM_ENDS(w, n, "tion")) && stem_matches(&M_GT_1, w, n - 3)) {
+        n -= 3;
+    }
+
+    /* Step 5: e$ dropped when m > 1, or m == 1 and the stem is not short; ll$ -> l when m > 1. */
+    if (n >= 1 && w[n - 1] == 'e' &&
+        (stem_matches(&M_GT_1, w, n - 1) || (stem_matches(&M_EQ_1, w, n - 1) && !stem_matches(&SHORT_CVC, w, n - 1))))
+        n -= 1;
+    if (STEM_ENDS(w, n, "ll") && stem_matches(&M_GT_1, w, n)) n -= 1;
+
+    if (initial_y) {
+        w[0] = 'y';
+        if (n == 0) n = 1; /* as "y" + w[1:] would give (no step removes the first letter) */
+    }
+    return n;
+}
+
+/* porter_stem(word) -> str or None
+ *   The stem of a word of ASCII a-z and 0-9 as rouge155py.text.stem.porter_stem gives it;
+ *   None for any other word (empty, other characters), which the Python path stems.
+ */
+static PyObject *porter_stem(PyObject *self, PyObject *word) {
+    unsigned char small[64], *w = small;
+    const unsigned char *data;
+    Py_ssize_t n, i;
+    PyObject *result;
+    if (!PyUnicode_Check(word)) {
+        PyErr_SetString(PyExc_TypeError, "porter_stem: word must be a str");
+        return NULL;
+    }
+    if (PyUnicode_READY(word) < 0) return NULL;
+    n = PyUnicode_GET_LENGTH(word);
+    if (n == 0 || !PyUnicode_IS_ASCII(word)) Py_RETURN_NONE;
+    data = PyUnicode_1BYTE_DATA(word);
+    for (i = 0; i < n; i++)
+        if (!((data[i] >= 'a' && data[i] <= 'z') || (data[i] >= '0' && data[i] <= '9'))) Py_RETURN_NONE;
+    if (n < 3) {
+        Py_INCREF(word);
+        return word;
+    }
+    if ((size_t)n > sizeof(small)) {
+        w = (unsigned char *)PyMem_Malloc((size_t)n);
+        if (!w) return PyErr_NoMemory();
+    }
+    memcpy(w, data, (size_t)n);
+    n = stem_word(w, n);
+    result = PyUnicode_FromStringAndSize((const char *)w, n);
+    if (w != small) PyMem_Free(w);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"union_lcs", union_lcs, METH_VARARGS, "Union-LCS hits and base of one model against one peer."},
     {"budget", budget, METH_VARARGS, "A text's clipping budget: its distinct unigram ids, then their counts."},
@@ -1144,6 +1364,7 @@ static PyMethodDef methods[] = {
     {"sort_and_sum", sort_and_sum, METH_VARARGS, "Sort doubles in place; their sum in that order."},
     {"unit_hits", unit_hits, METH_VARARGS, "Clipped n-gram or skip-bigram hits of a peer against its models."},
     {"encode", encode, METH_VARARGS, "Token ids of texts split as the Perl splits them."},
+    {"porter_stem", porter_stem, METH_O, "The -m Porter stem of a word of a-z and 0-9; None for any other word."},
     {NULL, NULL, 0, NULL},
 };
 
