@@ -40,9 +40,12 @@ class Connection:
 
     def send(self, obj: Any) -> None:
         """Send one object (it must pickle)."""
+        self.send_bytes(pickle.dumps(obj, pickle.HIGHEST_PROTOCOL))
+
+    def send_bytes(self, data: bytes) -> None:
+        """Send an object pickled already (:meth:`recv` loads it)."""
         if self._write is None:
             raise OSError("the connection is closed")
-        data = pickle.dumps(obj, pickle.HIGHEST_PROTOCOL)
         _write_all(self._write, _HEADER.pack(len(data)))
         _write_all(self._write, data)
 

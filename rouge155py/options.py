@@ -26,7 +26,7 @@ MAX_NGRAM = 100
 #: The most resamples (-r): their means take 24 bytes each while they are drawn and sorted.
 MAX_RESAMPLES = 10_000_000
 
-#: The Perl's own ``getopts`` string, plus ``j:`` for ``-j N`` (worker processes).
+#: The Perl's own ``getopts`` string, plus ``j:`` for ``-j N`` (processes).
 PERL_OPTION_SPEC = "ahHb:c:de:f:l:mMn:p:st:r:2:3:w:uUvxz:j:"
 
 _NUM_PREFIX = re.compile(r"\s*([+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)", re.ASCII)

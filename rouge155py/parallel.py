@@ -1,20 +1,23 @@
-"""``-j N``: N worker processes compute the report a single process prints.
+"""``-j N``: N processes (this one and N - 1 workers) compute the report a single process prints.
 
-The workers start first. The evals are handed to them in chunks as they
-become known: an XML configuration is read one child of the root at a time
-while the workers score the evals read before, each summary file read and
-tokenized by one worker only. Chunks are as large as a few hundred
-(peer, model) pairs while the configuration is read, then smaller and smaller,
-so the workers finish close together. An eval that the XML opens again after
-it was handed out (the Perl merges the two) sends the run back to the start,
-on the whole configuration. Then each (peer, metric) instance table is
-resampled and summarized, in small groups. The parent joins the parts in the
-Perl's order and makes the warnings once the configuration is read, so the
-report, warnings included, is the one a single process prints; on an error
-(a configuration, a missing or unreadable file) the run is made again in one
-process, which names the error a single process meets first. With ``-m`` and
-``-M`` together the Perl's stemming depends on the order in which all peers
-are processed, so that combination runs in one process.
+The workers start first. The evals are handed out in chunks as they become
+known: this process reads an XML configuration one child of the root at a
+time while the workers score the evals read before; once it has read the
+file, it scores chunks too, between two looks at the workers. Each summary
+file is read and tokenized by one process only. A worker runs one task and
+has the next waiting in its pipe, so it never waits for this process; chunks
+are a few hundred (peer, model) pairs while the configuration is read, then
+smaller and smaller (and smaller still here and for a task that waits), so
+that all finish close together. An eval that the XML opens again after it
+was handed out (the Perl merges the two) sends the run back to the start, on
+the whole configuration. Then the (peer, metric) instance tables are
+resampled and summarized, a share of them in each process. The parts are
+joined in the Perl's order and the warnings made once the configuration is
+read, so the report, warnings included, is the one a single process prints;
+on an error (a configuration, a missing or unreadable file) the run is made
+again in one process, which names the error a single process meets first.
+With ``-m`` and ``-M`` together the Perl's stemming depends on the order in
+which all peers are processed, so that combination runs in one process.
 
 The workers are made by ``fork()`` (:mod:`rouge155py.forked`), or by
 multiprocessing where the system has none. They ignore Ctrl-C and die at once
@@ -29,16 +32,18 @@ from __future__ import annotations
 import gc
 import math
 import os
+import pickle
 import signal
 import traceback
 from collections import deque
 from dataclasses import replace
-from typing import Any, Callable, Iterator, Optional, TypeVar, Union
+from typing import Any, Callable, NoReturn, Optional, TypeVar, Union
 
 from .config import Eval, EvalConfig, XmlEval, XmlEvalStream
 from .engine import Grouped, RowTable, Scorer, instance_tables, merge_rows, score_evals, summarize_metric
 from .errors import RougeError
 from .evaluation import evaluate, load_config
+from .metrics.base import Metric
 from .metrics.plan import metric_plan
 from .options import Options
 from .planning import check_models, check_resamples, evaluated_peers, peer_warnings
@@ -50,8 +55,7 @@ from .results import MetricResult
 __all__ = ["evaluate_parallel", "max_workers"]
 
 T = TypeVar("T")
-R = TypeVar("R")
-_CHUNKS_PER_JOB = 16  # more, smaller chunks: the workers finish closer together
+_QUEUED_BYTES = 32768  # a task waits in its worker's pipe up to this size (a pipe holds 64 KiB)
 _STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
 _scorer: Optional[Scorer] = None  # one per worker process, kept between its chunks
 
@@ -108,14 +112,15 @@ def _serve(conn: Connection, inherited: list[Connection]) -> None:
 
 
 class _Workers:
-    """Worker processes, each fed one task at a time over its own pipe."""
+    """Worker processes, each given up to two tasks at a time over its own pipe (one it runs, one
+    waiting in the pipe, so that it never waits for the parent between two tasks)."""
 
     def __init__(self, count: int) -> None:
         context, self._wait = _process_kit()
         self._processes: list[Any] = []
         self._conns: list[Connection] = []
-        self._idle: list[Connection] = []
-        self._busy: dict[Connection, Any] = {}
+        self._tasks: dict[Connection, deque[Any]] = {}  # the tags of each worker's tasks, oldest first
+        self._held: dict[Connection, bytes] = {}  # a task too large to wait in its worker's pipe
         fork = context.get_start_method() == "fork"
         blocking = hasattr(signal, "pthread_sigmask")
         # Ctrl-C and SIGTERM wait until each worker has set its own handling of them.
@@ -131,7 +136,7 @@ class _Workers:
                     theirs.close()
                     self._processes.append(process)
                     self._conns.append(mine)
-                    self._idle.append(mine)
+                    self._tasks[mine] = deque()
             finally:
                 gc.unfreeze()  # only in the workers: this process may live on (the Python API)
                 if blocking:
@@ -141,55 +146,67 @@ class _Workers:
             raise
 
     @property
-    def idle(self) -> int:
-        """How many workers have no task."""
-        return len(self._idle)
+    def count(self) -> int:
+        """How many workers there are."""
+        return len(self._conns)
 
     @property
     def busy(self) -> int:
-        """How many workers have a task."""
-        return len(self._busy)
+        """How many tasks are given out and not yet collected."""
+        return sum(map(len, self._tasks.values()))
 
-    def submit(self, function: Callable[[T], Any], argument: T, tag: Any) -> None:
-        """Give ``function(argument)`` to an idle worker; :meth:`collect` returns it with ``tag``."""
-        conn = self._idle.pop()
-        conn.send((function, argument))
-        self._busy[conn] = tag
+    def load(self, conn: Connection) -> int:
+        """How many tasks the worker ``conn`` has."""
+        return len(self._tasks[conn])
+
+    def free(self, depth: int) -> Optional[Connection]:
+        """The least busy worker with fewer than ``depth`` tasks, or None."""
+        conn = min(self._conns, key=lambda c: len(self._tasks[c]) + (c in self._held))
+        return conn if len(self._tasks[conn]) < depth and conn not in self._held else None
+
+    def submit(self, conn: Connection, function: Callable[[T], Any], argument: T, tag: Any) -> None:
+        """Give ``function(argument)`` to the worker ``conn``; :meth:`collect` returns it with ``tag``."""
+        data = pickle.dumps((function, argument), pickle.HIGHEST_PROTOCOL)
+        if self._tasks[conn] and len(data) > _QUEUED_BYTES:
+            self._held[conn] = data  # sent when the task it runs has ended: a full pipe would block
+        else:
+            self._send(conn, data)
+        self._tasks[conn].append(tag)
+
+    def _send(self, conn: Connection, data: bytes) -> None:
+        try:
+            conn.send_bytes(data)
+        except OSError:  # the worker is gone (a broken pipe)
+            self._stopped(conn)
 
     def collect(self, timeout: Optional[float]) -> list[tuple[Any, Any]]:
         """(tag, result) of the tasks finished within ``timeout`` seconds (None: at least one)."""
         finished = []
-        for conn in self._wait(list(self._busy), timeout):
-            tag = self._busy.pop(conn)
-            self._idle.append(conn)
-            finished.append((tag, self._reply(conn)))
+        for conn in self._wait([c for c in self._conns if self._tasks[c]], timeout):
+            tag = self._tasks[conn].popleft()
+            result = self._reply(conn)
+            held = self._held.pop(conn, None)
+            if held is not None:
+                self._send(conn, held)
+            finished.append((tag, result))
         return finished
-
-    def map(self, function: Callable[[T], R], arguments: list[T]) -> Iterator[R]:
-        """``function`` of each argument, in order, computed by the workers as they become free."""
-        done: dict[int, R] = {}
-        sent = 0
-        for wanted in range(len(arguments)):
-            while wanted not in done:
-                while self._idle and sent < len(arguments):
-                    self.submit(function, arguments[sent], sent)
-                    sent += 1
-                done.update(self.collect(None))
-            yield done.pop(wanted)
 
     def _reply(self, conn: Connection) -> Any:
         try:
             reply = conn.recv()
         except (EOFError, OSError):
-            process = self._processes[self._conns.index(conn)]
-            process.join(1)
-            raise RougeError(f"a worker process stopped ({_how(process.exitcode)})") from None
+            self._stopped(conn)
         if reply[0]:
             return reply[1]
         error = reply[1]
         if isinstance(error, (RougeError, MemoryError)):
             raise error
         raise error from RuntimeError(f"in a worker process:\n{reply[2]}")
+
+    def _stopped(self, conn: Connection) -> NoReturn:
+        process = self._processes[self._conns.index(conn)]
+        process.join(1)
+        raise RougeError(f"a worker process stopped ({_how(process.exitcode)})") from None
 
     def close(self) -> None:
         """Stop every worker now (an idle one would stop by itself once its pipe closes)."""
@@ -264,9 +281,16 @@ def _summarize(job: tuple[Options, list[tuple[str, int, RowTable]]]) -> list[Met
     return [summarize_metric(options, plan[index], peer_id, rows) for peer_id, index, rows in tables]
 
 
-def _groups(items: list[T], count: int) -> list[list[T]]:
-    size = max(1, math.ceil(len(items) / count))
-    return [items[start : start + size] for start in range(0, len(items), size)]
+def _shares(tables: list[T], sizes: list[int], count: int) -> list[list[T]]:
+    """``count`` consecutive runs of the tables (some maybe empty), of about equal total size."""
+    total = sum(sizes)
+    shares: list[list[T]] = [[] for _ in range(count)]
+    done = 0
+    for table, size in zip(tables, sizes):
+        k = min(count - 1, (2 * done + size) * count // max(2 * total, 1))  # where its middle falls
+        shares[k].append(table)
+        done += size
+    return shares
 
 
 #: (peer, model) pairs in a chunk while the configuration is read, and at most after.
@@ -345,15 +369,15 @@ class _Evals:
         peers = len(entry.peers) if self._system_id is None else int(self._system_id in entry.peers)
         return peers * max(1, len(entry.models))
 
-    def chunk(self, workers: int) -> tuple[list[Eval], list[str]]:
+    def chunk(self, parts: int, most: int = _MAX_PAIRS) -> tuple[list[Eval], list[str]]:
         """The next evals to hand out, and their evaluated peers: none while too few are known.
 
         While the configuration is read, chunks of about :data:`_READING_PAIRS`;
-        then a share of what is left, smaller and smaller.
+        then one of ``parts`` parts of what is left (up to ``most`` pairs), smaller and smaller.
         """
         if self.finished:
-            share = math.ceil(self.pending_pairs / (2 * workers))
-            pairs = min(_MAX_PAIRS, max(1, share))
+            share = math.ceil(self.pending_pairs / parts)
+            pairs = min(most, max(1, share))
         elif self.pending_pairs >= _READING_PAIRS:
             pairs = _READING_PAIRS
         else:
@@ -397,33 +421,92 @@ class _Evals:
             self._add(ev)
 
 
-def _score_all(pool: _Workers, options: Options, evals: _Evals, progress: Optional[ProgressFn]) -> Grouped:
-    """The rows of every eval, scored by the workers as the evals become known."""
+def _score_all(
+    pool: _Workers, scorer: Scorer, options: Options, evals: _Evals, progress: Optional[ProgressFn]
+) -> Grouped:
+    """The rows of every eval, scored as the evals become known by the workers and, once the
+    configuration is read, by this process too."""
     grouped: Grouped = {}
-    workers = pool.idle
+    plan = metric_plan(options)
+    processes = pool.count + 1
     sizes: dict[int, int] = {}
     handed = done = 0
+
+    def add(count: int, part: Grouped | RougeError) -> None:
+        nonlocal done
+        if isinstance(part, RougeError):
+            raise _Failed
+        merge_rows(grouped, part)
+        done += count
+        if progress is not None:
+            progress("scoring", done, done + sum(sizes.values()) + evals.pending_count)
+
     while True:
         try:
-            evals.read(1 if pool.idle else _STEPS_PER_READ)  # an idle worker waits for the next chunk
+            evals.read(1 if pool.free(1) is not None else _STEPS_PER_READ)  # a worker waits for work
         except RougeError:
             raise _Failed from None
-        while pool.idle:
-            chunk, peers = evals.chunk(workers)
+        finished = pool.collect(0)
+        while finished:  # every reply in: each frees room for a task
+            for tag, part in finished:
+                add(sizes.pop(tag), part)
+            finished = pool.collect(0)
+        while True:  # each worker runs a task and has the next one waiting
+            conn = pool.free(2)
+            if conn is None:
+                break
+            # A task that waits behind another is smaller: at the end, none is left holding much.
+            chunk, peers = evals.chunk(2 * processes * (1 + pool.load(conn)))
             if not chunk:
                 break
-            pool.submit(_score, (options, [_packed(ev) for ev in chunk], peers), handed)
+            pool.submit(conn, _score, (options, [_packed(ev) for ev in chunk], peers), handed)
             sizes[handed] = len(chunk)
             handed += 1
-        if evals.done and not pool.busy:
+        if not evals.finished:
+            continue
+        # A small share here: this process is back to feed the workers before they run dry.
+        chunk, peers = evals.chunk(4 * processes, _READING_PAIRS)
+        if chunk:
+            try:
+                check_models(chunk, peers, scorer.corpus.exists)
+                part = score_evals(options, scorer, plan, chunk, peers)
+            except RougeError as error:
+                part = error
+            add(len(chunk), part)
+        elif not pool.busy:
             return grouped
-        for tag, part in pool.collect(None if evals.finished else 0):
-            if isinstance(part, RougeError):
-                raise _Failed
-            merge_rows(grouped, part)
-            done += sizes.pop(tag)
+        else:
+            for tag, part in pool.collect(None):
+                add(sizes.pop(tag), part)
+
+
+def _summarized(
+    pool: _Workers,
+    options: Options,
+    plan: list[Metric],
+    tables: list[tuple[str, int, RowTable]],
+    progress: Optional[ProgressFn],
+) -> list[MetricResult]:
+    """The results of the tables, in their order: a share to each worker, the last one here."""
+    shares = _shares(tables, [len(rows) for _, _, rows in tables], pool.count + 1)
+    for k, share in enumerate(shares[:-1]):
+        conn = pool.free(1)
+        assert conn is not None
+        pool.submit(conn, _summarize, (options, share), k)
+    results: list[list[MetricResult]] = [[] for _ in shares]
+    done = 0
+    for peer_id, index, rows in shares[-1]:
+        results[-1].append(summarize_metric(options, plan[index], peer_id, rows))
+        done += 1
+        if progress is not None:
+            progress("bootstrap", done, len(tables))
+    while pool.busy:
+        for k, part in pool.collect(None):
+            results[k] = part
+            done += len(part)
             if progress is not None:
-                progress("scoring", done, done + sum(sizes.values()) + evals.pending_count)
+                progress("bootstrap", done, len(tables))
+    return [result for part in results for result in part]
 
 
 def evaluate_parallel(
@@ -436,19 +519,20 @@ def evaluate_parallel(
         return evaluate(single, config, progress)
     try:
         check_resamples(options)
-        Scorer(options)  # the data files are read once, before the workers are forked
+        scorer = Scorer(single)  # the data files are read once, before the workers are forked
         evals = _Evals(single, config)  # what the parent reads with is imported before, too
     except RougeError:
         return evaluate(single, config, progress)  # the error a single process meets first
-    pool = _Workers(min(options.jobs, max_workers()))
+    pool = _Workers(min(options.jobs, max_workers()) - 1)  # and this process
     try:
         try:
             try:
-                grouped = _score_all(pool, single, evals, progress)
+                grouped = _score_all(pool, scorer, single, evals, progress)
             except _Reopened:
                 _drain(pool)
                 evals.restart()
-                grouped = _score_all(pool, single, evals, progress)
+                scorer.corpus.clear()
+                grouped = _score_all(pool, scorer, single, evals, progress)
         except _Failed:
             pool.close()
             return evaluate(single, config)  # the error a single process meets first
@@ -457,11 +541,8 @@ def evaluate_parallel(
         peers = evaluated_peers(options, whole)
         report.warnings = peer_warnings(whole, peers)
         tables = instance_tables(plan, peers, grouped)
-        jobs = [(single, group) for group in _groups(tables, pool.idle * _CHUNKS_PER_JOB)]
-        for results in pool.map(_summarize, jobs):
-            report.results.extend(results)
-            if progress is not None:
-                progress("bootstrap", len(report.results), len(tables))
+        grouped.clear()
+        report.results = _summarized(pool, single, plan, tables, progress)
         return report
     finally:
         pool.close()

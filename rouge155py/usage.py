@@ -28,7 +28,7 @@ _SHORT = """\
          [-p alpha (0 <= alpha <=1)]
          [-t 0|1|2 (count by token instead of sentence)]
          [-z <SEE|SPL|ISI|SIMPLE>]
-         [-j N | --jobs N (worker processes)]
+         [-j N | --jobs N (processes)]
          [--json | --format text|json] [--signature] [--version]
          [--lang LANG (any language)] [--stopwords FILE (for -s)]
          <ROUGE-eval-config-file> [<systemID>]
@@ -63,7 +63,7 @@ Options:
   -x: do not compute ROUGE-L.
   -z format: the configuration is a file list in this format (SEE, SPL, ISI, SIMPLE).
 Additions of rouge155py:
-  -j N, --jobs N: N worker processes (same output as one).
+  -j N, --jobs N: N processes, this one and N - 1 workers (same output as one).
   --format legacy|json|csv (--json): the output; JSON and CSV carry every
   instance's scores too. --signature: print the settings signature on stderr;
   --version: print the version.

@@ -88,7 +88,7 @@ def test_evals_are_handed_out_in_order_as_they_are_read(tmp_path: Path) -> None:
     while not evals.done:
         evals.read(4)
         reads += 1
-        chunk, peers = evals.chunk(2)
+        chunk, peers = evals.chunk(4)
         assert len(chunk) <= parallel._MAX_PAIRS
         assert peers == sorted({p for ev in chunk for p in ev.peers})
         handed.extend(ev.eval_id for ev in chunk)
@@ -108,7 +108,7 @@ def test_chunks_shrink_once_the_file_is_read(tmp_path: Path) -> None:
     evals.read(10_000)
     sizes = []
     while not evals.done:
-        sizes.append(len(evals.chunk(2)[0]))
+        sizes.append(len(evals.chunk(4)[0]))
     assert sizes == sorted(sizes, reverse=True)
     assert sizes[-1] == 1
     assert sum(sizes) == 300
@@ -236,3 +236,23 @@ def test_a_forked_process_reports_how_it_ended() -> None:
     failing.start()
     failing.join(10)
     assert failing.exitcode == 1
+
+
+@pytest.mark.parametrize("queued_bytes", [0, 1 << 30], ids=["held-until-free", "all-in-the-pipe"])
+def test_a_task_waits_in_the_pipe_or_until_its_worker_is_free(
+    tmp_path: Path, queued_bytes: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A task given to a busy worker waits in its pipe when small, else until the worker's task ends."""
+    config = _config(tmp_path, 300, missing_peer_every=6)
+    one = _outcome(config, 1)
+    monkeypatch.setattr(parallel, "_QUEUED_BYTES", queued_bytes)
+    held = []
+    submit = parallel._Workers.submit
+
+    def counting(self: parallel._Workers, *args: object) -> None:
+        submit(self, *args)  # type: ignore[arg-type]
+        held.append(len(self._held))
+
+    monkeypatch.setattr(parallel._Workers, "submit", counting)
+    assert _outcome(config, 3) == one
+    assert any(held) == (queued_bytes == 0)

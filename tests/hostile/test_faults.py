@@ -171,7 +171,7 @@ def _reach(moment: str, run: subprocess.Popen, jobs: int) -> None:
         time.sleep(0.1)  # the rest of it waits for the pipe
         return
     if jobs > 1:
-        until(lambda: len(children(pid)) >= jobs or run.poll() is not None, "the worker processes")
+        until(lambda: len(children(pid)) >= jobs - 1 or run.poll() is not None, "the worker processes")
     time.sleep(0.0 if moment == "forked" and jobs > 1 else 0.5)
 
 
@@ -219,7 +219,7 @@ def test_interrupt(moment: str, sig: signal.Signals, jobs: int, workloads: dict[
 
 def test_killed_worker_is_one_error_line(workloads: dict[str, Path], tmp_path: Path) -> None:
     run = start([*HEAVY, "-j", "2", str(workloads["long"])], tmp_path)
-    until(lambda: len(children(run.pid)) >= 2, "the worker processes")
+    until(lambda: len(children(run.pid)) >= 1, "the worker process")
     time.sleep(0.3)
     os.kill(children(run.pid)[0], signal.SIGKILL)
     _, err = run.communicate(timeout=TIMEOUT)
@@ -230,7 +230,7 @@ def test_killed_worker_is_one_error_line(workloads: dict[str, Path], tmp_path: P
 
 def test_workers_end_when_the_parent_is_killed(workloads: dict[str, Path], tmp_path: Path) -> None:
     run = start([*HEAVY, "-j", "2", str(workloads["long"])], tmp_path)
-    until(lambda: len(children(run.pid)) >= 2, "the worker processes")
+    until(lambda: len(children(run.pid)) >= 1, "the worker process")
     time.sleep(0.3)
     run.kill()
     run.communicate(timeout=TIMEOUT)
