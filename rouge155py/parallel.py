@@ -159,6 +159,10 @@ class _Workers:
         """How many tasks the worker ``conn`` has."""
         return len(self._tasks[conn])
 
+    def tags(self, conn: Connection) -> list[Any]:
+        """The tags of the worker's tasks."""
+        return list(self._tasks[conn])
+
     def free(self, depth: int) -> Optional[Connection]:
         """The least busy worker with fewer than ``depth`` tasks, or None."""
         conn = min(self._conns, key=lambda c: len(self._tasks[c]) + (c in self._held))
@@ -362,9 +366,9 @@ class _Evals:
 
     def _add(self, entry: Union[Eval, XmlEval]) -> None:
         self._pending.append(entry)
-        self.pending_pairs += self._pairs(entry)
+        self.pending_pairs += self.pairs(entry)
 
-    def _pairs(self, entry: Union[Eval, XmlEval]) -> int:
+    def pairs(self, entry: Union[Eval, XmlEval]) -> int:
         """The (peer, model) pairs an eval holds for the evaluated peers (an XML eval may grow)."""
         peers = len(entry.peers) if self._system_id is None else int(self._system_id in entry.peers)
         return peers * max(1, len(entry.models))
@@ -386,11 +390,11 @@ class _Evals:
         found = 0
         while self._pending and found < pairs:
             entry = self._pending.popleft()
-            self.pending_pairs -= self._pairs(entry)
+            self.pending_pairs -= self.pairs(entry)
             ev = entry.documents() if isinstance(entry, XmlEval) else entry
             self.taken.append(ev)
             self._handed.add(ev.eval_id)
-            scored = self._pairs(ev)
+            scored = self.pairs(ev)
             if scored:
                 chunk.append(ev)
                 found += scored
@@ -429,7 +433,8 @@ def _score_all(
     grouped: Grouped = {}
     plan = metric_plan(options)
     processes = pool.count + 1
-    sizes: dict[int, int] = {}
+    sizes: dict[int, int] = {}  # the evals of each task given out
+    pairs: dict[int, int] = {}  # and its (peer, model) pairs
     handed = done = 0
 
     def add(count: int, part: Grouped | RougeError) -> None:
@@ -449,18 +454,23 @@ def _score_all(
         finished = pool.collect(0)
         while finished:  # every reply in: each frees room for a task
             for tag, part in finished:
+                del pairs[tag]
                 add(sizes.pop(tag), part)
             finished = pool.collect(0)
         while True:  # each worker runs a task and has the next one waiting
             conn = pool.free(2)
             if conn is None:
                 break
+            load = pool.load(conn)
+            if load and evals.finished and evals.pending_pairs < 2 * sum(pairs[t] for t in pool.tags(conn)):
+                break  # near the end, a task waiting in a worker would leave this process idle
             # A task that waits behind another is smaller: at the end, none is left holding much.
-            chunk, peers = evals.chunk(2 * processes * (1 + pool.load(conn)))
+            chunk, peers = evals.chunk(2 * processes * (1 + load))
             if not chunk:
                 break
             pool.submit(conn, _score, (options, [_packed(ev) for ev in chunk], peers), handed)
             sizes[handed] = len(chunk)
+            pairs[handed] = sum(map(evals.pairs, chunk))
             handed += 1
         if not evals.finished:
             continue
@@ -477,6 +487,7 @@ def _score_all(
             return grouped
         else:
             for tag, part in pool.collect(None):
+                del pairs[tag]
                 add(sizes.pop(tag), part)
 
 
