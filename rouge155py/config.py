@@ -37,9 +37,11 @@ INPUT_FORMATS = ("SEE", "ISI", "SPL", "SIMPLE")
 # Perl's "$" also matches before a final newline.
 _FORMAT = re.compile(r"(?:SEE|ISI|SPL|SIMPLE)\n?\Z", re.IGNORECASE | re.ASCII)
 # Perl's \s on the parser's Unicode strings (Python's \s would add \x1c-\x1f).
-_SPACE = "\t\n\x0b\x0c\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
+_SPACE_SET = frozenset(
+    "\t\n\x0b\x0c\r \x85\xa0\u1680\u2028\u2029\u202f\u205f\u3000" + "".join(map(chr, range(0x2000, 0x200B)))
+)
+_SPACE = "".join(sorted(_SPACE_SET))
 _EDGE_SPACE = re.compile(f"\\A[{_SPACE}]+|[{_SPACE}]+\\Z")
-_SPACE_SET = frozenset(re.findall(f"[{_SPACE}]", "".join(map(chr, range(0x3001)))))
 
 
 # Slots where Python has them for dataclasses (3.10+): a configuration may hold 100,000s of evals.

@@ -21,7 +21,10 @@ XML_CONFIG = ["-e", "data", "-a", "-n", "2", "examples/duc-mini/rouge-config.xml
 
 # Runs ``python -m rouge155py ARGS...`` and writes the exit code and the loaded modules to OUT.
 _CLI_PROBE = """\
-import runpy, sys
+import os, runpy, sys
+def _exit(code):  # the command ends with os._exit: end with SystemExit here, to look at the modules
+    raise SystemExit(code)
+os._exit = _exit
 out = sys.argv[1]
 sys.argv = ["rouge155py", *sys.argv[2:]]
 try:
