@@ -321,7 +321,7 @@ class _Evals:
     def __init__(self, options: Options, config: Optional[EvalConfig]) -> None:
         self._system_id = None if options.all_systems else options.system_id or ""
         self._stream: Optional[XmlEvalStream] = None
-        self._pending: deque[Union[Eval, XmlEval]] = deque()
+        self._pending: deque[tuple[Union[Eval, XmlEval], int]] = deque()  # and its pairs then
         self._config = config
         if config is None and options.hypothesis_path is None and options.file_list_format is None:
             if options.config_path is not None:
@@ -365,16 +365,18 @@ class _Evals:
         stream.opened.clear()
 
     def _add(self, entry: Union[Eval, XmlEval]) -> None:
-        self._pending.append(entry)
-        self.pending_pairs += self.pairs(entry)
+        pairs = self._pairs(entry)
+        self._pending.append((entry, pairs))
+        self.pending_pairs += pairs
 
-    def pairs(self, entry: Union[Eval, XmlEval]) -> int:
+    def _pairs(self, entry: Union[Eval, XmlEval]) -> int:
         """The (peer, model) pairs an eval holds for the evaluated peers (an XML eval may grow)."""
         peers = len(entry.peers) if self._system_id is None else int(self._system_id in entry.peers)
         return peers * max(1, len(entry.models))
 
-    def chunk(self, parts: int, most: int = _MAX_PAIRS) -> tuple[list[Eval], list[str]]:
-        """The next evals to hand out, and their evaluated peers: none while too few are known.
+    def chunk(self, parts: int, most: int = _MAX_PAIRS) -> tuple[list[Eval], list[str], int]:
+        """The next evals to hand out, their evaluated peers and their (peer, model) pairs: none
+        while too few are known.
 
         While the configuration is read, chunks of about :data:`_READING_PAIRS`;
         then one of ``parts`` parts of what is left (up to ``most`` pairs), smaller and smaller.
@@ -385,22 +387,25 @@ class _Evals:
         elif self.pending_pairs >= _READING_PAIRS:
             pairs = _READING_PAIRS
         else:
-            return [], []
+            return [], [], 0
         chunk: list[Eval] = []
         found = 0
         while self._pending and found < pairs:
-            entry = self._pending.popleft()
-            self.pending_pairs -= self.pairs(entry)
-            ev = entry.documents() if isinstance(entry, XmlEval) else entry
+            entry, counted = self._pending.popleft()
+            self.pending_pairs -= counted
+            if isinstance(entry, XmlEval):
+                ev = entry.documents()
+                counted = self._pairs(ev)  # what the XML gave it since, and its models by ID
+            else:
+                ev = entry
             self.taken.append(ev)
             self._handed.add(ev.eval_id)
-            scored = self.pairs(ev)
-            if scored:
+            if counted:
                 chunk.append(ev)
-                found += scored
+                found += counted
         if self._system_id is not None:
-            return chunk, [self._system_id]
-        return chunk, sorted({peer_id for ev in chunk for peer_id in ev.peers})
+            return chunk, [self._system_id], found
+        return chunk, sorted({peer_id for ev in chunk for peer_id in ev.peers}), found
 
     def config(self) -> EvalConfig:
         """The whole configuration, once every eval is known and taken."""
@@ -465,17 +470,17 @@ def _score_all(
             if load and evals.finished and evals.pending_pairs < 2 * sum(pairs[t] for t in pool.tags(conn)):
                 break  # near the end, a task waiting in a worker would leave this process idle
             # A task that waits behind another is smaller: at the end, none is left holding much.
-            chunk, peers = evals.chunk(2 * processes * (1 + load))
+            chunk, peers, chunk_pairs = evals.chunk(2 * processes * (1 + load))
             if not chunk:
                 break
             pool.submit(conn, _score, (options, [_packed(ev) for ev in chunk], peers), handed)
             sizes[handed] = len(chunk)
-            pairs[handed] = sum(map(evals.pairs, chunk))
+            pairs[handed] = chunk_pairs
             handed += 1
         if not evals.finished:
             continue
         # A small share here: this process is back to feed the workers before they run dry.
-        chunk, peers = evals.chunk(4 * processes, _READING_PAIRS)
+        chunk, peers, _ = evals.chunk(4 * processes, _READING_PAIRS)
         if chunk:
             try:
                 check_models(chunk, peers, scorer.corpus.exists)

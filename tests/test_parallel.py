@@ -88,8 +88,9 @@ def test_evals_are_handed_out_in_order_as_they_are_read(tmp_path: Path) -> None:
     while not evals.done:
         evals.read(4)
         reads += 1
-        chunk, peers = evals.chunk(4)
+        chunk, peers, pairs = evals.chunk(4)
         assert len(chunk) <= parallel._MAX_PAIRS
+        assert pairs == sum(len(ev.peers) * len(ev.models) for ev in chunk)
         assert peers == sorted({p for ev in chunk for p in ev.peers})
         handed.extend(ev.eval_id for ev in chunk)
     assert reads > 10  # handed out while the file was read, not once it was read
