@@ -61,7 +61,8 @@ _scorer: Optional[Scorer] = None  # one per worker process, kept between its chu
 
 
 def max_workers() -> int:
-    """The most worker processes a run starts, whatever ``-j`` asks: twice the CPUs, at least 8."""
+    """The most processes a run uses (this one included), whatever ``-j`` asks: twice the CPUs,
+    at least 8."""
     try:
         cpus = len(os.sched_getaffinity(0))  # type: ignore[attr-defined]
     except (AttributeError, OSError):
