@@ -96,6 +96,8 @@ class Process:
     """A child process running ``target(*args)``; its exit code is that of multiprocessing."""
 
     def __init__(self, target: Callable[..., Any], args: tuple[Any, ...] = (), daemon: bool = True) -> None:
+        """``daemon`` is multiprocessing's argument, taken as it is: a child here never outlives the
+        pipe it reads its tasks from."""
         self._target = target
         self._args = args
         self.pid: Optional[int] = None

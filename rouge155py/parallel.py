@@ -265,16 +265,23 @@ def _document(value: Any) -> Document:
 
 
 def _score(job: tuple[Options, list[Packed], list[str]]) -> Grouped | RougeError:
-    """The rows of every peer and metric in some evals, whose models must exist (an error is
-    returned, not raised)."""
+    """A worker's task: :func:`_scored` of some evals, with the worker's own scorer."""
     global _scorer
     options, packed, peers = job
     try:
         if _scorer is None:
             _scorer = Scorer(options)
-        evals = list(map(_unpacked, packed))
-        check_models(evals, peers, _scorer.corpus.exists)
-        return score_evals(options, _scorer, metric_plan(options), evals, peers)
+    except RougeError as error:
+        return error
+    return _scored(options, _scorer, list(map(_unpacked, packed)), peers)
+
+
+def _scored(options: Options, scorer: Scorer, evals: list[Eval], peers: list[str]) -> Grouped | RougeError:
+    """The rows of every peer and metric in some evals, whose models must exist (an error is
+    returned, not raised: a single process then names the first one)."""
+    try:
+        check_models(evals, peers, scorer.corpus.exists)
+        return score_evals(options, scorer, metric_plan(options), evals, peers)
     except RougeError as error:
         return error
 
@@ -437,7 +444,6 @@ def _score_all(
     """The rows of every eval, scored as the evals become known by the workers and, once the
     configuration is read, by this process too."""
     grouped: Grouped = {}
-    plan = metric_plan(options)
     processes = pool.count + 1
     sizes: dict[int, int] = {}  # the evals of each task given out
     pairs: dict[int, int] = {}  # and its (peer, model) pairs
@@ -483,12 +489,7 @@ def _score_all(
         # A small share here: this process is back to feed the workers before they run dry.
         chunk, peers, _ = evals.chunk(4 * processes, _READING_PAIRS)
         if chunk:
-            try:
-                check_models(chunk, peers, scorer.corpus.exists)
-                part = score_evals(options, scorer, plan, chunk, peers)
-            except RougeError as error:
-                part = error
-            add(len(chunk), part)
+            add(len(chunk), _scored(options, scorer, chunk, peers))
         elif not pool.busy:
             return grouped
         else:
