@@ -445,8 +445,7 @@ def _score_all(
     configuration is read, by this process too."""
     grouped: Grouped = {}
     processes = pool.count + 1
-    sizes: dict[int, int] = {}  # the evals of each task given out
-    pairs: dict[int, int] = {}  # and its (peer, model) pairs
+    given: dict[int, tuple[int, int]] = {}  # each task given out: its evals and (peer, model) pairs
     handed = done = 0
 
     def add(count: int, part: Grouped | RougeError) -> None:
@@ -456,7 +455,10 @@ def _score_all(
         merge_rows(grouped, part)
         done += count
         if progress is not None:
-            progress("scoring", done, done + sum(sizes.values()) + evals.pending_count)
+            progress("scoring", done, done + sum(n for n, _ in given.values()) + evals.pending_count)
+
+    def returned(tag: int, part: Grouped | RougeError) -> None:
+        add(given.pop(tag)[0], part)
 
     while True:
         try:
@@ -466,23 +468,22 @@ def _score_all(
         finished = pool.collect(0)
         while finished:  # every reply in: each frees room for a task
             for tag, part in finished:
-                del pairs[tag]
-                add(sizes.pop(tag), part)
+                returned(tag, part)
             finished = pool.collect(0)
         while True:  # each worker runs a task and has the next one waiting
             conn = pool.free(2)
             if conn is None:
                 break
             load = pool.load(conn)
-            if load and evals.finished and evals.pending_pairs < 2 * sum(pairs[t] for t in pool.tags(conn)):
+            holds = sum(given[t][1] for t in pool.tags(conn))  # the pairs the worker has to score
+            if load and evals.finished and evals.pending_pairs < 2 * holds:
                 break  # near the end, a task waiting in a worker would leave this process idle
             # A task that waits behind another is smaller: at the end, none is left holding much.
             chunk, peers, chunk_pairs = evals.chunk(2 * processes * (1 + load))
             if not chunk:
                 break
             pool.submit(conn, _score, (options, [_packed(ev) for ev in chunk], peers), handed)
-            sizes[handed] = len(chunk)
-            pairs[handed] = chunk_pairs
+            given[handed] = (len(chunk), chunk_pairs)
             handed += 1
         if not evals.finished:
             continue
@@ -494,8 +495,7 @@ def _score_all(
             return grouped
         else:
             for tag, part in pool.collect(None):
-                del pairs[tag]
-                add(sizes.pop(tag), part)
+                returned(tag, part)
 
 
 def _summarized(
