@@ -8,6 +8,10 @@ has ``fork()``, with the names :mod:`multiprocessing` uses (``Pipe``,
 
 A child runs its target and leaves with ``os._exit``: it never returns into
 the caller's code, runs no exit handler and flushes no buffer it inherited.
+
+On Linux each pipe is made 1 MiB large where the system allows it (64 KiB
+otherwise): a task or a reply of a few hundred evals then fits whole, and
+its writer goes on with its work instead of waiting for the reader.
 """
 
 from __future__ import annotations
@@ -17,20 +21,25 @@ import pickle
 import select
 import signal
 import struct
+import sys
 import time
 from typing import Any, Callable, Optional
 
 __all__ = ["Connection", "Pipe", "Process", "get_start_method", "wait"]
 
 _HEADER = struct.Struct("!Q")  # the length of each pickled message
+_PIPE_BYTES = 1 << 20  # the size asked for each pipe (Linux's default limit for a user)
+_DEFAULT_BYTES = 65536  # the size of a pipe that keeps its default
+_LINUX = sys.platform.startswith("linux")
 
 
 class Connection:
     """One end of a duplex pipe: pickled objects, each sent whole."""
 
-    def __init__(self, read_fd: int, write_fd: int) -> None:
+    def __init__(self, read_fd: int, write_fd: int, capacity: int = _DEFAULT_BYTES) -> None:
         self._read: Optional[int] = read_fd
         self._write: Optional[int] = write_fd
+        self.capacity = capacity  # the bytes sent that the pipe holds until the other end reads them
 
     def fileno(self) -> int:
         """The descriptor to wait on for a message."""
@@ -85,11 +94,25 @@ def _read_exactly(fd: int, size: int) -> bytes:
     return bytes(data)
 
 
+def _pipe() -> tuple[int, int, int]:
+    """A pipe's two descriptors and its size, made large where the system allows it."""
+    read_fd, write_fd = os.pipe()
+    size = _DEFAULT_BYTES
+    if _LINUX:
+        import fcntl
+
+        try:
+            size = fcntl.fcntl(write_fd, getattr(fcntl, "F_SETPIPE_SZ", 1031), _PIPE_BYTES)
+        except OSError:  # above the user's limit of pipe memory: the pipe keeps its size
+            pass
+    return read_fd, write_fd, size
+
+
 def Pipe() -> tuple[Connection, Connection]:  # multiprocessing's name
     """Two connected ends: what one sends, the other receives."""
-    a_read, b_write = os.pipe()
-    b_read, a_write = os.pipe()
-    return Connection(a_read, a_write), Connection(b_read, b_write)
+    a_read, b_write, b_size = _pipe()
+    b_read, a_write, a_size = _pipe()
+    return Connection(a_read, a_write, a_size), Connection(b_read, b_write, b_size)
 
 
 class Process:

@@ -55,7 +55,7 @@ from .results import MetricResult
 __all__ = ["evaluate_parallel", "max_workers"]
 
 T = TypeVar("T")
-_QUEUED_BYTES = 32768  # a task waits in its worker's pipe up to this size (a pipe holds 64 KiB)
+_PIPE_BYTES = 65536  # what a pipe holds where its connection does not tell
 _STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
 _scorer: Optional[Scorer] = None  # one per worker process, kept between its chunks
 
@@ -71,6 +71,11 @@ def max_workers() -> int:
 
 
 Connection = Any  # forked.Connection, or multiprocessing's where the system has no fork()
+
+
+def _room(conn: Connection) -> int:
+    """The largest task that may wait in a worker's pipe behind another: half of what it holds."""
+    return getattr(conn, "capacity", _PIPE_BYTES) // 2
 
 
 def _process_kit() -> tuple[Any, Callable[..., list[Any]]]:
@@ -172,7 +177,7 @@ class _Workers:
     def submit(self, conn: Connection, function: Callable[[T], Any], argument: T, tag: Any) -> None:
         """Give ``function(argument)`` to the worker ``conn``; :meth:`collect` returns it with ``tag``."""
         data = pickle.dumps((function, argument), pickle.HIGHEST_PROTOCOL)
-        if self._tasks[conn] and len(data) > _QUEUED_BYTES:
+        if self._tasks[conn] and len(data) > _room(conn):
             self._held[conn] = data  # sent when the task it runs has ended: a full pipe would block
         else:
             self._send(conn, data)

@@ -3,8 +3,11 @@ that cannot stand (an eval opened again later, errors met late) giving a single 
 
 from __future__ import annotations
 
+import os
+import pickle
 import random
 import signal
+import sys
 import time
 from pathlib import Path
 from typing import Optional
@@ -226,6 +229,29 @@ def test_a_forked_pipe_carries_large_objects_both_ways() -> None:
     assert child.exitcode == 0
 
 
+def test_a_forked_pipe_holds_what_its_capacity_says() -> None:
+    """A message as large as the pipe's capacity is written whole with no reader (Linux: 1 MiB
+    where the system allows it), so a worker's reply never waits for the parent."""
+    mine, theirs = forked.Pipe()
+    try:
+        assert mine.capacity >= 65536 and theirs.capacity >= 65536
+        if (
+            sys.platform.startswith("linux")
+            and int(Path("/proc/sys/fs/pipe-max-size").read_text()) >= 1 << 20
+        ):
+            assert mine.capacity == 1 << 20
+        os.set_blocking(mine._write, False)  # a write beyond what the pipe holds raises, never hangs
+        message = b"x" * (mine.capacity - 64)
+        data = pickle.dumps(message, pickle.HIGHEST_PROTOCOL)
+        assert len(data) + 8 <= mine.capacity  # with its 8-byte length
+        mine.send_bytes(data)
+        assert forked.wait([theirs], 0) == [theirs]
+        assert theirs.recv() == message
+    finally:
+        mine.close()
+        theirs.close()
+
+
 def test_a_forked_process_reports_how_it_ended() -> None:
     child = forked.Process(target=lambda: time.sleep(30))
     child.start()
@@ -239,14 +265,14 @@ def test_a_forked_process_reports_how_it_ended() -> None:
     assert failing.exitcode == 1
 
 
-@pytest.mark.parametrize("queued_bytes", [0, 1 << 30], ids=["held-until-free", "all-in-the-pipe"])
+@pytest.mark.parametrize("room", [0, 1 << 30], ids=["held-until-free", "all-in-the-pipe"])
 def test_a_task_waits_in_the_pipe_or_until_its_worker_is_free(
-    tmp_path: Path, queued_bytes: int, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, room: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A task given to a busy worker waits in its pipe when small, else until the worker's task ends."""
     config = _config(tmp_path, 300, missing_peer_every=6)
     one = _outcome(config, 1)
-    monkeypatch.setattr(parallel, "_QUEUED_BYTES", queued_bytes)
+    monkeypatch.setattr(parallel, "_room", lambda conn: room)
     held = []
     submit = parallel._Workers.submit
 
@@ -256,4 +282,4 @@ def test_a_task_waits_in_the_pipe_or_until_its_worker_is_free(
 
     monkeypatch.setattr(parallel._Workers, "submit", counting)
     assert _outcome(config, 3) == one
-    assert any(held) == (queued_bytes == 0)
+    assert any(held) == (room == 0)
