@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import re
 from array import array
-from typing import Iterator, Optional
+from typing import Iterator, Optional, Union
 
 from .bootstrap import FlatRows, resample, summarize
 from .config import Eval
@@ -18,7 +18,7 @@ from .corpus import Corpus
 from .metrics.base import Metric, Task
 from .options import Options
 from .planning import plan_tasks
-from .results import InstanceRows, MetricResult, Row, RowValues, float_rows, row_at
+from .results import Counts, InstanceRows, MetricResult, Row, RowValues, Summary, float_rows, row_at, rows_at
 from .scoring import combine_models, instance_scores
 from .text.stage import text_stage
 
@@ -31,9 +31,11 @@ __all__ = [
     "group_rows",
     "instance_tables",
     "merge_rows",
+    "metric_result",
     "score_evals",
     "summarize_metric",
     "summarized",
+    "table_summary",
 ]
 
 
@@ -105,16 +107,10 @@ class RowTable:
             return
         self._tuples()[k] = row
 
-    def in_order(self, positions: list[int]) -> RowValues:
-        """The rows at these positions, in that order, held as compactly."""
-        if self._rows is None:
-            values = self._values
-            out = array("d")
-            for k in positions:
-                out.extend(values[3 * k : 3 * k + 3])
-            return out
-        rows = self._rows
-        return [rows[k] for k in positions]
+    @property
+    def values(self) -> RowValues:
+        """The rows, in the order they were added, held compactly."""
+        return self._values if self._rows is None else self._rows
 
 
 def _all_floats(row: Row) -> bool:
@@ -254,25 +250,40 @@ def eval_positions(ids: list[str]) -> list[int]:
 
 def summarize_metric(options: Options, metric: Metric, peer_id: str, table: RowTable) -> MetricResult:
     """Averages and confidence intervals (or ``-t 2`` count sums) of one peer's metric."""
+    return metric_result(metric, peer_id, table, table_summary(options, table))
+
+
+def table_summary(options: Options, table: RowTable) -> Union[Summary, Counts]:
+    """The averages and confidence intervals of a table's rows, resampled in the Perl's order
+    of instance IDs; under ``-t 2`` their summed counts."""
     o = options
     ids = table.ids
-    by_id = sorted(range(len(ids)), key=ids.__getitem__)  # the Perl's sort keys
-    sorted_ids = [ids[k] for k in by_id]
-    per_eval = [by_id[k] for k in eval_positions(sorted_ids)]
-    instances = InstanceRows([ids[k] for k in per_eval], table.in_order(per_eval))
-    del per_eval
-    rows = table.in_order(by_id)
+    rows = rows_at(table.values, sorted(range(len(ids)), key=ids.__getitem__))  # the Perl's sort keys
     if o.counting == 2:
         sums = [0, 0, 0]
         for k in range(len(ids)):
             row = row_at(rows, k)
             for j in range(3):
                 sums[j] += row[j]
-        return MetricResult(
-            peer_id, metric.label, instances, counts=(int(sums[0]), int(sums[1]), int(sums[2]))
-        )
+        return int(sums[0]), int(sums[1]), int(sums[2])
     values = resample(
         FlatRows(rows) if isinstance(rows, array) else rows, o.resample_count, o.counting, o.alpha
     )
-    summary = summarize(values, o.confidence, o.resamples)
-    return MetricResult(peer_id, metric.label, instances, summary=summary)
+    return summarize(values, o.confidence, o.resamples)
+
+
+def metric_result(
+    metric: Metric, peer_id: str, table: RowTable, summed: Union[Summary, Counts]
+) -> MetricResult:
+    """One peer's result for a metric: the table's rows (put in the Perl's ``-d`` order when first
+    read) and what :func:`table_summary` made of them."""
+    instances = InstanceRows(table.ids, table.values, _per_eval_positions)
+    if isinstance(summed, Summary):
+        return MetricResult(peer_id, metric.label, instances, summary=summed)
+    return MetricResult(peer_id, metric.label, instances, counts=summed)
+
+
+def _per_eval_positions(ids: list[str]) -> list[int]:
+    """The positions of instance IDs in the Perl's ``-d`` order: sorted as strings, then by eval."""
+    by_id = sorted(range(len(ids)), key=ids.__getitem__)
+    return [by_id[k] for k in eval_positions([ids[k] for k in by_id])]

@@ -40,7 +40,16 @@ from dataclasses import replace
 from typing import Any, Callable, NoReturn, Optional, TypeVar, Union
 
 from .config import Eval, EvalConfig, XmlEval, XmlEvalStream
-from .engine import Grouped, RowTable, Scorer, instance_tables, merge_rows, score_evals, summarize_metric
+from .engine import (
+    Grouped,
+    RowTable,
+    Scorer,
+    instance_tables,
+    merge_rows,
+    metric_result,
+    score_evals,
+    table_summary,
+)
 from .errors import RougeError
 from .evaluation import evaluate, load_config
 from .metrics.base import Metric
@@ -50,7 +59,7 @@ from .planning import check_models, check_resamples, evaluated_peers, peer_warni
 from .progress import ProgressFn
 from .readers.document import Document, SummaryFile
 from .report import Report
-from .results import MetricResult
+from .results import Counts, MetricResult, Summary
 
 __all__ = ["evaluate_parallel", "max_workers"]
 
@@ -291,11 +300,10 @@ def _scored(options: Options, scorer: Scorer, evals: list[Eval], peers: list[str
         return error
 
 
-def _summarize(job: tuple[Options, list[tuple[str, int, RowTable]]]) -> list[MetricResult]:
-    """Averages and intervals of some (peer, metric) instance tables."""
+def _summarize(job: tuple[Options, list[RowTable]]) -> list[Union[Summary, Counts]]:
+    """Averages and intervals of some (peer, metric) instance tables (only these go back)."""
     options, tables = job
-    plan = metric_plan(options)
-    return [summarize_metric(options, plan[index], peer_id, rows) for peer_id, index, rows in tables]
+    return [table_summary(options, rows) for rows in tables]
 
 
 def _shares(tables: list[T], sizes: list[int], count: int) -> list[list[T]]:
@@ -511,25 +519,29 @@ def _summarized(
     progress: Optional[ProgressFn],
 ) -> list[MetricResult]:
     """The results of the tables, in their order: a share to each worker, the last one here."""
-    shares = _shares(tables, [len(rows) for _, _, rows in tables], pool.count + 1)
+    shares = _shares([rows for _, _, rows in tables], [len(rows) for _, _, rows in tables], pool.count + 1)
     for k, share in enumerate(shares[:-1]):
         conn = pool.free(1)
         assert conn is not None
         pool.submit(conn, _summarize, (options, share), k)
-    results: list[list[MetricResult]] = [[] for _ in shares]
+    summaries: list[list[Union[Summary, Counts]]] = [[] for _ in shares]
     done = 0
-    for peer_id, index, rows in shares[-1]:
-        results[-1].append(summarize_metric(options, plan[index], peer_id, rows))
+    for rows in shares[-1]:
+        summaries[-1].append(table_summary(options, rows))
         done += 1
         if progress is not None:
             progress("bootstrap", done, len(tables))
     while pool.busy:
         for k, part in pool.collect(None):
-            results[k] = part
+            summaries[k] = part
             done += len(part)
             if progress is not None:
                 progress("bootstrap", done, len(tables))
-    return [result for part in results for result in part]
+    summed = [summary for part in summaries for summary in part]
+    return [
+        metric_result(plan[index], peer_id, rows, summary)
+        for (peer_id, index, rows), summary in zip(tables, summed)
+    ]
 
 
 def evaluate_parallel(

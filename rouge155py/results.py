@@ -12,7 +12,7 @@ from __future__ import annotations
 from array import array
 from collections.abc import ItemsView, Iterator, Mapping, ValuesView
 from dataclasses import dataclass
-from typing import Optional, Union
+from typing import Callable, Optional, Union
 
 __all__ = ["Counts", "InstanceRows", "MetricResult", "Row", "Summary"]
 
@@ -34,29 +34,53 @@ def row_at(values: RowValues, k: int) -> Row:
     return values[k]
 
 
+def rows_at(values: RowValues, positions: list[int]) -> RowValues:
+    """The rows at these positions, in that order, held as compactly."""
+    if isinstance(values, array):
+        out = array("d")
+        for k in positions:
+            out.extend(values[3 * k : 3 * k + 3])
+        return out
+    return [values[k] for k in positions]
+
+
 class InstanceRows(Mapping[str, Row]):
     """Instance ID -> row, in a fixed order; rows of floats take 24 bytes each.
 
     A read-only mapping: iteration, ``items()`` and ``values()`` follow the
-    order given; looking up one ID builds an index once.
+    order given, or the order that ``order(ids)`` gives (the positions of the
+    IDs), found when it is first needed: a report without ``-d`` needs none.
+    Looking up one ID builds an index once.
     """
 
-    __slots__ = ("_ids", "_index", "_values")
+    __slots__ = ("_ids", "_index", "_order", "_values")
 
-    def __init__(self, ids: list[str], values: RowValues) -> None:
+    def __init__(
+        self, ids: list[str], values: RowValues, order: Optional[Callable[[list[str]], list[int]]] = None
+    ) -> None:
         self._ids = ids
         self._values = values
+        self._order = order
         self._index: Optional[dict[str, int]] = None
+
+    def _ordered(self) -> list[str]:
+        """The IDs in the mapping's order (the rows put in that order first, once)."""
+        if self._order is not None:
+            positions = self._order(self._ids)
+            self._ids = [self._ids[k] for k in positions]
+            self._values = rows_at(self._values, positions)
+            self._order = None
+        return self._ids
 
     def __len__(self) -> int:
         return len(self._ids)
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self._ids)
+        return iter(self._ordered())
 
     def __getitem__(self, instance_id: str) -> Row:
         if self._index is None:
-            self._index = {i: k for k, i in reversed(list(enumerate(self._ids)))}
+            self._index = {i: k for k, i in reversed(list(enumerate(self._ordered())))}
         return row_at(self._values, self._index[instance_id])
 
     def items(self) -> ItemsView[str, Row]:
@@ -67,6 +91,7 @@ class InstanceRows(Mapping[str, Row]):
 
     def rows(self) -> Iterator[Row]:
         """The rows in order."""
+        self._ordered()
         values = self._values
         return float_rows(values) if isinstance(values, array) else iter(values)
 
@@ -74,13 +99,13 @@ class InstanceRows(Mapping[str, Row]):
         return repr(dict(self.items()))
 
     def __reduce__(self) -> tuple:
-        return InstanceRows, (self._ids, self._values)
+        return InstanceRows, (self._ordered(), self._values)
 
 
 class _Items(ItemsView):  # type: ignore[type-arg]
     def __iter__(self) -> Iterator[tuple[str, Row]]:
         rows: InstanceRows = self._mapping  # type: ignore[attr-defined]
-        return zip(rows._ids, rows.rows())
+        return zip(rows._ordered(), rows.rows())
 
 
 class _Values(ValuesView):  # type: ignore[type-arg]

@@ -3,19 +3,22 @@
 from __future__ import annotations
 
 import functools
+import pickle
 import random
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
 from rouge155py import Options, UsageError, evaluate
 from rouge155py.config import config_from_documents
 from rouge155py.corpus import Corpus
-from rouge155py.engine import _by_eval_id, eval_order
+from rouge155py.engine import RowTable, _by_eval_id, eval_order, metric_result
 from rouge155py.metrics.plan import REGISTRY, metric_plan
 from rouge155py.planning import plan_tasks, walk_tasks
 from rouge155py.readers import SummaryFile, SummaryText
 from rouge155py.resources import load_data
+from rouge155py.results import Summary
 from rouge155py.text.tokenize import Tokenizer
 
 
@@ -120,3 +123,30 @@ def test_eval_order_is_the_perls_comparison_sort() -> None:
         }
         ordered = sorted(ids)
         assert eval_order(ordered) == sorted(ordered, key=functools.cmp_to_key(_by_eval_id)), ordered
+
+
+@pytest.mark.parametrize("floats", [True, False], ids=["floats", "counts"])
+def test_a_results_rows_are_in_the_d_order_however_they_are_read(floats: bool) -> None:
+    """A result holds its rows as scored and puts them in the Perl's -d order when first read:
+    iteration, items, values, a lookup, equality and pickling all see that order."""
+    scored = ["10.A", "9.A", "2.A", "10b.A", "1.A"]
+    table = RowTable()
+    for k, instance_id in enumerate(scored):
+        table.add(instance_id, (k + 0.5, k + 0.25, k + 0.125) if floats else (k, k + 1, k + 2))
+    row = dict(table.items())
+    expected = ["1.A", "2.A", "9.A", "10.A", "10b.A"]
+    assert eval_order(sorted(scored)) == expected
+    reads = {
+        "iter": list,
+        "items": lambda r: [i for i, _ in r.items()],
+        "values": lambda r: [i for v in r.values() for i in scored if row[i] == v],
+        "lookup then iter": lambda r: list(r) if r["9.A"] == row["9.A"] else [],
+        "pickle": lambda r: list(pickle.loads(pickle.dumps(r))),
+        "equality": lambda r: expected if r == {i: row[i] for i in expected} else [],
+    }
+    summary = Summary((0.0,) * 3, (0.0,) * 3, (0.0,) * 3)
+    for name, read in reads.items():
+        result = metric_result(SimpleNamespace(label="ROUGE-1"), "A", table, summary)  # type: ignore[arg-type]
+        assert len(result.instances) == len(scored)
+        assert read(result.instances) == expected, name
+        assert list(result.instances.items()) == [(i, row[i]) for i in expected], name
