@@ -32,13 +32,12 @@ from __future__ import annotations
 import gc
 import math
 import os
-import pickle
 import signal
-import traceback
 from collections import deque
 from dataclasses import replace
 from typing import Any, Callable, NoReturn, Optional, TypeVar, Union
 
+from . import forked
 from .config import Eval, EvalConfig, XmlEval, XmlEvalStream
 from .engine import (
     Grouped,
@@ -91,8 +90,6 @@ def _process_kit() -> tuple[Any, Callable[..., list[Any]]]:
     """What makes the workers, and waits on their pipes: :mod:`~rouge155py.forked`, else
     multiprocessing (imported only then)."""
     if hasattr(os, "fork"):
-        from . import forked
-
         return forked, forked.wait
     import multiprocessing
     from multiprocessing.connection import wait
@@ -117,13 +114,20 @@ def _serve(conn: Connection, inherited: list[Connection]) -> None:
         try:
             reply: tuple[Any, ...] = (True, function(argument))
         except Exception as error:
-            reply = (False, error, traceback.format_exc())
+            reply = (False, error, _trace())
         try:
             conn.send(reply)
         except (EOFError, OSError):
             return
         except Exception:  # the result or the error does not pickle
-            conn.send((False, RuntimeError("a worker's reply could not be sent"), traceback.format_exc()))
+            conn.send((False, RuntimeError("a worker's reply could not be sent"), _trace()))
+
+
+def _trace() -> str:
+    """The traceback of the exception being handled (traceback imported only then)."""
+    import traceback
+
+    return traceback.format_exc()
 
 
 class _Workers:
@@ -185,7 +189,7 @@ class _Workers:
 
     def submit(self, conn: Connection, function: Callable[[T], Any], argument: T, tag: Any) -> None:
         """Give ``function(argument)`` to the worker ``conn``; :meth:`collect` returns it with ``tag``."""
-        data = pickle.dumps((function, argument), pickle.HIGHEST_PROTOCOL)
+        data = forked.dumps((function, argument), -1)  # the highest protocol
         if self._tasks[conn] and len(data) > _room(conn):
             self._held[conn] = data  # sent when the task it runs has ended: a full pipe would block
         else:
