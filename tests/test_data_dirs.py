@@ -6,6 +6,8 @@ A real ROUGE-1.5.5 ``data/`` directory (``WordNet-2.0-Exceptions/`` and a
 
 from __future__ import annotations
 
+import random
+import re
 import shutil
 from pathlib import Path
 
@@ -13,7 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 from rouge155py.cli import main
-from rouge155py.resources import bundled_data_dir
+from rouge155py.resources import EXCEPTION_FILES, bundled_data_dir, load_data
 
 REPO = Path(__file__).resolve().parent.parent
 CONFIG = "examples/duc-mini/rouge-config.xml"
@@ -90,3 +92,41 @@ def test_missing_stopword_list_is_a_data_error(
     code, out, err = _run(cli_runner, ["-e", str(tmp_path), *OPTIONS], {}, monkeypatch)
     assert code == 5 and out == b""
     assert err.startswith("rouge155py: error:") and "smart_common_words.txt" in err
+
+
+def test_exception_lines_split_at_the_perls_spaces(tmp_path: Path) -> None:
+    """Every line of an exception list is split at runs of ASCII spaces, tabs, CR, VT and FF (the
+    Perl's \\s on bytes): first field -> second field (or ""), a later line replacing an earlier one."""
+    rng = random.Random(3)
+    pieces = [
+        b"a",
+        b"b",
+        b"ab",
+        b"\xe9",
+        b"'s",
+        b"-",
+        b"1",
+        b" ",
+        b"\t",
+        b"\r",
+        b"\x0b",
+        b"\x0c",
+        b"\x1c",
+        b"\xa0",
+    ]
+    lists = {
+        name: b"\n".join(b"".join(rng.choices(pieces, k=rng.randint(0, 6))) for _ in range(400))
+        for name in EXCEPTION_FILES
+    }
+    expected: dict[str, str] = {}
+    for name in EXCEPTION_FILES:
+        for line in lists[name].split(b"\n"):
+            fields = re.split(rb"[ \t\n\r\f\v]+", line)
+            expected[fields[0].decode("latin-1")] = fields[1].decode("latin-1") if len(fields) > 1 else ""
+    directory = tmp_path / "WordNet-exceptions"
+    directory.mkdir()
+    for name, data in lists.items():
+        (directory / name).write_bytes(data)
+    (tmp_path / "smart_common_words.txt").write_bytes(b"the\n")
+    assert load_data(str(tmp_path)).exceptions == expected
+    assert load_data(None).exceptions["geese"] == "goose"
