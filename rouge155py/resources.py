@@ -9,14 +9,17 @@ list (``--stopwords FILE``) is read from its path, under the summaries' size lim
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 from .errors import DataError
 from .readers.document import read_file
+
+if TYPE_CHECKING:  # pathlib is imported only by the functions that return a Path
+    from pathlib import Path
 
 __all__ = [
     "EXCEPTION_FILES",
@@ -44,53 +47,69 @@ class LinguisticData:
     source: str
 
 
+def _bundled_dir() -> str:
+    package = os.path.dirname(os.path.realpath(__file__))
+    inside = os.path.join(package, "data")
+    if os.path.isfile(os.path.join(inside, STOPWORDS_FILE)):
+        return inside
+    return os.path.join(os.path.dirname(package), "data")
+
+
 def bundled_data_dir() -> Path:
     """The data directory shipped inside the package, or the source tree's."""
-    inside = Path(__file__).resolve().parent / "data"
-    if (inside / STOPWORDS_FILE).is_file():
-        return inside
-    return Path(__file__).resolve().parent.parent / "data"
+    from pathlib import Path
+
+    return Path(_bundled_dir())
 
 
-def _read_lines(path: Path) -> list[bytes]:
-    data = path.read_bytes()
+def _read_lines(path: str) -> list[bytes]:
+    with open(path, "rb") as file:
+        data = file.read()
     lines = data.split(b"\n")
     if lines and lines[-1] == b"":
         lines.pop()
     return lines
 
 
-def _read_exceptions(directory: Path) -> dict[str, str]:
+def _read_exceptions(directory: str) -> dict[str, str]:
     # Same as inserting every line into the Perl's hash in this order: a later
     # line overwrites an earlier key; a line without a second field maps to "".
     exceptions: dict[str, str] = {}
     for name in EXCEPTION_FILES:
-        for line in _read_lines(directory / name):
+        for line in _read_lines(os.path.join(directory, name)):
             # bytes.split() splits at the same ASCII spaces, faster, but drops a leading empty field.
             fields = line.split(None, 2) if line[:1].isalnum() else _FIELDS.split(line)
             exceptions[fields[0].decode("latin-1")] = fields[1].decode("latin-1") if len(fields) > 1 else ""
     return exceptions
 
 
-def exception_dir(directory: Path) -> Optional[Path]:
+def _exception_dir(directory: str) -> Optional[str]:
     for name in EXCEPTION_DIRS:
-        candidate = directory / name
-        if all((candidate / f).is_file() for f in EXCEPTION_FILES):
+        candidate = os.path.join(directory, name)
+        if all(os.path.isfile(os.path.join(candidate, f)) for f in EXCEPTION_FILES):
             return candidate
     return None
+
+
+def exception_dir(directory: os.PathLike[str] | str) -> Optional[Path]:
+    """The directory of the four WordNet exception lists in a data directory, or None."""
+    from pathlib import Path
+
+    found = _exception_dir(os.fspath(directory))
+    return None if found is None else Path(found)
 
 
 @lru_cache(maxsize=8)
 def load_data(data_dir: Optional[str]) -> LinguisticData:
     """Load stopwords and exceptions from ``data_dir`` (None: the bundled data)."""
-    bundled = bundled_data_dir()
-    directory = Path(data_dir) if data_dir is not None else bundled
-    stop_path = directory / STOPWORDS_FILE
+    bundled = _bundled_dir()
+    directory = data_dir if data_dir is not None else bundled
+    stop_path = os.path.join(directory, STOPWORDS_FILE)
     try:
         stopwords = frozenset(line.decode("latin-1") for line in _read_lines(stop_path))
     except OSError as exc:
         raise DataError(f"cannot open stopword list {stop_path}: {exc.strerror}") from None
-    exceptions = exception_dir(directory) or exception_dir(bundled)
+    exceptions = _exception_dir(directory) or _exception_dir(bundled)
     if exceptions is None:
         raise DataError(f"no WordNet exception lists in {directory} or in {bundled}")
     return LinguisticData(stopwords, _read_exceptions(exceptions), str(directory))
