@@ -151,6 +151,17 @@ def test_xml_run(tmp_path: Path) -> None:
         _check_absent(modules, "numpy")
 
 
+@pytest.mark.skipif(not kernel_available(), reason="the C kernel stems the Perl's tokens")
+def test_stemming_run_leaves_the_python_stemmer_and_pathlib(tmp_path: Path) -> None:
+    """-m: the kernel stems every token of the Perl's text stage; the data files need no pathlib
+    (unless the interpreter's start has it already: an editable install's import hook does)."""
+    modules = _modules_of_run(tmp_path, "-m", *XML_CONFIG)
+    assert "rouge155py.text.stem" in modules
+    _check_absent(modules, "rouge155py.text.porter")
+    if "pathlib" not in _modules_of_import("pass"):
+        _check_absent(modules, "pathlib")
+
+
 def test_click_command_made_when_asked_for() -> None:
     """``rouge155py.cli.main`` is a click command (for click's runner and groups), made on first use."""
     code = """\

@@ -23,20 +23,18 @@ every pattern is matched with Perl's semantics, which Python's ``re`` shares
 for these expressions: leftmost match first, then the first alternative, and
 ``$`` also matching just before a final newline.
 
-Where the C kernel is built, words made only of ASCII ``a``-``z`` and ``0``-``9`` (the
-tokens ROUGE stems) are stemmed by its ``porter_stem``, which gives the same stems;
-:func:`_python_stem` is the reference, and stems any other word.
+This module is the reference, in Python. Where the C kernel is built it stems
+only the words the kernel does not (any but ``a``-``z`` and ``0``-``9``), and
+:mod:`rouge155py.text.stem` imports it the first time it meets one: its patterns
+are compiled then, not at every start.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from functools import lru_cache
 
-from .._kernel import accel
-
-__all__ = ["porter_stem"]
+__all__ = ["stem"]
 
 _STEP2_SUFFIXES = {
     "ational": "ate",
@@ -119,10 +117,6 @@ _STEP4_ION = re.compile("(s|t)(ion)$")
 _STEP5_E = re.compile("e$")
 _STEP5_LL = re.compile("ll$")
 
-# The C kernel's stemmer: the same stems for words of a-z and 0-9 (None for any other word).
-# A kernel built from an older source has none; the Python path is taken then.
-_kernel_stem = getattr(accel, "porter_stem", None)
-
 
 def _step1(w: str) -> str:
     """Plurals, -ed/-ing, and final -y."""
@@ -199,18 +193,8 @@ def _step5(w: str) -> str:
     return w
 
 
-@lru_cache(maxsize=1 << 17)
-def porter_stem(word: str) -> str:
+def stem(word: str) -> str:
     """Stem ``word`` exactly as ROUGE-1.5.5.pl's ``stem`` does."""
-    if _kernel_stem is not None:
-        found = _kernel_stem(word)  # None unless the word is made of a-z and 0-9 only
-        if found is not None:
-            return found
-    return _python_stem(word)
-
-
-def _python_stem(word: str) -> str:
-    """The stemmer in Python: the reference, and the path for any word without the C kernel."""
     if len(word) < 3:
         return word
     # An initial "y" becomes "Y" so that no pattern takes it for a vowel.
