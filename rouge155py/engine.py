@@ -258,7 +258,7 @@ def table_summary(options: Options, table: RowTable) -> Union[Summary, Counts]:
     of instance IDs; under ``-t 2`` their summed counts."""
     o = options
     ids = table.ids
-    rows = rows_at(table.values, sorted(range(len(ids)), key=ids.__getitem__))  # the Perl's sort keys
+    rows = rows_at(table.values, _by_id(ids))
     if o.counting == 2:
         sums = [0, 0, 0]
         for k in range(len(ids)):
@@ -283,7 +283,12 @@ def metric_result(
     return MetricResult(peer_id, metric.label, instances, counts=summed)
 
 
+def _by_id(ids: list[str]) -> list[int]:
+    """The positions of instance IDs sorted as strings (the Perl's sort keys)."""
+    return sorted(range(len(ids)), key=ids.__getitem__)
+
+
 def _per_eval_positions(ids: list[str]) -> list[int]:
     """The positions of instance IDs in the Perl's ``-d`` order: sorted as strings, then by eval."""
-    by_id = sorted(range(len(ids)), key=ids.__getitem__)
+    by_id = _by_id(ids)
     return [by_id[k] for k in eval_positions([ids[k] for k in by_id])]
