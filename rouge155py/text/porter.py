@@ -1,7 +1,7 @@
 """The Porter stemmer variant used by ROUGE-1.5.5 (its ``-m`` option).
 
 ROUGE-1.5.5 bundles an early Perl port of Porter's 1980 suffix stripper and
-modifies it.  :func:`porter_stem` reproduces that variant exactly, including
+modifies it.  :func:`stem` reproduces that variant exactly, including
 the points where it departs from the published algorithm:
 
 * words shorter than three characters are returned unchanged;
