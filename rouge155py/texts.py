@@ -13,8 +13,9 @@ import sys
 from typing import Any, Mapping, Optional, Sequence, TypeVar, Union
 
 from .config import Eval, EvalConfig, config_from_documents
-from .errors import InputError, UsageError
+from .errors import InputError, LimitError, UsageError
 from .readers import Document, SummaryText
+from .readers.document import MAX_CONFIG_BYTES, read_file
 
 __all__ = [
     "DEFAULT_PEER_ID",
@@ -141,15 +142,18 @@ def config_from_texts(
 
 
 def _file_lines(path: str) -> list[bytes]:
-    """The lines of a file (``-``: standard input), without line ends."""
-    try:
-        if path == "-":
-            data = sys.stdin.buffer.read()
-        else:
-            with open(path, "rb") as handle:
-                data = handle.read()
-    except OSError as exc:
-        raise InputError(f"Cannot open {path}: {exc.strerror}") from None
+    """The lines of a file (``-``: standard input), without line ends; a file holds at most
+    what a configuration may (:data:`~rouge155py.readers.document.MAX_CONFIG_BYTES`)."""
+    if path == "-":
+        try:
+            data = sys.stdin.buffer.read(MAX_CONFIG_BYTES + 1)
+        except OSError as exc:
+            raise InputError(f"Cannot read {path}: {exc.strerror}") from None
+        if len(data) > MAX_CONFIG_BYTES:
+            raise LimitError(f"standard input is larger than {MAX_CONFIG_BYTES >> 20} MiB: refused")
+    else:
+        opening, reading = f"Cannot open {path}", f"Cannot read {path}"
+        data = read_file(path, InputError, opening, reading, limit=MAX_CONFIG_BYTES)
     lines = data.split(b"\n")
     if lines[-1] == b"":
         lines.pop()

@@ -46,6 +46,7 @@ USAGE_EXIT = 2
 CONFIG_EXIT = 3
 INPUT_EXIT = 4
 COMPUTE_EXIT = 6
+LIMIT_EXIT = 7
 
 
 # --------------------------------------------------------------------------
@@ -508,6 +509,19 @@ def test_aligned_files_of_different_lengths(tmp_path: Path) -> None:
 def test_aligned_missing_file(tmp_path: Path) -> None:
     ref = _lines(tmp_path / "ref.txt", ["a b"])
     assert_error(invoke("--hyp", str(tmp_path / "absent.txt"), "--ref", ref), INPUT_EXIT, "absent.txt")
+
+
+def test_aligned_file_is_read_as_a_summary_file_is(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A directory is an input error; a file, or standard input, beyond the configuration's size
+    limit is refused (exit 7) rather than read whole."""
+    ref = _lines(tmp_path / "ref.txt", ["a b", "c d"])
+    assert_error(invoke("--hyp", str(tmp_path), "--ref", ref), INPUT_EXIT, "Is a directory")
+    import rouge155py.texts
+
+    monkeypatch.setattr(rouge155py.texts, "MAX_CONFIG_BYTES", 6)
+    assert_error(invoke("--hyp", ref, "--ref", ref), LIMIT_EXIT, "larger than")
+    result = _runner().invoke(main, ["-e", DATA, "--hyp", "-", "--ref", ref], input=b"a b\nc d\n")
+    assert_error(result, LIMIT_EXIT, "standard input is larger than 0 MiB")
 
 
 # A signal raised while dataclasses make their methods (exec() of a string, during a lazy
