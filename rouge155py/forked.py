@@ -29,18 +29,27 @@ try:  # pickle's C half alone: its Python half takes 2 ms to import, and is not 
 except ImportError:  # an interpreter without it
     from pickle import dumps, loads
 
-__all__ = ["Connection", "Pipe", "Process", "dumps", "get_start_method", "loads", "wait"]
+__all__ = [
+    "DEFAULT_PIPE_BYTES",
+    "Connection",
+    "Pipe",
+    "Process",
+    "dumps",
+    "get_start_method",
+    "loads",
+    "wait",
+]
 
 _HEADER = struct.Struct("!Q")  # the length of each pickled message
 _PIPE_BYTES = 1 << 20  # the size asked for each pipe (Linux's default limit for a user)
-_DEFAULT_BYTES = 65536  # the size of a pipe that keeps its default
+DEFAULT_PIPE_BYTES = 65536  # the size of a pipe that keeps its default
 _LINUX = sys.platform.startswith("linux")
 
 
 class Connection:
     """One end of a duplex pipe: pickled objects, each sent whole."""
 
-    def __init__(self, read_fd: int, write_fd: int, capacity: int = _DEFAULT_BYTES) -> None:
+    def __init__(self, read_fd: int, write_fd: int, capacity: int = DEFAULT_PIPE_BYTES) -> None:
         self._read: Optional[int] = read_fd
         self._write: Optional[int] = write_fd
         self.capacity = capacity  # the bytes sent that the pipe holds until the other end reads them
@@ -101,7 +110,7 @@ def _read_exactly(fd: int, size: int) -> bytes:
 def _pipe() -> tuple[int, int, int]:
     """A pipe's two descriptors and its size, made large where the system allows it."""
     read_fd, write_fd = os.pipe()
-    size = _DEFAULT_BYTES
+    size = DEFAULT_PIPE_BYTES
     if _LINUX:
         import fcntl
 

@@ -63,7 +63,6 @@ from .results import Counts, MetricResult, Summary
 __all__ = ["evaluate_parallel", "max_workers"]
 
 T = TypeVar("T")
-_PIPE_BYTES = 65536  # what a pipe holds where its connection does not tell
 _STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
 _scorer: Optional[Scorer] = None  # one per worker process, kept between its chunks
 
@@ -82,8 +81,9 @@ Connection = Any  # forked.Connection, or multiprocessing's where the system has
 
 
 def _room(conn: Connection) -> int:
-    """The largest task that may wait in a worker's pipe behind another: half of what it holds."""
-    return getattr(conn, "capacity", _PIPE_BYTES) // 2
+    """The largest task that may wait in a worker's pipe behind another: half of what it holds
+    (a default pipe's size where the connection does not tell)."""
+    return getattr(conn, "capacity", forked.DEFAULT_PIPE_BYTES) // 2
 
 
 def _process_kit() -> tuple[Any, Callable[..., list[Any]]]:
