@@ -310,12 +310,13 @@ def _summarize(job: tuple[Options, list[RowTable]]) -> list[Union[Summary, Count
     return [table_summary(options, rows) for rows in tables]
 
 
-def _shares(tables: list[T], sizes: list[int], count: int) -> list[list[T]]:
-    """``count`` consecutive runs of the tables (some maybe empty), of about equal total size."""
-    total = sum(sizes)
-    shares: list[list[T]] = [[] for _ in range(count)]
+def _shares(tables: list[RowTable], count: int) -> list[list[RowTable]]:
+    """``count`` consecutive runs of the tables (some maybe empty), of about equal numbers of rows."""
+    total = sum(map(len, tables))
+    shares: list[list[RowTable]] = [[] for _ in range(count)]
     done = 0
-    for table, size in zip(tables, sizes):
+    for table in tables:
+        size = len(table)
         k = min(count - 1, (2 * done + size) * count // max(2 * total, 1))  # where its middle falls
         shares[k].append(table)
         done += size
@@ -523,7 +524,7 @@ def _summarized(
     progress: Optional[ProgressFn],
 ) -> list[MetricResult]:
     """The results of the tables, in their order: a share to each worker, the last one here."""
-    shares = _shares([rows for _, _, rows in tables], [len(rows) for _, _, rows in tables], pool.count + 1)
+    shares = _shares([rows for _, _, rows in tables], pool.count + 1)
     for k, share in enumerate(shares[:-1]):
         conn = pool.free(1)
         assert conn is not None
