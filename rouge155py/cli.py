@@ -16,6 +16,7 @@ from .errors import OutputError, RougeError, UsageError
 from .options import parse_command_line
 from .progress import terminal_progress
 from .report import FORMATS, Report, write
+from .writing import escape_surrogates, write_all
 
 # The evaluation is imported once the command line asks for one, the workers'
 # code (rouge155py.parallel) only for -j N > 1, and click only by those who use the
@@ -46,13 +47,24 @@ def _diagnostics(report: Report, seconds: float) -> None:
 
 
 def _output(text: str) -> None:
-    """Write the report (or usage text) to stdout; a device that fails is an :class:`OutputError`."""
-    if sys.stdout is None:  # started with its stdout closed
+    """Write the report (or usage text) to stdout, every byte of it.
+
+    The process's own stdout is written by :func:`~rouge155py.writing.write_all`:
+    a device that takes part of it and then fails is an :class:`OutputError`,
+    never a report cut short that exits 0. A stream put in its place (a test
+    runner's) is written as a stream.
+    """
+    stream = sys.stdout
+    if stream is None:  # started with its stdout closed
         raise OutputError("cannot write the report: standard output is closed")
+    data = text.encode("utf-8", "surrogateescape")
     try:
-        out = sys.stdout.buffer
-        out.write(text.encode("utf-8", "surrogateescape"))
-        out.flush()
+        stream.flush()
+        if stream is sys.__stdout__:
+            write_all(stream.fileno(), data)
+        else:
+            stream.buffer.write(data)
+            stream.flush()
     except BrokenPipeError:
         raise
     except OSError as exc:
@@ -63,20 +75,37 @@ def _output(text: str) -> None:
 def _drop_stdout() -> None:
     """Point stdout at /dev/null: what is left in its buffer must not fail again at exit."""
     with contextlib.suppress(OSError, ValueError, AttributeError):
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        null = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(null, sys.stdout.fileno())
+        finally:
+            os.close(null)
 
 
 _CONTROL = re.compile("[\x00-\x08\x0a-\x1f\x7f]")
 
 
 def _say(line: str) -> None:
-    """One line on stderr, if stderr still takes it (a file name's control characters escaped)."""
-    line = _CONTROL.sub(lambda found: f"\\x{ord(found.group()):02x}", line)
-    if sys.stderr is None:  # started with its stderr closed
+    """One line on stderr, if stderr still takes it.
+
+    A file name's control characters and its bytes that are not UTF-8 are shown
+    as ``\\xNN``; what stderr's encoding cannot hold is escaped too, so that
+    the line always comes out. The process's own stderr gets the bytes written
+    to the last one.
+    """
+    stream = sys.stderr
+    if stream is None:  # started with its stderr closed
         return
-    with contextlib.suppress(OSError, ValueError):
-        sys.stderr.write(line + "\n")
-        sys.stderr.flush()
+    line = escape_surrogates(_CONTROL.sub(lambda found: f"\\x{ord(found.group()):02x}", line)) + "\n"
+    with contextlib.suppress(OSError, ValueError, LookupError):
+        encoding = getattr(stream, "encoding", None) or "utf-8"
+        data = line.encode(encoding, "backslashreplace")
+        stream.flush()
+        if stream is sys.__stderr__:
+            write_all(stream.fileno(), data)
+        else:
+            stream.write(data.decode(encoding))
+            stream.flush()
 
 
 @contextlib.contextmanager
