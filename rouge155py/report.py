@@ -14,6 +14,11 @@ Schemas (R, P, F and their bounds are the printed values, 5 decimals):
   (averages and bounds, or ``-t 2`` counts), then one ``instance`` row per eval
   (R, P, F, or ``-t 1`` counts), in the report's order. Columns:
   :data:`CSV_COLUMNS`; a value that does not apply is empty.
+
+JSON and CSV are valid UTF-8 whatever the names: a peer or eval ID, or a
+warning, holding bytes that are not UTF-8 (a system ID given on the command
+line) shows each such byte as the four characters ``\\xNN`` (backslash, x, two
+hex digits). The legacy report prints the bytes themselves, as the Perl does.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from ._version import __version__
 from .errors import UsageError
 from .results import MetricResult
 from .scoring import fmt5
+from .writing import escape_surrogates
 
 if TYPE_CHECKING:
     from .options import Options
@@ -224,14 +230,29 @@ def format_csv(report: Report) -> str:
     writer.writerow(CSV_COLUMNS)
     for row in rows(report):
         writer.writerow([_csv_value(column, row[column]) for column in CSV_COLUMNS])
-    return buffer.getvalue()
+    return escape_surrogates(buffer.getvalue())
 
 
 def format_json(report: Report) -> str:
     """The JSON document, indented, with a final newline."""
     import json
 
-    return json.dumps(json_document(report), indent=2) + "\n"
+    document = json_document(report)
+    text = json.dumps(document, indent=2)
+    if "\\ud" in text:  # a surrogate, lone or in a pair: the names are made valid UTF-8 first
+        text = json.dumps(_escaped(document), indent=2)
+    return text + "\n"
+
+
+def _escaped(value: Any) -> Any:
+    """``value`` (a JSON-ready document) with :func:`escape_surrogates` applied to every string in it."""
+    if isinstance(value, str):
+        return escape_surrogates(value)
+    if isinstance(value, dict):
+        return {_escaped(key): _escaped(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_escaped(item) for item in value]
+    return value
 
 
 FORMATS: dict[str, Callable[[Report], str]] = {

@@ -9,6 +9,7 @@ take different paths through Python's own I/O.
 
 from __future__ import annotations
 
+import json
 import os
 import resource
 import subprocess
@@ -217,12 +218,51 @@ def test_a_report_the_pipe_holds_whole_is_written(buffering: str) -> None:
 
 PEER_BYTES = b"sys\xff\xe9"  # not UTF-8: Python holds it as surrogates
 SHOWN = "sys\\xff\\xe9"  # how JSON, CSV and the error lines show it
+ODD_ARGS = [b"-e", DATA.encode(), b"-n", b"1", b"-d", CONFIG.encode(), PEER_BYTES]
 
 
-@pytest.fixture
-def odd_peer(tmp_path: Path) -> list[bytes]:
-    """A command line naming a peer ID that is not UTF-8 (missing from the evaluation: a warning)."""
-    return [b"-e", DATA.encode(), b"-n", b"1", b"-d", CONFIG.encode(), PEER_BYTES]
+def run_odd_peer(*args: bytes) -> subprocess.CompletedProcess[bytes]:
+    """A run naming a peer ID that is not UTF-8 (missing from the evaluation: a warning)."""
+    run = subprocess.run(
+        [os.fsencode(sys.executable), b"-m", b"rouge155py", *args, *ODD_ARGS],
+        capture_output=True,
+        timeout=TIMEOUT,
+    )
+    assert run.returncode == 0, run.stderr
+    return run
+
+
+def test_json_is_strict_utf8_whatever_the_names() -> None:
+    run = run_odd_peer(b"--format", b"json")
+    document = json.loads(run.stdout.decode("utf-8", "strict"))
+    assert list(document["systems"]) == [SHOWN]
+    warning = f"*ROUGE Warning: test instance for peer {SHOWN} does not exist for evaluation D01"
+    assert document["warnings"][0] == warning
+    for text in (run.stdout.decode(), *document["warnings"], *document["systems"]):
+        assert not any("\ud800" <= c <= "\udfff" for c in text)
+
+
+def test_json_keeps_names_that_are_utf8() -> None:
+    """A name outside the BMP (written as a surrogate pair by JSON) is not escaped: it is UTF-8."""
+    name = "sys\xe9\U0001f600"
+    run = subprocess.run(
+        command("-e", DATA, "-n", "1", "--format", "json", CONFIG, name), capture_output=True, timeout=TIMEOUT
+    )
+    assert run.returncode == 0, run.stderr
+    assert "\\ud83d\\ude00" in run.stdout.decode("ascii")
+    assert list(json.loads(run.stdout)["systems"]) == [name]
+
+
+def test_csv_is_strict_utf8_and_names_as_json_shows_them() -> None:
+    run = run_odd_peer(b"--format", b"csv")
+    rows = run.stdout.decode("utf-8", "strict").splitlines()[1:]
+    assert rows and all(row.split(",")[1] == SHOWN for row in rows)
+
+
+def test_the_legacy_report_keeps_the_bytes() -> None:
+    """The Perl prints a peer ID's bytes as they are: so does the legacy report."""
+    run = run_odd_peer()
+    assert b"\n" + PEER_BYTES + b" ROUGE-1 Average_R: " in run.stdout
 
 
 STRICT_STDERR = (
