@@ -4,11 +4,15 @@ The orchestrators report each step of a run (``"scoring"``: evals scored,
 ``"bootstrap"``: instance tables summarized) to a :data:`ProgressFn`.
 :class:`TerminalProgress` draws them on one line of a terminal once the run
 has lasted ``delay`` seconds, and erases that line when the run ends, so a
-pipe, a file or a CI log never receives a byte of it.
+pipe, a file or a CI log never receives a byte of it. The line is cut to the
+terminal's width less one column (``COLUMNS`` where set, else the size of the
+terminal the stream is), read at each drawing: a line that wrapped could not
+be drawn over again with a carriage return.
 """
 
 from __future__ import annotations
 
+import os
 import time
 from typing import Callable, Optional, TextIO
 
@@ -41,16 +45,21 @@ class TerminalProgress:
         ):
             return
         percent = 100 * done // total if total else 100
-        line = f"rouge155py: {done}/{total} {_STEPS.get(step, step)} ({percent}%), {elapsed:.1f} s"
-        self._write("\r" + line.ljust(self._width))
+        room = self._room()
+        line = f"rouge155py: {done}/{total} {_STEPS.get(step, step)} ({percent}%), {elapsed:.1f} s"[:room]
+        self._write("\r" + line.ljust(min(self._width, room)))
         self._width = len(line)
         self._drawn_at = now
 
     def close(self) -> None:
         """Erase the line, if one was drawn."""
         if self._width:
-            self._write("\r" + " " * self._width + "\r")
+            self._write("\r" + " " * min(self._width, self._room()) + "\r")
             self._width = 0
+
+    def _room(self) -> int:
+        """The columns a line may take without wrapping: the width less one, where the cursor waits."""
+        return max(_columns(self._stream) - 1, 1)
 
     def _write(self, text: str) -> None:
         try:
@@ -59,6 +68,18 @@ class TerminalProgress:
         except (OSError, ValueError):
             self._width = 0  # the terminal went away: draw nothing more
             self._delay = float("inf")
+
+
+def _columns(stream: TextIO) -> int:
+    """The terminal's width: ``COLUMNS`` if a positive number, else the stream's terminal's, else 80."""
+    setting = os.environ.get("COLUMNS", "").strip()
+    if setting.isascii() and setting.isdigit() and int(setting) > 0:
+        return int(setting)
+    try:
+        columns = os.get_terminal_size(stream.fileno()).columns
+    except (AttributeError, OSError, ValueError):
+        return 80
+    return columns if columns > 0 else 80
 
 
 def terminal_progress(stream: Optional[TextIO], quiet: bool) -> Optional[TerminalProgress]:

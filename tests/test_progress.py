@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import fcntl
 import io
 import os
 import pty
+import struct
 import subprocess
 import sys
+import termios
 from pathlib import Path
 
 import pytest
@@ -54,6 +57,57 @@ def test_nothing_before_the_delay_then_one_line_erased_at_the_end() -> None:
     )
     progress.close()
     assert stream.getvalue().endswith("\r" + " " * len(last.rstrip()) + "\r")
+
+
+LONG_STEP = "ngrams of every peer sentence against every model sentence compared"
+
+
+def drawn_lines(written: str) -> list[str]:
+    """What each carriage return starts on the terminal's line."""
+    return [part for part in written.split("\r") if part]
+
+
+def read_terminal(leader: int) -> bytes:
+    """All a pseudo-terminal received, once its follower end is closed."""
+    written = b""
+    try:
+        while chunk := os.read(leader, 4096):
+            written += chunk
+    except OSError:  # EIO: the terminal has no writer left
+        pass
+    return written
+
+
+def test_the_line_fits_the_columns_setting(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "30")
+    stream, clock = Terminal(), Clock()
+    progress = TerminalProgress(stream, delay=0.0, clock=clock)
+    progress(LONG_STEP, 1, 5)
+    clock.now += 1
+    monkeypatch.setenv("COLUMNS", "20")  # the terminal was made narrower: read at each drawing
+    progress(LONG_STEP, 5, 5)
+    progress.close()
+    drawn = drawn_lines(stream.getvalue())
+    assert drawn[0] == "rouge155py: 1/5 ngrams of eve"
+    assert [len(line) for line in drawn] == [29, 19, 19]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="a pseudo-terminal")
+def test_the_line_fits_the_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No COLUMNS: the width of the terminal the stream is, less one column, never wrapped."""
+    monkeypatch.delenv("COLUMNS", raising=False)
+    leader, follower = pty.openpty()
+    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 40, 0, 0))
+    with open(follower, "w", closefd=False) as stream:
+        progress = TerminalProgress(stream, delay=0.0, clock=Clock())
+        progress(LONG_STEP, 1, 5)
+        progress.close()
+    os.close(follower)
+    try:
+        written = read_terminal(leader)
+    finally:
+        os.close(leader)
+    assert [len(line) for line in drawn_lines(written.decode())] == [39, 39]
 
 
 def test_a_short_run_draws_nothing() -> None:
@@ -117,12 +171,7 @@ def test_a_short_run_on_a_real_terminal_leaves_it_untouched() -> None:
         )
         os.close(follower)
         follower = -1
-        written = b""
-        try:
-            while chunk := os.read(leader, 4096):
-                written += chunk
-        except OSError:  # EIO: the terminal has no writer left
-            pass
+        written = read_terminal(leader)
     finally:
         os.close(leader)
         if follower >= 0:
