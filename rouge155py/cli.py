@@ -97,10 +97,11 @@ def _say(line: str) -> None:
     if stream is None:  # started with its stderr closed
         return
     line = escape_surrogates(_CONTROL.sub(lambda found: f"\\x{ord(found.group()):02x}", line)) + "\n"
+    with contextlib.suppress(OSError, ValueError):
+        stream.flush()  # what it holds comes first; a flush that fails must not keep the line out
     with contextlib.suppress(OSError, ValueError, LookupError):
         encoding = getattr(stream, "encoding", None) or "utf-8"
         data = line.encode(encoding, "backslashreplace")
-        stream.flush()
         if stream is sys.__stderr__:
             write_all(stream.fileno(), data)
         else:

@@ -131,6 +131,7 @@ def test_a_home_cut_short_is_an_error(tmp_path: Path) -> None:
     assert lines(run.stderr) == ["rouge155py: error: cannot make the ROUGE home home: File too large"]
     assert run.returncode == 2
     assert run.stdout == b""
+    assert not [path.name for path in (tmp_path / "home").rglob("*") if path.name.startswith(".")]
 
 
 # --------------------------------------------------------------------------
