@@ -150,11 +150,20 @@ def outside(tmp_path: Path) -> Path:
     return folder
 
 
-def test_a_link_planted_at_a_data_file_is_replaced_not_written_through(tmp_path: Path, outside: Path) -> None:
+@pytest.mark.parametrize("link", ["symbolic", "hard"])
+def test_a_link_planted_at_a_data_file_is_replaced_not_written_through(
+    tmp_path: Path, outside: Path, link: str
+) -> None:
     home = tmp_path / "home"
     (home / "data" / "WordNet-2.0-Exceptions").mkdir(parents=True)
-    (home / "data" / STOPWORDS_FILE).symlink_to(outside / "victim.txt")
-    (home / "data" / "WordNet-2.0-Exceptions" / EXCEPTION_FILES[0]).symlink_to(outside / "victim.txt")
+    for planted in (
+        home / "data" / STOPWORDS_FILE,
+        home / "data" / "WordNet-2.0-Exceptions" / EXCEPTION_FILES[0],
+    ):
+        if link == "symbolic":
+            planted.symlink_to(outside / "victim.txt")
+        else:
+            os.link(outside / "victim.txt", planted)
     done = make_home(home)
     assert done.returncode == 0, done.stderr
     assert (outside / "victim.txt").read_text() == "not rouge's\n"
