@@ -20,11 +20,25 @@ from .base import Metric, Task
 if TYPE_CHECKING:
     from ..corpus import Corpus
 
-__all__ = ["UnitMetric", "available", "peer_counts"]
+__all__ = ["UnitMetric", "available", "peer_counts", "skip_reach"]
 
 _LONGEST_NGRAM = 64  # the kernel's limit; longer n-grams take the numpy path
 # About this many units (n-grams, skip-bigrams) are counted at once without the kernel: a bound on memory.
 _CHUNK_UNITS = 100_000
+# Token positions are int32: a skip-bigram reach of this much or more is no limit.
+_NO_LIMIT = 2**31
+
+
+def skip_reach(distance: float) -> int:
+    """The largest j - i of a skip-bigram (i, j) under ``-2 distance``; -1 for no limit.
+
+    The Perl pairs token i with j <= i + distance + 1, any j when distance < 0.
+    A distance of 1e19 pairs every token with every later one, as no limit does
+    (and as an integer it would not fit the kernel's).
+    """
+    if distance < 0 or distance + 1 >= _NO_LIMIT:
+        return -1
+    return math.floor(distance + 1)
 
 
 def available(n: int) -> bool:
@@ -39,7 +53,7 @@ def peer_counts(
     if n:
         found = accel.unit_hits(peer, models, 0, n, 0, False)
     else:
-        reach = -1 if distance is None or distance < 0 else math.floor(distance + 1)
+        reach = skip_reach(-1 if distance is None else distance)
         found = accel.unit_hits(peer, models, 1, 0, reach, unigrams)
     return list(starmap(ModelCounts, found))
 
@@ -73,8 +87,9 @@ class UnitMetric(Metric):
     def _chunks(self, corpus: Corpus, tasks: list[Task]) -> Iterator[list[Task]]:
         """Consecutive groups of tasks whose documents hold about _CHUNK_UNITS units."""
         per_token = self.n  # 0 for skip-bigrams without a distance limit: quadratic
-        if not self.n and self.distance is not None and self.distance >= 0:
-            per_token = math.floor(self.distance + 1) + self.unigrams
+        if not self.n:
+            reach = skip_reach(-1 if self.distance is None else self.distance)
+            per_token = reach + self.unigrams if reach >= 0 else 0
         chunk: list[Task] = []
         seen: set[tuple] = set()
         units = 0
