@@ -609,12 +609,10 @@ static void *lcs_pair(PyObject *const objs[N_BUFFERS], PyObject *o_weights, LcsP
     p->mask = (unsigned char *)(at + 2 * (p->nmu + 1) + p->total);
     p->mlongest = longest_sentence(p->mo, p->ms, p->total);
     p->longest = longest_sentence(p->po, p->ps, lens[3]);
-    if (p->mlongest < 0 || p->longest < 0) {
-        PyErr_SetString(PyExc_ValueError, "union_lcs: offsets do not cut the tokens into sentences");
-    } else if (p->f && (p->mlongest + 1 >= nf || p->longest + 1 >= nf)) {
-        PyErr_SetString(PyExc_ValueError, "weight table too short");
-    }
-    if (PyErr_Occurred()) {
+    if (p->mlongest < 0 || p->longest < 0 || (p->f && (p->mlongest + 1 >= nf || p->longest + 1 >= nf))) {
+        PyErr_SetString(PyExc_ValueError, p->mlongest < 0 || p->longest < 0
+                                              ? "union_lcs: offsets do not cut the tokens into sentences"
+                                              : "union_lcs: weight table too short");
         free(block);
         block = NULL;
     }
