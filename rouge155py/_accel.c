@@ -72,51 +72,55 @@ typedef struct {
                            * differ); ROUGE-L by bit vectors: the rows of the table */
     unsigned long long *masks; /* ROUGE-L: per distinct peer token, the positions holding it */
     int *slots;           /* ROUGE-L: a hash table of the peer's tokens (token, index of its mask) */
-    size_t row_cells, up_bytes, mask_words, slot_count;
     Py_ssize_t words, table_slots; /* ROUGE-L: the current peer sentence's words per row, slots */
+    void *block;          /* all of the above, in one allocation */
     Gil gil;
 } Work;
 
-static int work_rows(Work *w, size_t cells) {
-    int k;
-    if (cells <= w->row_cells) return 0;
-    for (k = 0; k < 2; k++) {
-        int *a = (int *)realloc(w->lcs[k], cells * sizeof(int));
-        if (!a) return -1;
-        w->lcs[k] = a;
-        double *d = (double *)realloc(w->wlcs[k], cells * sizeof(double));
-        if (!d) return -1;
-        w->wlcs[k] = d;
-        int *r = (int *)realloc(w->runs[k], cells * sizeof(int));
-        if (!r) return -1;
-        w->runs[k] = r;
-    }
-    w->row_cells = cells;
-    return 0;
+/* Slots of the hash table of a peer sentence of n tokens (a power of two, at least 2n). */
+static Py_ssize_t peer_slots(Py_ssize_t n) {
+    Py_ssize_t slots = 16;
+    while (slots < 2 * n) slots *= 2;
+    return slots;
 }
 
-static int work_bits(Work *w, size_t bytes) {
-    if (bytes <= w->up_bytes) return 0;
-    free(w->up);
-    w->up = (unsigned char *)malloc(bytes);
-    if (!w->up) {
-        w->up_bytes = 0;
-        return -1;
-    }
-    w->up_bytes = bytes;
-    return 0;
-}
+/* The most distinct tokens a peer sentence may have for ROUGE-L by bit vectors against model
+ * sentences of up to m tokens: beyond it the masks would outgrow the table by cells. */
+static Py_ssize_t vector_tokens(Py_ssize_t m) { return m + 1 > 64 ? m + 1 : 64; }
 
-static void work_free(Work *w) {
-    int k;
-    for (k = 0; k < 2; k++) {
-        free(w->lcs[k]);
-        free(w->wlcs[k]);
-        free(w->runs[k]);
+/* Every buffer of a model sentence of up to m tokens against a peer sentence of up to n, in
+ * one block made once per call: -1 on no memory. */
+static int work_make(Work *w, Py_ssize_t m, Py_ssize_t n, int weighted) {
+    size_t rows = (size_t)n + 1, words = ((size_t)n + 63) / 64, up = (size_t)m * ((size_t)n / 8 + 1);
+    size_t masks = 0, slots = 0, bytes;
+    char *at;
+    if (weighted) {
+        bytes = rows * 2 * (sizeof(double) + sizeof(int));
+    } else {
+        size_t vectors = ((size_t)m + 1) * words * 8, tokens = (size_t)vector_tokens(m);
+        if (vectors > up) up = vectors;
+        masks = (tokens < (size_t)n ? tokens : (size_t)n) * words;
+        slots = (size_t)peer_slots(n);
+        bytes = masks * 8 + slots * 2 * sizeof(int) + rows * 2 * sizeof(int);
     }
-    free(w->up);
-    free(w->masks);
-    free(w->slots);
+    at = (char *)malloc(bytes + up + 1);
+    if (!at) return -1;
+    w->block = at;
+    if (weighted) { /* doubles first, as malloc aligns them */
+        w->wlcs[0] = (double *)at;
+        w->wlcs[1] = w->wlcs[0] + rows;
+        w->runs[0] = (int *)(w->wlcs[1] + rows);
+        w->runs[1] = w->runs[0] + rows;
+        at = (char *)(w->runs[1] + rows);
+    } else {
+        w->masks = (unsigned long long *)at;
+        w->slots = (int *)(w->masks + masks);
+        w->lcs[0] = w->slots + 2 * slots;
+        w->lcs[1] = w->lcs[0] + rows;
+        at = (char *)(w->lcs[1] + rows);
+    }
+    w->up = (unsigned char *)at;
+    return 0;
 }
 
 /* After each row: -1 (an exception is set) when a signal handler raised. */
@@ -154,22 +158,6 @@ static inline void put_bit(unsigned char *bits, Py_ssize_t j, int up, unsigned i
     }
 }
 
-static int work_masks(Work *w, size_t words, size_t slots) {
-    if (words > w->mask_words) {
-        unsigned long long *m = (unsigned long long *)realloc(w->masks, words * 8);
-        if (!m) return -1;
-        w->masks = m;
-        w->mask_words = words;
-    }
-    if (slots > w->slot_count) {
-        int *t = (int *)realloc(w->slots, slots * 2 * sizeof(int));
-        if (!t) return -1;
-        w->slots = t;
-        w->slot_count = slots;
-    }
-    return 0;
-}
-
 /* Set bits of a word, without a library call (the CPU's instruction is not assumed). */
 static inline int popcount(unsigned long long x) {
     x = x - ((x >> 1) & 0x5555555555555555ULL);
@@ -201,15 +189,11 @@ static Py_ssize_t token_slot(const int *table, Py_ssize_t slots, int token) {
  * (up when the cell above >= the cell to the left), are those of the plain DP. */
 
 /* The peer sentence's table of tokens and their masks, for model sentences of up to m
- * tokens: 0, or 1 when the sentence has more distinct tokens than max(m + 1, 64), where the
- * masks would take more memory than the table by cells (mark_lcs_cells is used then);
- * -2 on no memory. */
+ * tokens: 0, or 1 when the sentence has more distinct tokens than vector_tokens(m), where the
+ * masks would take more memory than the table by cells (mark_lcs_cells is used then). */
 static int lcs_peer(Work *w, const int *peer, Py_ssize_t n, Py_ssize_t m) {
-    Py_ssize_t words = (n + 63) / 64, slots = 16, distinct = 0, j, k;
-    int *table;
-    while (slots < 2 * n) slots *= 2;
-    if (work_masks(w, 0, (size_t)slots) < 0) return -2;
-    table = w->slots;
+    Py_ssize_t words = (n + 63) / 64, slots = peer_slots(n), distinct = 0, j, k;
+    int *table = w->slots;
     for (k = 0; k < slots; k++) table[2 * k + 1] = -1;
     for (j = 0; j < n; j++) {
         Py_ssize_t at = token_slot(table, slots, peer[j]);
@@ -218,13 +202,13 @@ static int lcs_peer(Work *w, const int *peer, Py_ssize_t n, Py_ssize_t m) {
             table[2 * at + 1] = (int)distinct++;
         }
     }
-    if (distinct > (m + 1 > 64 ? m + 1 : 64)) return 1;
-    if (work_bits(w, (size_t)(m + 1) * (size_t)words * 8) < 0 ||
-        work_masks(w, (size_t)distinct * (size_t)words, 0) < 0)
-        return -2;
+    if (distinct > vector_tokens(m)) return 1;
     memset(w->masks, 0, (size_t)distinct * (size_t)words * 8);
-    for (j = 0; j < n; j++)
-        w->masks[table[2 * token_slot(table, slots, peer[j]) + 1] * words + (j >> 6)] |= 1ULL << (j & 63);
+    for (j = 0; j < n; j++) { /* a token the first pass did not see (a held buffer written to
+                               * meanwhile) has no mask: garbage in, but no write out of bounds */
+        int d = table[2 * token_slot(table, slots, peer[j]) + 1];
+        if (d >= 0) w->masks[d * words + (j >> 6)] |= 1ULL << (j & 63);
+    }
     w->words = words;
     w->table_slots = slots;
     return 0;
@@ -453,16 +437,26 @@ static PyObject *budget(PyObject *self, PyObject *args) {
     return result;
 }
 
-/* One model and one peer for union_lcs, copied out of the caller's buffers: the
- * computation then reads only memory of its own, with the GIL let go. */
+/* One model and one peer for union_lcs.  The token buffers are held (they cannot be resized
+ * or freed) and their ids are only compared and hashed; offsets, budgets and weights, which
+ * index memory, are copied and checked.  The computation then runs with the GIL let go. */
 typedef struct {
     const int *mt, *mo, *pt, *po; /* tokens and sentence offsets */
     const int *mu, *mc, *pu, *pc; /* clipping budgets: distinct ids, then their counts */
-    const double *f;              /* ROUGE-W: f[k] = k ** w, k = 0 .. longest + 1; NULL: ROUGE-L */
+    const double *f;              /* ROUGE-W: f[k] = k ** w, k = 0 .. longest model sentence + 1;
+                                   * NULL: ROUGE-L */
     Py_ssize_t total, ms, ps, nmu, npu, mlongest, longest;
     unsigned char *mask;          /* per model position: marked by some LCS */
     int *used, *cap, *slot;       /* per model unigram: budget spent, budget; per position: unigram */
+    Py_buffer bufs[N_BUFFERS];    /* the arguments' buffers, held until the pair is let go */
+    int held;
+    void *block;                  /* the copies and the counts, in one allocation */
 } LcsPair;
+
+static void lcs_pair_free(LcsPair *p) {
+    while (p->held > 0) PyBuffer_Release(&p->bufs[--p->held]);
+    free(p->block);
+}
 
 /* The longest sentence, or -1 when the offsets do not cut [0, len) into sentences. */
 static Py_ssize_t longest_sentence(const int *off, Py_ssize_t sentences, Py_ssize_t len) {
@@ -485,7 +479,7 @@ static int union_counts(const LcsPair *p, Work *w, double *hit_out, double *base
     Py_ssize_t nmu = p->nmu, k, s, t;
     double hit = 0.0, base = 0.0;
 
-    if (work_rows(w, (size_t)p->longest + 1) < 0) return -2;
+    if (work_make(w, p->mlongest, p->longest, f != NULL) < 0) return -2;
     memset(mask, 0, (size_t)p->total);
     memset(used, 0, (size_t)(nmu + 1) * sizeof(int));
     memset(cap, 0, (size_t)(nmu + 1) * sizeof(int));
@@ -521,8 +515,6 @@ static int union_counts(const LcsPair *p, Work *w, double *hit_out, double *base
             if (m == 0) continue;
             if (!by_cells)
                 marked = mark_lcs(mt + start, m, pt + po[t], n, w, mask + start);
-            else if (work_bits(w, (size_t)m * ((size_t)n / 8 + 1)) < 0)
-                marked = -2;
             else if (f)
                 marked = mark_wlcs(mt + start, m, pt + po[t], n, f, w, mask + start);
             else
@@ -553,55 +545,53 @@ static int union_counts(const LcsPair *p, Work *w, double *hit_out, double *base
     return 0;
 }
 
-/* The pair's copy of union_lcs's arguments, in one block (free() it); NULL with an
- * exception set when an argument is not what union_lcs takes. */
-static void *lcs_pair(PyObject *const objs[N_BUFFERS], PyObject *o_weights, LcsPair *p) {
+/* The pair of union_lcs's arguments: 0, or -1 with an exception set (and nothing held) when
+ * an argument is not what union_lcs takes. */
+static int lcs_pair(PyObject *const objs[N_BUFFERS], PyObject *o_weights, LcsPair *p) {
     static const char *names[N_BUFFERS] = {"model", "model offsets", "model budget",
                                            "peer", "peer offsets", "peer budget"};
-    Py_buffer bufs[N_BUFFERS], weights;
-    Py_ssize_t lens[N_BUFFERS], nf = 0, ints = 0, k;
-    int got, weights_held = 0, have_weights = o_weights != Py_None;
-    char *block = NULL;
+    Py_buffer weights;
+    Py_ssize_t lens[N_BUFFERS], nf = 0, copied = 0, k;
     int *at;
+    double *f;
 
-    for (got = 0; got < N_BUFFERS; got++) {
-        if (get_buffer(objs[got], &bufs[got], names[got], 4) < 0) goto done;
-        lens[got] = bufs[got].len / 4;
-        if (got == 2 || got == 5) lens[got] -= lens[got] % 2; /* ids, then as many counts */
-        ints += lens[got];
+    memset(p, 0, sizeof(*p));
+    for (p->held = 0; p->held < N_BUFFERS; p->held++) {
+        if (get_buffer(objs[p->held], &p->bufs[p->held], names[p->held], 4) < 0) goto fail;
+        lens[p->held] = p->bufs[p->held].len / 4;
     }
-    if (have_weights) {
-        if (get_buffer(o_weights, &weights, "weights", 8) < 0) goto done;
-        weights_held = 1;
+    if (o_weights != Py_None) {
+        if (get_buffer(o_weights, &weights, "weights", 8) < 0) goto fail;
         nf = weights.len / 8;
     }
-    memset(p, 0, sizeof(*p));
+    p->mt = (const int *)p->bufs[0].buf;
+    p->pt = (const int *)p->bufs[3].buf;
     p->total = lens[0];
     p->ms = lens[1] - 1;
     p->nmu = lens[2] / 2;
     p->ps = lens[4] - 1;
     p->npu = lens[5] / 2;
-    /* The weights first (aligned as malloc aligns), the six arrays, used, cap, slot, the mask. */
-    ints += 2 * (p->nmu + 1) + p->total;
-    block = (char *)malloc((size_t)nf * sizeof(double) + (size_t)ints * sizeof(int) + (size_t)p->total + 1);
-    if (!block) {
+    /* The weights (doubles first), offsets, budgets, then used, cap, slot and the mask. */
+    for (k = 1; k < N_BUFFERS; k++)
+        if (k != 3) copied += k == 2 || k == 5 ? 2 * (lens[k] / 2) : lens[k];
+    p->block = malloc((size_t)nf * sizeof(double) + (size_t)(copied + 2 * (p->nmu + 1) + p->total) * sizeof(int) +
+                      (size_t)p->total + 1);
+    if (!p->block) {
         PyErr_NoMemory();
-        goto done;
+        if (nf) PyBuffer_Release(&weights);
+        goto fail;
     }
-    if (have_weights) {
-        memcpy(block, weights.buf, (size_t)nf * sizeof(double));
-        p->f = (const double *)block;
-    }
-    at = (int *)(block + nf * sizeof(double));
-    for (k = 0; k < N_BUFFERS; k++) {
-        memcpy(at, bufs[k].buf, (size_t)lens[k] * sizeof(int));
-        if (k == 0) p->mt = at;
-        else if (k == 1) p->mo = at;
+    f = (double *)p->block;
+    at = (int *)(f + nf);
+    for (k = 1; k < N_BUFFERS; k++) {
+        Py_ssize_t count = k == 2 || k == 5 ? 2 * (lens[k] / 2) : lens[k];
+        if (k == 3) continue;
+        memcpy(at, p->bufs[k].buf, (size_t)count * sizeof(int));
+        if (k == 1) p->mo = at;
         else if (k == 2) p->mu = at, p->mc = at + p->nmu;
-        else if (k == 3) p->pt = at;
         else if (k == 4) p->po = at;
         else p->pu = at, p->pc = at + p->npu;
-        at += lens[k];
+        at += count;
     }
     p->used = at;
     p->cap = at + p->nmu + 1;
@@ -609,17 +599,24 @@ static void *lcs_pair(PyObject *const objs[N_BUFFERS], PyObject *o_weights, LcsP
     p->mask = (unsigned char *)(at + 2 * (p->nmu + 1) + p->total);
     p->mlongest = longest_sentence(p->mo, p->ms, p->total);
     p->longest = longest_sentence(p->po, p->ps, lens[3]);
-    if (p->mlongest < 0 || p->longest < 0 || (p->f && (p->mlongest + 1 >= nf || p->longest + 1 >= nf))) {
+    if (o_weights != Py_None) {
+        /* A run is at most a model sentence long: f[0 .. mlongest + 1] is all that is read. */
+        if (p->mlongest >= 0 && p->mlongest + 1 < nf) {
+            memcpy(f, weights.buf, (size_t)(p->mlongest + 2) * sizeof(double));
+            p->f = f;
+        }
+        PyBuffer_Release(&weights);
+    }
+    if (p->mlongest < 0 || p->longest < 0 || (o_weights != Py_None && !p->f)) {
         PyErr_SetString(PyExc_ValueError, p->mlongest < 0 || p->longest < 0
                                               ? "union_lcs: offsets do not cut the tokens into sentences"
                                               : "union_lcs: weight table too short");
-        free(block);
-        block = NULL;
+        goto fail;
     }
-done:
-    if (weights_held) PyBuffer_Release(&weights);
-    while (got-- > 0) PyBuffer_Release(&bufs[got]);
-    return block;
+    return 0;
+fail:
+    lcs_pair_free(p);
+    return -1;
 }
 
 /* union_lcs(model, model_offsets, model_budget, peer, peer_offsets, peer_budget, weights)
@@ -635,20 +632,18 @@ static PyObject *union_lcs(PyObject *self, PyObject *args) {
     LcsPair p;
     Work w;
     double hit = 0.0, base = 0.0;
-    void *block;
     int status;
 
     if (!PyArg_ParseTuple(args, "OOOOOOO", &objs[0], &objs[1], &objs[2], &objs[3], &objs[4],
                           &objs[5], &o_weights))
         return NULL;
-    block = lcs_pair(objs, o_weights, &p);
-    if (!block) return NULL;
+    if (lcs_pair(objs, o_weights, &p) < 0) return NULL;
     memset(&w, 0, sizeof(w));
     gil_release(&w.gil, (size_t)p.total * (size_t)(p.ps >= 0 ? p.po[p.ps] : 0));
     status = union_counts(&p, &w, &hit, &base);
     gil_restore(&w.gil);
-    work_free(&w);
-    free(block);
+    free(w.block);
+    lcs_pair_free(&p);
     if (status == -2) return PyErr_NoMemory();
     if (status < 0) return NULL; /* a signal handler raised */
     return Py_BuildValue("(dd)", hit, base);
@@ -892,10 +887,13 @@ static int key_bits(const UnitRule *rule, unsigned int top) {
     return bits;
 }
 
+/* Units a table makes room for at once (2 MiB); past them it grows with the distinct units. */
+#define UNITS_AT_ONCE ((long long)1 << 16)
+
 /* The distinct units of one text with their counts (a hash table of keys), and beside each
  * how many copies another text holds. */
 typedef struct {
-    unsigned long long *keys; /* the distinct units, in the order first met */
+    unsigned long long *keys; /* the distinct units, in the order first met (and the block of all four) */
     long long *count;         /* copies in this text */
     long long *seen;          /* copies in the other text */
     int *slot;                /* per slot: an index into keys, or -1 */
@@ -904,10 +902,7 @@ typedef struct {
 } Units;
 
 static void units_free(Units *u) {
-    free(u->keys);
-    free(u->count);
-    free(u->seen);
-    free(u->slot);
+    free(u->keys); /* the block of all four arrays */
     memset(u, 0, sizeof(*u));
 }
 
@@ -921,7 +916,7 @@ static inline Py_ssize_t units_slot(const Units *u, unsigned long long key) {
 /* Room for `size` units (a table at most half full); -1 on no memory (u is left as it was). */
 static int units_room(Units *u, Py_ssize_t size) {
     Units grown;
-    Py_ssize_t k;
+    Py_ssize_t k, cap;
     if (u->slot && 2 * size <= u->slots) return 0;
     if (size > INT_MAX / 2) return -1;
     memset(&grown, 0, sizeof(grown));
@@ -931,20 +926,18 @@ static int units_room(Units *u, Py_ssize_t size) {
         grown.slots *= 2;
         grown.shift--;
     }
-    grown.keys = (unsigned long long *)malloc((size_t)grown.slots / 2 * sizeof(unsigned long long));
-    grown.count = (long long *)malloc((size_t)grown.slots / 2 * sizeof(long long));
-    grown.seen = (long long *)malloc((size_t)grown.slots / 2 * sizeof(long long));
-    grown.slot = (int *)malloc((size_t)grown.slots * sizeof(int));
-    if (!grown.keys || !grown.count || !grown.seen || !grown.slot) {
-        units_free(&grown);
-        return -1;
-    }
+    cap = grown.slots / 2;
+    grown.keys = (unsigned long long *)malloc((size_t)cap * 3 * 8 + (size_t)grown.slots * sizeof(int));
+    if (!grown.keys) return -1;
+    grown.count = (long long *)(grown.keys + cap);
+    grown.seen = grown.count + cap;
+    grown.slot = (int *)(grown.seen + cap);
     memset(grown.slot, 0xff, (size_t)grown.slots * sizeof(int));
-    for (k = 0; k < u->size; k++) grown.slot[units_slot(&grown, u->keys[k])] = (int)k;
     if (u->size) {
         memcpy(grown.keys, u->keys, (size_t)u->size * sizeof(unsigned long long));
         memcpy(grown.count, u->count, (size_t)u->size * sizeof(long long));
     }
+    for (k = 0; k < u->size; k++) grown.slot[units_slot(&grown, grown.keys[k])] = (int)k;
     grown.size = u->size;
     units_free(u);
     *u = grown;
@@ -952,17 +945,19 @@ static int units_room(Units *u, Py_ssize_t size) {
 }
 
 /* The units of t[0 .. len), counted into an empty table: 0, -1 when a signal handler raised,
- * -2 on no memory.  The table grows with the distinct units, not with all of them. */
+ * -2 on no memory.  Room is made for all units up to UNITS_AT_ONCE of them, then the table
+ * doubles with the distinct units (a text of n tokens has n^2 / 2 skip-bigrams, few of
+ * them distinct where the text repeats itself). */
 static int units_count(Units *u, const UnitRule *rule, int bits, const int *t, Py_ssize_t len, Gil *g) {
     long long all = unit_count(rule, len);
-    if (units_room(u, all < 4096 ? (Py_ssize_t)all : 4096) < 0) return -2;
+    if (units_room(u, all < UNITS_AT_ONCE ? (Py_ssize_t)all : (Py_ssize_t)UNITS_AT_ONCE) < 0) return -2;
     FOR_EACH_KEY(rule, bits, t, len, key, {
         Py_ssize_t at = units_slot(u, key);
         if (u->slot[at] >= 0) {
             u->count[u->slot[at]]++;
         } else {
             if (2 * (u->size + 1) > u->slots) {
-                if (units_room(u, 2 * (u->size + 1)) < 0) return -2;
+                if (units_room(u, u->slots) < 0) return -2;
                 at = units_slot(u, key);
             }
             u->slot[at] = (int)u->size;
@@ -973,13 +968,15 @@ static int units_count(Units *u, const UnitRule *rule, int bits, const int *t, P
     return 0;
 }
 
-/* Copies of u's units in t[0 .. len), into u->seen, by looking each unit of t up: 0, or -1
- * when a signal handler raised. */
-static int seen_by_units(Units *u, const UnitRule *rule, int bits, const int *t, Py_ssize_t len, Gil *g) {
+/* The clipped hits of t[0 .. len) against u, into *hit, by looking each unit of t up: a unit
+ * hits while it has fewer copies so far than u holds.  0, or -1 when a signal handler raised. */
+static int hits_by_units(Units *u, const UnitRule *rule, int bits, const int *t, Py_ssize_t len, Gil *g,
+                         long long *hit) {
     memset(u->seen, 0, (size_t)u->size * sizeof(long long));
+    *hit = 0;
     FOR_EACH_KEY(rule, bits, t, len, key, {
         int at = u->slot[units_slot(u, key)];
-        if (at >= 0) u->seen[at]++;
+        if (at >= 0 && u->seen[at]++ < u->count[at]) (*hit)++;
     }, { if (gil_check(g, row) < 0) return -1; });
     return 0;
 }
@@ -1126,29 +1123,28 @@ static int general_hits(const UnitRule *rule, const int *pt, Py_ssize_t pl, cons
     return 0;
 }
 
-/* Hits once u->seen is filled: sum over u's units of min(copies here, copies there). */
-static long long clipped(const Units *u) {
-    long long hit = 0;
-    Py_ssize_t k;
-    for (k = 0; k < u->size; k++) hit += u->count[k] < u->seen[k] ? u->count[k] : u->seen[k];
-    return hit;
-}
-
-/* u->seen for the text t: through t's units, or for skip-bigrams far apart (the window of
- * seen_by_window) where that is cheaper.  0, -1 when a signal handler raised, -2 on no memory. */
-static int units_seen(Units *u, const UnitRule *rule, int bits, const int *t, Py_ssize_t len, Gil *g) {
+/* The clipped hits of t[0 .. len) against u, into *hit: through t's units, or for skip-bigrams
+ * far apart by the window of seen_by_window where that is cheaper, then the sum over u's units
+ * of min(copies in u, copies in t).  0, -1 when a signal handler raised, -2 on no memory. */
+static int units_hits(Units *u, const UnitRule *rule, int bits, const int *t, Py_ssize_t len, Gil *g,
+                      long long *hit) {
     long long direct = unit_count(rule, len);
     if (rule->mode == 1 && direct > 4 * ((long long)len + u->size)) {
         int status = seen_by_window(u, rule, t, len, direct, g);
-        if (status <= 0) return status;
+        Py_ssize_t k;
+        if (status < 0) return status;
+        if (status == 0) {
+            *hit = 0;
+            for (k = 0; k < u->size; k++) *hit += u->count[k] < u->seen[k] ? u->count[k] : u->seen[k];
+            return 0;
+        }
     }
-    return seen_by_units(u, rule, bits, t, len, g);
+    return hits_by_units(u, rule, bits, t, len, g, hit);
 }
 
-/* A peer of at most this many units has its table made once for all its models; a larger
+/* A peer of at most UNITS_AT_ONCE units has its table made once for all its models; a larger
  * one only when it has no more units than the model: the table is always that of the text
  * with fewer units, and the other text is read without holding its units. */
-#define PEER_TABLE_UNITS ((long long)1 << 16)
 
 /* The clipped hits of each model against the peer, into hits[]: 0, -1 when a signal
  * handler raised, -2 on no memory. */
@@ -1164,18 +1160,16 @@ static int all_hits(const UnitRule *rule, int bits, const int *pt, Py_ssize_t pl
         Py_ssize_t ml = model[i].len / 4;
         if (!bits) {
             status = general_hits(rule, pt, pl, mt, ml, &hits[i]) < 0 ? -2 : 0;
-        } else if (pc <= PEER_TABLE_UNITS || pc <= unit_count(rule, ml)) {
+        } else if (pc <= UNITS_AT_ONCE || pc <= unit_count(rule, ml)) {
             if (!peer_counted) {
                 peer_counted = 1;
                 status = units_count(&peer, rule, bits, pt, pl, g);
             }
-            if (status == 0) status = units_seen(&peer, rule, bits, mt, ml, g);
-            if (status == 0) hits[i] = clipped(&peer);
+            if (status == 0) status = units_hits(&peer, rule, bits, mt, ml, g, &hits[i]);
         } else {
             memset(&own, 0, sizeof(own));
             status = units_count(&own, rule, bits, mt, ml, g);
-            if (status == 0) status = units_seen(&own, rule, bits, pt, pl, g);
-            if (status == 0) hits[i] = clipped(&own);
+            if (status == 0) status = units_hits(&own, rule, bits, pt, pl, g, &hits[i]);
             units_free(&own);
         }
     }

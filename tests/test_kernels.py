@@ -250,6 +250,16 @@ def test_skip_bigrams_of_long_texts_on_every_path(long_is_peer, distance, unigra
     _check_long_skip_bigrams(long, short, long_is_peer, distance, unigrams)
 
 
+@needs_kernel
+def test_skip_bigram_table_grows_past_its_first_room() -> None:
+    """Two 400-token texts of 2,000 words: 79,800 skip-bigrams each, nearly all distinct, so
+    the peer's table grows past the 65,536 units it makes room for at once."""
+    rng = random.Random(3)
+    words = [f"w{i}" for i in range(2000)]
+    peer, model = ([rng.choice(words) for _ in range(400)] for _ in range(2))
+    _check_long_skip_bigrams(peer, model, True, -1, True)
+
+
 def _check_long_skip_bigrams(
     long: list[str], short: list[str], long_is_peer: bool, distance: float, unigrams: bool
 ) -> None:
