@@ -12,6 +12,10 @@ import os
 import subprocess
 import sys
 
+import pytest
+
+from rouge155py._kernel import kernel_available
+
 from .support import REPO
 
 # The child scores each job once alone, then again from several threads at once (the main
@@ -92,6 +96,10 @@ print(f"job {differ[0]} differs" if differ else "identical", rounds)
 """
 
 
+@pytest.mark.skipif(
+    not kernel_available() and not os.environ.get("ROUGE155PY_REQUIRE_KERNEL"),
+    reason="C kernel not built (tables of 144,000,000 cells are out of the Python path's reach)",
+)
 def test_threads_score_while_signal_handlers_sleep() -> None:
     """ROUGE-N/L/W/S from four threads, SIGALRM every ms: the reports of one thread alone, no crash."""
     path = os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))
