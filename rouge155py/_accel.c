@@ -14,11 +14,55 @@
  * row costs n / 64 word operations), unless the peer sentence has so many
  * distinct tokens that their masks would outgrow the table.  Each text's
  * clipping budget is counted once, by budget().
+ *
+ * No function keeps state from call to call: every buffer belongs to one call, so calls
+ * from several threads, or from a signal handler run in the middle of a call, never
+ * share one.  A long computation copies or holds what it reads (a held buffer cannot be
+ * resized or freed), lets the GIL go, and takes it back only to look at pending signals.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Cells between two looks at pending signals: Ctrl-C stops a long table within ~10 ms. */
+#define CHECK_CELLS ((size_t)1 << 23)
+/* Work below this many cells keeps the GIL: letting it go and taking it back would cost
+ * more than another thread gains (and a thread waiting for the GIL waits up to 5 ms). */
+#define RELEASE_CELLS ((size_t)1 << 18)
+
+/* The GIL around a computation that touches no Python object. */
+typedef struct {
+    PyThreadState *saved; /* NULL while this thread holds the GIL */
+    size_t since_check;   /* cells computed since the last look at pending signals */
+} Gil;
+
+/* Lets the GIL go when the work (in cells) is long enough to be worth it. */
+static void gil_release(Gil *g, size_t work) {
+    g->since_check = 0;
+    g->saved = work >= RELEASE_CELLS ? PyEval_SaveThread() : NULL;
+}
+
+/* Takes the GIL back, before anything Python is touched again. */
+static void gil_restore(Gil *g) {
+    if (g->saved) PyEval_RestoreThread(g->saved);
+    g->saved = NULL;
+}
+
+/* After `cells` more cells: -1 (an exception is set) when a signal handler raised.  Every
+ * CHECK_CELLS cells the GIL is taken back for PyErr_CheckSignals (a handler may run any
+ * Python code, this kernel's functions included), then let go again. */
+static int gil_check(Gil *g, size_t cells) {
+    int raised;
+    g->since_check += cells;
+    if (g->since_check < CHECK_CELLS) return 0;
+    g->since_check = 0;
+    if (!g->saved) return PyErr_CheckSignals();
+    PyEval_RestoreThread(g->saved);
+    raised = PyErr_CheckSignals();
+    g->saved = PyEval_SaveThread();
+    return raised;
+}
 
 typedef struct {
     int *lcs[2];          /* ROUGE-L by cells: the row above and the current row of cell values */
@@ -28,51 +72,59 @@ typedef struct {
                            * differ); ROUGE-L by bit vectors: the rows of the table */
     unsigned long long *masks; /* ROUGE-L: per distinct peer token, the positions holding it */
     int *slots;           /* ROUGE-L: a hash table of the peer's tokens (token, index of its mask) */
-    size_t row_cells, up_bytes, mask_words, slot_count;
     Py_ssize_t words, table_slots; /* ROUGE-L: the current peer sentence's words per row, slots */
-    size_t since_check;   /* cells computed since the last look at pending signals */
+    void *block;          /* all of the above, in one allocation */
+    Gil gil;
 } Work;
 
-/* Cells between two looks at pending signals: Ctrl-C stops a long table within ~10 ms. */
-#define CHECK_CELLS ((size_t)1 << 23)
-
-static int work_rows(Work *w, size_t cells) {
-    int k;
-    if (cells <= w->row_cells) return 0;
-    for (k = 0; k < 2; k++) {
-        int *a = (int *)realloc(w->lcs[k], cells * sizeof(int));
-        if (!a) return -1;
-        w->lcs[k] = a;
-        double *d = (double *)realloc(w->wlcs[k], cells * sizeof(double));
-        if (!d) return -1;
-        w->wlcs[k] = d;
-        int *r = (int *)realloc(w->runs[k], cells * sizeof(int));
-        if (!r) return -1;
-        w->runs[k] = r;
-    }
-    w->row_cells = cells;
-    return 0;
+/* Slots of the hash table of a peer sentence of n tokens (a power of two, at least 2n). */
+static Py_ssize_t peer_slots(Py_ssize_t n) {
+    Py_ssize_t slots = 16;
+    while (slots < 2 * n) slots *= 2;
+    return slots;
 }
 
-static int work_bits(Work *w, size_t bytes) {
-    if (bytes <= w->up_bytes) return 0;
-    free(w->up);
-    w->up = (unsigned char *)malloc(bytes);
-    if (!w->up) {
-        w->up_bytes = 0;
-        return -1;
+/* The most distinct tokens a peer sentence may have for ROUGE-L by bit vectors against model
+ * sentences of up to m tokens: beyond it the masks would outgrow the table by cells. */
+static Py_ssize_t vector_tokens(Py_ssize_t m) { return m + 1 > 64 ? m + 1 : 64; }
+
+/* Every buffer of a model sentence of up to m tokens against a peer sentence of up to n, in
+ * one block made once per call: -1 on no memory. */
+static int work_make(Work *w, Py_ssize_t m, Py_ssize_t n, int weighted) {
+    size_t rows = (size_t)n + 1, words = ((size_t)n + 63) / 64, up = (size_t)m * ((size_t)n / 8 + 1);
+    size_t masks = 0, slots = 0, bytes;
+    char *at;
+    if (weighted) {
+        bytes = rows * 2 * (sizeof(double) + sizeof(int));
+    } else {
+        size_t vectors = ((size_t)m + 1) * words * 8, tokens = (size_t)vector_tokens(m);
+        if (vectors > up) up = vectors;
+        masks = (tokens < (size_t)n ? tokens : (size_t)n) * words;
+        slots = (size_t)peer_slots(n);
+        bytes = masks * 8 + slots * 2 * sizeof(int) + rows * 2 * sizeof(int);
     }
-    w->up_bytes = bytes;
+    at = (char *)malloc(bytes + up + 1);
+    if (!at) return -1;
+    w->block = at;
+    if (weighted) { /* doubles first, as malloc aligns them */
+        w->wlcs[0] = (double *)at;
+        w->wlcs[1] = w->wlcs[0] + rows;
+        w->runs[0] = (int *)(w->wlcs[1] + rows);
+        w->runs[1] = w->runs[0] + rows;
+        at = (char *)(w->runs[1] + rows);
+    } else {
+        w->masks = (unsigned long long *)at;
+        w->slots = (int *)(w->masks + masks);
+        w->lcs[0] = w->slots + 2 * slots;
+        w->lcs[1] = w->lcs[0] + rows;
+        at = (char *)(w->lcs[1] + rows);
+    }
+    w->up = (unsigned char *)at;
     return 0;
 }
 
 /* After each row: -1 (an exception is set) when a signal handler raised. */
-static int row_done(Work *w, Py_ssize_t n) {
-    w->since_check += (size_t)n;
-    if (w->since_check < CHECK_CELLS) return 0;
-    w->since_check = 0;
-    return PyErr_CheckSignals();
-}
+static int row_done(Work *w, Py_ssize_t n) { return gil_check(&w->gil, (size_t)n); }
 
 /* Bit j of a row of backtrack bits, j = 1 .. n (bit 0 is the unused boundary column). */
 #define UP_BIT(row, j) (((row)[(j) >> 3] >> ((j) & 7)) & 1)
@@ -106,22 +158,6 @@ static inline void put_bit(unsigned char *bits, Py_ssize_t j, int up, unsigned i
     }
 }
 
-static int work_masks(Work *w, size_t words, size_t slots) {
-    if (words > w->mask_words) {
-        unsigned long long *m = (unsigned long long *)realloc(w->masks, words * 8);
-        if (!m) return -1;
-        w->masks = m;
-        w->mask_words = words;
-    }
-    if (slots > w->slot_count) {
-        int *t = (int *)realloc(w->slots, slots * 2 * sizeof(int));
-        if (!t) return -1;
-        w->slots = t;
-        w->slot_count = slots;
-    }
-    return 0;
-}
-
 /* Set bits of a word, without a library call (the CPU's instruction is not assumed). */
 static inline int popcount(unsigned long long x) {
     x = x - ((x >> 1) & 0x5555555555555555ULL);
@@ -153,15 +189,11 @@ static Py_ssize_t token_slot(const int *table, Py_ssize_t slots, int token) {
  * (up when the cell above >= the cell to the left), are those of the plain DP. */
 
 /* The peer sentence's table of tokens and their masks, for model sentences of up to m
- * tokens: 0, or 1 when the sentence has more distinct tokens than max(m + 1, 64), where the
- * masks would take more memory than the table by cells (mark_lcs_cells is used then);
- * -2 on no memory. */
+ * tokens: 0, or 1 when the sentence has more distinct tokens than vector_tokens(m), where the
+ * masks would take more memory than the table by cells (mark_lcs_cells is used then). */
 static int lcs_peer(Work *w, const int *peer, Py_ssize_t n, Py_ssize_t m) {
-    Py_ssize_t words = (n + 63) / 64, slots = 16, distinct = 0, j, k;
-    int *table;
-    while (slots < 2 * n) slots *= 2;
-    if (work_masks(w, 0, (size_t)slots) < 0) return -2;
-    table = w->slots;
+    Py_ssize_t words = (n + 63) / 64, slots = peer_slots(n), distinct = 0, j, k;
+    int *table = w->slots;
     for (k = 0; k < slots; k++) table[2 * k + 1] = -1;
     for (j = 0; j < n; j++) {
         Py_ssize_t at = token_slot(table, slots, peer[j]);
@@ -170,13 +202,13 @@ static int lcs_peer(Work *w, const int *peer, Py_ssize_t n, Py_ssize_t m) {
             table[2 * at + 1] = (int)distinct++;
         }
     }
-    if (distinct > (m + 1 > 64 ? m + 1 : 64)) return 1;
-    if (work_bits(w, (size_t)(m + 1) * (size_t)words * 8) < 0 ||
-        work_masks(w, (size_t)distinct * (size_t)words, 0) < 0)
-        return -2;
+    if (distinct > vector_tokens(m)) return 1;
     memset(w->masks, 0, (size_t)distinct * (size_t)words * 8);
-    for (j = 0; j < n; j++)
-        w->masks[table[2 * token_slot(table, slots, peer[j]) + 1] * words + (j >> 6)] |= 1ULL << (j & 63);
+    for (j = 0; j < n; j++) { /* a token the first pass did not see (a held buffer written to
+                               * meanwhile) has no mask: garbage in, but no write out of bounds */
+        int d = table[2 * token_slot(table, slots, peer[j]) + 1];
+        if (d >= 0) w->masks[d * words + (j >> 6)] |= 1ULL << (j & 63);
+    }
     w->words = words;
     w->table_slots = slots;
     return 0;
@@ -405,34 +437,186 @@ static PyObject *budget(PyObject *self, PyObject *args) {
     return result;
 }
 
-/* Scratch space kept from call to call (the GIL is held throughout), up to this size. */
-#define KEEP_BYTES ((size_t)1 << 24)
+/* One model and one peer for union_lcs.  The token buffers are held (they cannot be resized
+ * or freed) and their ids are only compared and hashed; offsets, budgets and weights, which
+ * index memory, are copied and checked.  The computation then runs with the GIL let go. */
+typedef struct {
+    const int *mt, *mo, *pt, *po; /* tokens and sentence offsets */
+    const int *mu, *mc, *pu, *pc; /* clipping budgets: distinct ids, then their counts */
+    const double *f;              /* ROUGE-W: f[k] = k ** w, k = 0 .. longest model sentence + 1;
+                                   * NULL: ROUGE-L */
+    Py_ssize_t total, ms, ps, nmu, npu, mlongest, longest;
+    unsigned char *mask;          /* per model position: marked by some LCS */
+    int *used, *cap, *slot;       /* per model unigram: budget spent, budget; per position: unigram */
+    Py_buffer bufs[N_BUFFERS];    /* the arguments' buffers, held until the pair is let go */
+    int held;
+    void *block;                  /* the copies and the counts, in one allocation */
+} LcsPair;
 
-/* Scratch space of union_lcs, kept from call to call (the GIL is held throughout). */
-static Work lcs_work = {{NULL, NULL}, {NULL, NULL}, {NULL, NULL}, NULL, NULL, NULL, 0, 0, 0, 0, 0, 0, 0};
-static struct {
-    size_t cap;
-    int *more;  /* 3 x cap: used, cap, slot */
-    unsigned char *mask;
-} lcs_scratch;
+static void lcs_pair_free(LcsPair *p) {
+    while (p->held > 0) PyBuffer_Release(&p->bufs[--p->held]);
+    free(p->block);
+}
 
-static int lcs_room(size_t need) {
-    if (need <= lcs_scratch.cap) return 0;
-    if (need < 256) need = 256;
-    free(lcs_scratch.more);
-    free(lcs_scratch.mask);
-    lcs_scratch.more = (int *)malloc(3 * need * sizeof(int));
-    lcs_scratch.mask = (unsigned char *)malloc(need);
-    if (!lcs_scratch.more || !lcs_scratch.mask) {
-        free(lcs_scratch.more);
-        free(lcs_scratch.mask);
-        lcs_scratch.more = NULL;
-        lcs_scratch.mask = NULL;
-        lcs_scratch.cap = 0;
-        return -1;
+/* The longest sentence, or -1 when the offsets do not cut [0, len) into sentences. */
+static Py_ssize_t longest_sentence(const int *off, Py_ssize_t sentences, Py_ssize_t len) {
+    Py_ssize_t s, longest = 0;
+    if (sentences < 0 || (sentences > 0 && off[0] < 0) || (sentences > 0 && off[sentences] > len)) return -1;
+    for (s = 0; s < sentences; s++) {
+        if (off[s + 1] < off[s]) return -1;
+        if (off[s + 1] - off[s] > longest) longest = off[s + 1] - off[s];
     }
-    lcs_scratch.cap = need;
+    return longest;
+}
+
+/* (hit, base) of union_lcs, on the pair's own memory: 0, -1 when a signal handler raised
+ * (an exception is set), -2 on no memory. */
+static int union_counts(const LcsPair *p, Work *w, double *hit_out, double *base_out) {
+    const int *mt = p->mt, *mo = p->mo, *pt = p->pt, *po = p->po;
+    const double *f = p->f;
+    unsigned char *mask = p->mask;
+    int *used = p->used, *cap = p->cap, *slot = p->slot;
+    Py_ssize_t nmu = p->nmu, k, s, t;
+    double hit = 0.0, base = 0.0;
+
+    if (work_make(w, p->mlongest, p->longest, f != NULL) < 0) return -2;
+    memset(mask, 0, (size_t)p->total);
+    memset(used, 0, (size_t)(nmu + 1) * sizeof(int));
+    memset(cap, 0, (size_t)(nmu + 1) * sizeof(int));
+    /* A model token's budget is shared by all its occurrences: slot[pos]
+     * is its index in the model's unigram table (nmu when it has none). */
+    for (k = 0; k < nmu; k++) {
+        int peer_budget = lookup(p->pu, p->pc, p->npu, p->mu[k]);
+        cap[k] = p->mc[k] < peer_budget ? p->mc[k] : peer_budget;
+    }
+    for (k = 0; k < p->total; k++) {
+        Py_ssize_t lo = 0, hi = nmu;
+        while (lo < hi) {
+            Py_ssize_t mid = lo + (hi - lo) / 2;
+            if (p->mu[mid] < mt[k]) lo = mid + 1;
+            else hi = mid;
+        }
+        slot[k] = lo < nmu && p->mu[lo] == mt[k] ? (int)lo : (int)nmu;
+    }
+    /* The marks of every model sentence against every peer sentence (ROUGE-L: each peer
+     * sentence's masks made once, for all model sentences), then the counts in the
+     * model's order: a token's budget goes to its first marked occurrences. */
+    for (t = 0; t < p->ps; t++) {
+        Py_ssize_t n = po[t + 1] - po[t];
+        int marked = 0, by_cells = f != NULL;
+        if (n == 0) continue;
+        if (!f) {
+            marked = lcs_peer(w, pt + po[t], n, p->mlongest);
+            by_cells = marked == 1;
+            if (by_cells) marked = 0;
+        }
+        for (s = 0; s < p->ms && marked == 0; s++) {
+            Py_ssize_t start = mo[s], m = mo[s + 1] - mo[s];
+            if (m == 0) continue;
+            if (!by_cells)
+                marked = mark_lcs(mt + start, m, pt + po[t], n, w, mask + start);
+            else if (f)
+                marked = mark_wlcs(mt + start, m, pt + po[t], n, f, w, mask + start);
+            else
+                marked = mark_lcs_cells(mt + start, m, pt + po[t], n, w, mask + start);
+        }
+        if (marked < 0) return marked;
+    }
+    for (s = 0; s < p->ms; s++) {
+        Py_ssize_t start = mo[s], m = mo[s + 1] - mo[s], j, run = 0;
+        base += f ? f[m] : (double)m;
+        for (j = 0; j < m; j++) {
+            Py_ssize_t pos = start + j;
+            if (!mask[pos] || used[slot[pos]] >= cap[slot[pos]]) continue;
+            used[slot[pos]]++;
+            if (!f) {
+                hit += 1.0;
+                continue;
+            }
+            run++;
+            if ((j + 1 < m && !mask[pos + 1]) || j + 1 == m) {
+                hit += f[run];
+                run = 0;
+            }
+        }
+    }
+    *hit_out = hit;
+    *base_out = base;
     return 0;
+}
+
+/* The pair of union_lcs's arguments: 0, or -1 with an exception set (and nothing held) when
+ * an argument is not what union_lcs takes. */
+static int lcs_pair(PyObject *const objs[N_BUFFERS], PyObject *o_weights, LcsPair *p) {
+    static const char *names[N_BUFFERS] = {"model", "model offsets", "model budget",
+                                           "peer", "peer offsets", "peer budget"};
+    Py_buffer weights;
+    Py_ssize_t lens[N_BUFFERS], nf = 0, copied = 0, k;
+    int *at;
+    double *f;
+
+    memset(p, 0, sizeof(*p));
+    for (p->held = 0; p->held < N_BUFFERS; p->held++) {
+        if (get_buffer(objs[p->held], &p->bufs[p->held], names[p->held], 4) < 0) goto fail;
+        lens[p->held] = p->bufs[p->held].len / 4;
+    }
+    if (o_weights != Py_None) {
+        if (get_buffer(o_weights, &weights, "weights", 8) < 0) goto fail;
+        nf = weights.len / 8;
+    }
+    p->mt = (const int *)p->bufs[0].buf;
+    p->pt = (const int *)p->bufs[3].buf;
+    p->total = lens[0];
+    p->ms = lens[1] - 1;
+    p->nmu = lens[2] / 2;
+    p->ps = lens[4] - 1;
+    p->npu = lens[5] / 2;
+    /* The weights (doubles first), offsets, budgets, then used, cap, slot and the mask. */
+    for (k = 1; k < N_BUFFERS; k++)
+        if (k != 3) copied += k == 2 || k == 5 ? 2 * (lens[k] / 2) : lens[k];
+    p->block = malloc((size_t)nf * sizeof(double) + (size_t)(copied + 2 * (p->nmu + 1) + p->total) * sizeof(int) +
+                      (size_t)p->total + 1);
+    if (!p->block) {
+        PyErr_NoMemory();
+        if (nf) PyBuffer_Release(&weights);
+        goto fail;
+    }
+    f = (double *)p->block;
+    at = (int *)(f + nf);
+    for (k = 1; k < N_BUFFERS; k++) {
+        Py_ssize_t count = k == 2 || k == 5 ? 2 * (lens[k] / 2) : lens[k];
+        if (k == 3) continue;
+        memcpy(at, p->bufs[k].buf, (size_t)count * sizeof(int));
+        if (k == 1) p->mo = at;
+        else if (k == 2) p->mu = at, p->mc = at + p->nmu;
+        else if (k == 4) p->po = at;
+        else p->pu = at, p->pc = at + p->npu;
+        at += count;
+    }
+    p->used = at;
+    p->cap = at + p->nmu + 1;
+    p->slot = at + 2 * (p->nmu + 1);
+    p->mask = (unsigned char *)(at + 2 * (p->nmu + 1) + p->total);
+    p->mlongest = longest_sentence(p->mo, p->ms, p->total);
+    p->longest = longest_sentence(p->po, p->ps, lens[3]);
+    if (o_weights != Py_None) {
+        /* A run is at most a model sentence long: f[0 .. mlongest + 1] is all that is read. */
+        if (p->mlongest >= 0 && p->mlongest + 1 < nf) {
+            memcpy(f, weights.buf, (size_t)(p->mlongest + 2) * sizeof(double));
+            p->f = f;
+        }
+        PyBuffer_Release(&weights);
+    }
+    if (p->mlongest < 0 || p->longest < 0 || (o_weights != Py_None && !p->f)) {
+        PyErr_SetString(PyExc_ValueError, p->mlongest < 0 || p->longest < 0
+                                              ? "union_lcs: offsets do not cut the tokens into sentences"
+                                              : "union_lcs: weight table too short");
+        goto fail;
+    }
+    return 0;
+fail:
+    lcs_pair_free(p);
+    return -1;
 }
 
 /* union_lcs(model, model_offsets, model_budget, peer, peer_offsets, peer_budget, weights)
@@ -445,154 +629,24 @@ static int lcs_room(size_t need) {
  */
 static PyObject *union_lcs(PyObject *self, PyObject *args) {
     PyObject *objs[N_BUFFERS], *o_weights;
-    Py_buffer bufs[N_BUFFERS], weights;
-    static const char *names[N_BUFFERS] = {"model", "model offsets", "model budget",
-                                           "peer", "peer offsets", "peer budget"};
-    int have_weights, got = 0;
-    Py_ssize_t k;
+    LcsPair p;
     Work w;
-    PyObject *result = NULL;
-    unsigned char *mask = NULL;
-    int *used = NULL, *cap = NULL, *slot = NULL;
+    double hit = 0.0, base = 0.0;
+    int status;
 
     if (!PyArg_ParseTuple(args, "OOOOOOO", &objs[0], &objs[1], &objs[2], &objs[3], &objs[4],
                           &objs[5], &o_weights))
         return NULL;
-    have_weights = o_weights != Py_None;
-    for (got = 0; got < N_BUFFERS; got++)
-        if (get_buffer(objs[got], &bufs[got], names[got], 4) < 0) goto release;
-    if (have_weights && get_buffer(o_weights, &weights, "weights", 8) < 0) goto release;
-    w = lcs_work;
-    {
-        const int *mt = (const int *)bufs[0].buf, *mo = (const int *)bufs[1].buf;
-        const int *pt = (const int *)bufs[3].buf, *po = (const int *)bufs[4].buf;
-        Py_ssize_t total = bufs[0].len / 4, nmu = bufs[2].len / 8, npu = bufs[5].len / 8;
-        const int *mu = (const int *)bufs[2].buf, *mc = mu + nmu;
-        const int *pu = (const int *)bufs[5].buf, *pc = pu + npu;
-        const double *f;
-        if (lcs_room((size_t)(total > nmu ? total : nmu) + 1) < 0) {
-            PyErr_NoMemory();
-            goto done;
-        }
-        f = have_weights ? (const double *)weights.buf : NULL;
-        Py_ssize_t nf = have_weights ? weights.len / 8 : 0;
-        Py_ssize_t ms = bufs[1].len / 4 - 1, ps = bufs[4].len / 4 - 1, s, t, longest = 0, mlongest = 0;
-        double hit = 0.0, base = 0.0;
-
-        for (t = 0; t < ps; t++)
-            if (po[t + 1] - po[t] > longest) longest = po[t + 1] - po[t];
-        if (work_rows(&w, (size_t)longest + 1) < 0) {
-            PyErr_NoMemory();
-            goto done;
-        }
-        mask = lcs_scratch.mask;
-        used = lcs_scratch.more;
-        cap = used + lcs_scratch.cap;
-        slot = cap + lcs_scratch.cap;
-        memset(mask, 0, (size_t)total);
-        memset(used, 0, (size_t)(nmu + 1) * sizeof(int));
-        memset(cap, 0, (size_t)(nmu + 1) * sizeof(int));
-        /* A model token's budget is shared by all its occurrences: slot[pos]
-         * is its index in the model's unigram table (nmu when it has none). */
-        for (k = 0; k < nmu; k++) {
-            int peer_budget = lookup(pu, pc, npu, mu[k]);
-            cap[k] = mc[k] < peer_budget ? mc[k] : peer_budget;
-        }
-        for (k = 0; k < total; k++) {
-            Py_ssize_t lo = 0, hi = nmu;
-            while (lo < hi) {
-                Py_ssize_t mid = lo + (hi - lo) / 2;
-                if (mu[mid] < mt[k]) lo = mid + 1;
-                else hi = mid;
-            }
-            slot[k] = lo < nmu && mu[lo] == mt[k] ? (int)lo : (int)nmu;
-        }
-        for (s = 0; s < ms; s++)
-            if (mo[s + 1] - mo[s] > mlongest) mlongest = mo[s + 1] - mo[s];
-        if (f && (mlongest + 1 >= nf || longest + 1 >= nf)) {
-            PyErr_SetString(PyExc_ValueError, "weight table too short");
-            goto done;
-        }
-        /* The marks of every model sentence against every peer sentence (ROUGE-L: each peer
-         * sentence's masks made once, for all model sentences), then the counts in the
-         * model's order: a token's budget goes to its first marked occurrences. */
-        for (t = 0; t < ps; t++) {
-            Py_ssize_t n = po[t + 1] - po[t];
-            int marked = 0, by_cells = f != NULL;
-            if (n == 0) continue;
-            if (!f) {
-                marked = lcs_peer(&w, pt + po[t], n, mlongest);
-                by_cells = marked == 1;
-                if (by_cells) marked = 0;
-            }
-            for (s = 0; s < ms && marked == 0; s++) {
-                Py_ssize_t start = mo[s], m = mo[s + 1] - mo[s];
-                if (m == 0) continue;
-                if (!by_cells)
-                    marked = mark_lcs(mt + start, m, pt + po[t], n, &w, mask + start);
-                else if (work_bits(&w, (size_t)m * ((size_t)n / 8 + 1)) < 0)
-                    marked = -2;
-                else if (f)
-                    marked = mark_wlcs(mt + start, m, pt + po[t], n, f, &w, mask + start);
-                else
-                    marked = mark_lcs_cells(mt + start, m, pt + po[t], n, &w, mask + start);
-            }
-            if (marked == -2) PyErr_NoMemory(); /* else -1: a signal handler raised */
-            if (marked < 0) goto done;
-        }
-        for (s = 0; s < ms; s++) {
-            Py_ssize_t start = mo[s], m = mo[s + 1] - mo[s], j, run = 0;
-            base += f ? f[m] : (double)m;
-            for (j = 0; j < m; j++) {
-                Py_ssize_t pos = start + j;
-                if (!mask[pos] || used[slot[pos]] >= cap[slot[pos]]) continue;
-                used[slot[pos]]++;
-                if (!f) {
-                    hit += 1.0;
-                    continue;
-                }
-                run++;
-                if ((j + 1 < m && !mask[pos + 1]) || j + 1 == m) {
-                    hit += f[run];
-                    run = 0;
-                }
-            }
-        }
-        result = Py_BuildValue("(dd)", hit, base);
-    }
-done:
-    /* Rows, bits and scratch stay for the next call, unless a huge pair made them large. */
-    if (w.up_bytes > KEEP_BYTES || w.row_cells * 16 > KEEP_BYTES || w.mask_words * 8 > KEEP_BYTES ||
-        w.slot_count * 8 > KEEP_BYTES) {
-        int r;
-        for (r = 0; r < 2; r++) {
-            free(w.lcs[r]);
-            free(w.wlcs[r]);
-            free(w.runs[r]);
-            w.lcs[r] = NULL;
-            w.wlcs[r] = NULL;
-            w.runs[r] = NULL;
-        }
-        free(w.up);
-        free(w.masks);
-        free(w.slots);
-        w.up = NULL;
-        w.masks = NULL;
-        w.slots = NULL;
-        w.up_bytes = w.row_cells = w.mask_words = w.slot_count = 0;
-    }
-    if (lcs_scratch.cap * 16 > KEEP_BYTES) {
-        free(lcs_scratch.more);
-        free(lcs_scratch.mask);
-        lcs_scratch.more = NULL;
-        lcs_scratch.mask = NULL;
-        lcs_scratch.cap = 0;
-    }
-    lcs_work = w;
-    if (have_weights) PyBuffer_Release(&weights);
-release:
-    while (got-- > 0) PyBuffer_Release(&bufs[got]);
-    return result;
+    if (lcs_pair(objs, o_weights, &p) < 0) return NULL;
+    memset(&w, 0, sizeof(w));
+    gil_release(&w.gil, (size_t)p.total * (size_t)(p.ps >= 0 ? p.po[p.ps] : 0));
+    status = union_counts(&p, &w, &hit, &base);
+    gil_restore(&w.gil);
+    free(w.block);
+    lcs_pair_free(&p);
+    if (status == -2) return PyErr_NoMemory();
+    if (status < 0) return NULL; /* a signal handler raised */
+    return Py_BuildValue("(dd)", hit, base);
 }
 
 /* bootstrap_sums(rows, resamples, out[, divisor[, first[, step]]])
@@ -618,18 +672,22 @@ static PyObject *bootstrap_sums(PyObject *self, PyObject *args) {
         PyBuffer_Release(&rows);
         return NULL;
     }
+    if (out.len / 8 != resamples * 3) {
+        PyErr_SetString(PyExc_ValueError, "output has the wrong size");
+        PyBuffer_Release(&rows);
+        PyBuffer_Release(&out);
+        return NULL;
+    }
     {
+        /* Both buffers are held, so neither can be resized or freed while the GIL is let go;
+         * every index comes from the generator, none from the values. */
         const double *v = (const double *)rows.buf;
         double *o = (double *)out.buf;
         Py_ssize_t n = rows.len / 8 / 3, i, k;
-        size_t since_check = 0;
-        if (out.len / 8 != resamples * 3) {
-            PyErr_SetString(PyExc_ValueError, "output has the wrong size");
-            PyBuffer_Release(&rows);
-            PyBuffer_Release(&out);
-            return NULL;
-        }
-        for (i = 0; i < resamples; i++) {
+        int raised = 0;
+        Gil gil;
+        gil_release(&gil, (size_t)resamples * (size_t)(n + 1));
+        for (i = 0; i < resamples && !raised; i++) {
             unsigned long long seed = (unsigned long long)first + (unsigned long long)i * (unsigned long long)step;
             unsigned long long state = (seed << 16) + 0x330EULL;
             double a = 0.0, b = 0.0, c = 0.0;
@@ -655,19 +713,13 @@ static PyObject *bootstrap_sums(PyObject *self, PyObject *args) {
             o[3 * i] = a;
             o[3 * i + 1] = b;
             o[3 * i + 2] = c;
-            since_check += (size_t)n + 1;
-            if (since_check >= CHECK_CELLS) {
-                since_check = 0;
-                if (PyErr_CheckSignals() < 0) {
-                    PyBuffer_Release(&rows);
-                    PyBuffer_Release(&out);
-                    return NULL;
-                }
-            }
+            raised = gil_check(&gil, (size_t)n + 1) < 0;
         }
+        gil_restore(&gil);
+        PyBuffer_Release(&rows);
+        PyBuffer_Release(&out);
+        if (raised) return NULL;
     }
-    PyBuffer_Release(&rows);
-    PyBuffer_Release(&out);
     Py_RETURN_NONE;
 }
 
@@ -772,80 +824,51 @@ typedef struct {
 
 /* ---- The common case of unit_hits: each unit packed into one 64-bit key ---- */
 
-/* Scratch space of narrow_hits, kept from call to call (the GIL is held throughout). */
-static struct {
-    Py_ssize_t key_cap, table_cap, count_cap, left_cap, slot_cap;
-    unsigned long long *keys;        /* the units of one text */
-    unsigned long long *table_keys;  /* the peer's distinct units */
-    int *slot;     /* index into table_keys, or -1 */
-    int *count;    /* copies of each peer unit */
-    int *left;     /* copies of each peer unit not yet taken by the current model */
-} narrow;
-
-static void narrow_free(void) {
-    free(narrow.keys);
-    free(narrow.table_keys);
-    free(narrow.slot);
-    free(narrow.count);
-    free(narrow.left);
-    memset(&narrow, 0, sizeof(narrow));
-}
-
-static int grow(void **buffer, Py_ssize_t *cap, Py_ssize_t need, size_t item) {
-    void *b;
-    if (need <= *cap) return 0;
-    if (need < 256) need = 256;
-    b = realloc(*buffer, (size_t)need * item);
-    if (!b) return -1;
-    *buffer = b;
-    *cap = need;
-    return 0;
-}
-
-/* Room for `keys` units of one text, a table of `table` distinct units in `slots` slots. */
-static int narrow_room(Py_ssize_t keys, Py_ssize_t table, Py_ssize_t slots) {
-    if (grow((void **)&narrow.keys, &narrow.key_cap, keys, 8) < 0 ||
-        grow((void **)&narrow.slot, &narrow.slot_cap, slots, sizeof(int)) < 0 ||
-        grow((void **)&narrow.table_keys, &narrow.table_cap, table, 8) < 0 ||
-        grow((void **)&narrow.count, &narrow.count_cap, table, sizeof(int)) < 0 ||
-        grow((void **)&narrow.left, &narrow.left_cap, table, sizeof(int)) < 0)
-        return -1;
-    return 0;
-}
-
 /* How many units a sequence of len tokens has under the rule (the Perl's count). */
-static Py_ssize_t unit_count(const UnitRule *rule, Py_ssize_t len) {
-    Py_ssize_t i, total = 0;
-    if (rule->mode == 0) return len >= rule->n ? len - rule->n + 1 : 0;
-    for (i = 0; i + 1 < len; i++) {
-        Py_ssize_t last = len - 1;
-        if (rule->reach >= 0 && i + rule->reach < last) last = i + rule->reach;
-        total += (last - i) + (rule->unigrams ? 1 : 0);
-    }
-    return total;
+static long long unit_count(const UnitRule *rule, Py_ssize_t len) {
+    long long last = (long long)len - 1, r = rule->reach, pairs;
+    if (rule->mode == 0) return len >= rule->n ? (long long)(len - rule->n + 1) : 0;
+    if (last < 1) return 0;
+    /* Token i < last pairs with min(reach, last - i) tokens after it: sum over k = 1 .. last. */
+    pairs = r < 0 || r >= last ? last * (last + 1) / 2 : r * (r + 1) / 2 + (last - r) * r;
+    return pairs + (rule->unigrams ? last : 0);
 }
 
-/* The units of a sequence as keys, in the Perl's order: n-grams as `bits`-bit fields,
- * skip-bigrams as (i << 32) | (j + 1), a -u unigram as (i << 32) | 0. */
-static void unit_keys(const UnitRule *rule, const int *t, Py_ssize_t len, int bits,
-                      unsigned long long *out) {
-    Py_ssize_t i, j, k = 0;
-    if (rule->mode == 0) {
-        for (i = 0; i + rule->n <= len; i++) {
-            unsigned long long key = 0;
-            for (j = 0; j < rule->n; j++) key = (key << bits) | (unsigned int)t[i + j];
-            out[k++] = key;
-        }
-        return;
-    }
-    for (i = 0; i + 1 < len; i++) {
-        Py_ssize_t last = len - 1;
-        unsigned long long head = (unsigned long long)(unsigned int)t[i] << 32;
-        if (rule->reach >= 0 && i + rule->reach < last) last = i + rule->reach;
-        if (rule->unigrams) out[k++] = head;
-        for (j = i + 1; j <= last; j++) out[k++] = head | ((unsigned long long)(unsigned int)t[j] + 1);
-    }
-}
+/* A skip-bigram (a, b) as a key, and a -u unigram a (no id is negative on this path). */
+#define PAIR_KEY(a, b) (((unsigned long long)(unsigned int)(a) << 32) | ((unsigned long long)(unsigned int)(b) + 1))
+#define UNIGRAM_KEY(a) ((unsigned long long)(unsigned int)(a) << 32)
+
+/* Runs BODY with `key` set to each unit of t[0 .. len) in the Perl's order (n-grams as
+ * `bits`-bit fields).  Skip-bigrams then run AFTER_ROW with `row` the number of units token
+ * i began (n-grams are as many as the tokens: no row of them takes long). */
+#define FOR_EACH_KEY(rule, bits, t, len, key, BODY, AFTER_ROW)                                   \
+    do {                                                                                         \
+        Py_ssize_t ki, kj;                                                                       \
+        unsigned long long key;                                                                  \
+        if ((rule)->mode == 0) {                                                                 \
+            for (ki = 0; ki + (rule)->n <= (len); ki++) {                                        \
+                key = 0;                                                                         \
+                for (kj = 0; kj < (rule)->n; kj++) key = (key << (bits)) | (unsigned int)(t)[ki + kj]; \
+                BODY                                                                             \
+            }                                                                                    \
+        } else {                                                                                 \
+            for (ki = 0; ki + 1 < (len); ki++) {                                                 \
+                Py_ssize_t last = (len) - 1;                                                     \
+                size_t row;                                                                      \
+                if ((rule)->reach >= 0 && ki + (rule)->reach < last) last = ki + (rule)->reach;  \
+                row = (size_t)(last - ki) + 1;                                                   \
+                if ((rule)->unigrams) {                                                          \
+                    key = UNIGRAM_KEY((t)[ki]);                                                  \
+                    BODY                                                                         \
+                }                                                                                \
+                for (kj = ki + 1; kj <= last; kj++) {                                            \
+                    key = PAIR_KEY((t)[ki], (t)[kj]);                                            \
+                    BODY                                                                         \
+                }                                                                                \
+                AFTER_ROW                                                                        \
+            }                                                                                    \
+        }                                                                                        \
+    } while (0)
 
 /* The bitwise or of token ids: what key_bits needs to know of them. */
 static unsigned int ids_top(const int *t, Py_ssize_t len) {
@@ -864,59 +887,195 @@ static int key_bits(const UnitRule *rule, unsigned int top) {
     return bits;
 }
 
-/* The slot of a key in the table: where it is, or the empty slot where it would go. */
-static Py_ssize_t narrow_find(unsigned long long key, unsigned int shift, Py_ssize_t slots) {
-    Py_ssize_t at = (Py_ssize_t)((key * 0x9E3779B97F4A7C15ULL) >> shift);
-    while (narrow.slot[at] >= 0 && narrow.table_keys[narrow.slot[at]] != key) at = (at + 1) & (slots - 1);
+/* Units a table makes room for at once (2 MiB); past them it grows with the distinct units. */
+#define UNITS_AT_ONCE ((long long)1 << 16)
+
+/* The distinct units of one text with their counts (a hash table of keys), and beside each
+ * how many copies another text holds. */
+typedef struct {
+    unsigned long long *keys; /* the distinct units, in the order first met (and the block of all four) */
+    long long *count;         /* copies in this text */
+    long long *seen;          /* copies in the other text */
+    int *slot;                /* per slot: an index into keys, or -1 */
+    Py_ssize_t size, slots;   /* units stored; slots, a power of two at least twice size */
+    unsigned int shift;       /* 64 - log2(slots) */
+} Units;
+
+static void units_free(Units *u) {
+    free(u->keys); /* the block of all four arrays */
+    memset(u, 0, sizeof(*u));
+}
+
+/* The slot of a key: where it is, or the empty slot where it would go. */
+static inline Py_ssize_t units_slot(const Units *u, unsigned long long key) {
+    Py_ssize_t at = (Py_ssize_t)((key * 0x9E3779B97F4A7C15ULL) >> u->shift);
+    while (u->slot[at] >= 0 && u->keys[u->slot[at]] != key) at = (at + 1) & (u->slots - 1);
     return at;
 }
 
-/* The peer's distinct units and their counts, in the scratch table; returns the slot
- * shift, or -1 on no memory.  *slots and *size receive the table's size and its units. */
-static int narrow_table(const UnitRule *rule, const int *pt, Py_ssize_t pc, Py_ssize_t pl, int bits,
-                        Py_ssize_t longest, Py_ssize_t *slots, Py_ssize_t *size) {
-    Py_ssize_t i;
-    int shift = 60;
-    *slots = 16;
-    *size = 0;
-    while (*slots < 2 * pc) {
-        *slots *= 2;
-        shift--;
+/* Room for `size` units (a table at most half full); -1 on no memory (u is left as it was). */
+static int units_room(Units *u, Py_ssize_t size) {
+    Units grown;
+    Py_ssize_t k, cap;
+    if (u->slot && 2 * size <= u->slots) return 0;
+    if (size > INT_MAX / 2) return -1;
+    memset(&grown, 0, sizeof(grown));
+    grown.slots = 16;
+    grown.shift = 60;
+    while (grown.slots < 2 * size) {
+        grown.slots *= 2;
+        grown.shift--;
     }
-    if (narrow_room(longest, pc, *slots) < 0) return -1;
-    unit_keys(rule, pt, pl, bits, narrow.keys);
-    memset(narrow.slot, 0xff, (size_t)*slots * sizeof(int));
-    for (i = 0; i < pc; i++) {
-        unsigned long long key = narrow.keys[i];
-        Py_ssize_t at = narrow_find(key, (unsigned int)shift, *slots);
-        if (narrow.slot[at] < 0) {
-            narrow.slot[at] = (int)*size;
-            narrow.table_keys[*size] = key;
-            narrow.count[(*size)++] = 1;
-        } else {
-            narrow.count[narrow.slot[at]]++;
-        }
+    cap = grown.slots / 2;
+    grown.keys = (unsigned long long *)malloc((size_t)cap * 3 * 8 + (size_t)grown.slots * sizeof(int));
+    if (!grown.keys) return -1;
+    grown.count = (long long *)(grown.keys + cap);
+    grown.seen = grown.count + cap;
+    grown.slot = (int *)(grown.seen + cap);
+    memset(grown.slot, 0xff, (size_t)grown.slots * sizeof(int));
+    if (u->size) {
+        memcpy(grown.keys, u->keys, (size_t)u->size * sizeof(unsigned long long));
+        memcpy(grown.count, u->count, (size_t)u->size * sizeof(long long));
     }
-    return shift;
+    for (k = 0; k < u->size; k++) grown.slot[units_slot(&grown, grown.keys[k])] = (int)k;
+    grown.size = u->size;
+    units_free(u);
+    *u = grown;
+    return 0;
 }
 
-/* Clipped hits of a model against the peer's table: each model unit takes one of the
- * peer's remaining copies, which sums min(peer count, model count) over units. */
-static long long narrow_hits(const UnitRule *rule, const int *mt, Py_ssize_t ml, Py_ssize_t mc, int bits,
-                             unsigned int shift, Py_ssize_t slots, Py_ssize_t size) {
-    long long hit = 0;
-    Py_ssize_t i;
-    if (!size) return 0;
-    unit_keys(rule, mt, ml, bits, narrow.keys);
-    memcpy(narrow.left, narrow.count, (size_t)size * sizeof(int));
-    for (i = 0; i < mc; i++) {
-        Py_ssize_t at = narrow_find(narrow.keys[i], shift, slots);
-        if (narrow.slot[at] >= 0 && narrow.left[narrow.slot[at]] > 0) {
-            narrow.left[narrow.slot[at]]--;
-            hit++;
+/* The units of t[0 .. len), counted into an empty table: 0, -1 when a signal handler raised,
+ * -2 on no memory.  Room is made for all units up to UNITS_AT_ONCE of them, then the table
+ * doubles with the distinct units (a text of n tokens has n^2 / 2 skip-bigrams, few of
+ * them distinct where the text repeats itself). */
+static int units_count(Units *u, const UnitRule *rule, int bits, const int *t, Py_ssize_t len, Gil *g) {
+    long long all = unit_count(rule, len);
+    if (units_room(u, all < UNITS_AT_ONCE ? (Py_ssize_t)all : (Py_ssize_t)UNITS_AT_ONCE) < 0) return -2;
+    FOR_EACH_KEY(rule, bits, t, len, key, {
+        Py_ssize_t at = units_slot(u, key);
+        if (u->slot[at] >= 0) {
+            u->count[u->slot[at]]++;
+        } else {
+            if (2 * (u->size + 1) > u->slots) {
+                if (units_room(u, u->slots) < 0) return -2;
+                at = units_slot(u, key);
+            }
+            u->slot[at] = (int)u->size;
+            u->keys[u->size] = key;
+            u->count[u->size++] = 1;
+        }
+    }, { if (gil_check(g, row) < 0) return -1; });
+    return 0;
+}
+
+/* The clipped hits of t[0 .. len) against u, into *hit, by looking each unit of t up: a unit
+ * hits while it has fewer copies so far than u holds.  0, or -1 when a signal handler raised. */
+static int hits_by_units(Units *u, const UnitRule *rule, int bits, const int *t, Py_ssize_t len, Gil *g,
+                         long long *hit) {
+    memset(u->seen, 0, (size_t)u->size * sizeof(long long));
+    *hit = 0;
+    FOR_EACH_KEY(rule, bits, t, len, key, {
+        int at = u->slot[units_slot(u, key)];
+        if (at >= 0 && u->seen[at]++ < u->count[at]) (*hit)++;
+    }, { if (gil_check(g, row) < 0) return -1; });
+    return 0;
+}
+
+/* Skip-bigrams only: copies of u's units in t[0 .. len) without going through t's units,
+ * which number up to len^2 / 2.  One backward pass keeps, per token that ends some unit
+ * of u, its copies among the tokens token i pairs with (all later ones, or the next
+ * `reach`): a unit (a, b) gains that count of b at each a.  The work is len plus, per
+ * position, the units of u its token begins.  0; 1 when that is not cheaper than looking
+ * the `direct` units of t up (nothing is counted then); -1 when a signal handler raised;
+ * -2 on no memory. */
+static int seen_by_window(Units *u, const UnitRule *rule, const int *t, Py_ssize_t len, long long direct,
+                          Gil *g) {
+    Py_ssize_t tokens = 0, slots = 16, k, i, last = len - 1;
+    int *table = NULL, *dense = NULL, *start = NULL, *unigram = NULL, *second = NULL, *unit = NULL;
+    long long *window = NULL, work = len;
+    int status = -2;
+
+    /* The tokens of u's units, numbered densely: table holds (token, number) pairs. */
+    while (slots < 4 * u->size + 4) slots *= 2;
+    table = (int *)malloc((size_t)slots * 2 * sizeof(int));
+    dense = (int *)malloc((size_t)(len > 0 ? len : 1) * sizeof(int));
+    if (!table || !dense) goto done;
+    for (k = 0; k < slots; k++) table[2 * k + 1] = -1;
+    for (k = 0; k < 2 * u->size; k++) {
+        unsigned long long key = u->keys[k / 2];
+        int token, at;
+        if (k & 1) {
+            if (!(key & 0xFFFFFFFFULL)) continue; /* a unigram: no second token */
+            token = (int)((key & 0xFFFFFFFFULL) - 1);
+        } else {
+            token = (int)(key >> 32);
+        }
+        at = (int)token_slot(table, slots, token);
+        if (table[2 * at + 1] < 0) {
+            table[2 * at] = token;
+            table[2 * at + 1] = (int)tokens++;
         }
     }
-    return hit;
+    /* Per first token, its units and their second tokens (grouped by counting), its unigram. */
+    start = (int *)calloc((size_t)tokens + 1, sizeof(int));
+    unigram = (int *)malloc((size_t)(tokens > 0 ? tokens : 1) * sizeof(int));
+    second = (int *)malloc((size_t)(u->size > 0 ? u->size : 1) * sizeof(int));
+    unit = (int *)malloc((size_t)(u->size > 0 ? u->size : 1) * sizeof(int));
+    window = (long long *)calloc((size_t)tokens + 1, sizeof(long long));
+    if (!start || !unigram || !second || !unit || !window) goto done;
+    for (k = 0; k < tokens; k++) unigram[k] = -1;
+    for (k = 0; k < u->size; k++) {
+        unsigned long long key = u->keys[k];
+        int a = table[2 * token_slot(table, slots, (int)(key >> 32)) + 1];
+        if (key & 0xFFFFFFFFULL) start[a + 1]++;
+        else unigram[a] = (int)k;
+    }
+    for (k = 0; k < tokens; k++) start[k + 1] += start[k];
+    for (k = 0; k < u->size; k++) {
+        unsigned long long key = u->keys[k];
+        int at;
+        if (!(key & 0xFFFFFFFFULL)) continue;
+        at = start[table[2 * token_slot(table, slots, (int)(key >> 32)) + 1]]++;
+        second[at] = table[2 * token_slot(table, slots, (int)((key & 0xFFFFFFFFULL) - 1)) + 1];
+        unit[at] = (int)k;
+    }
+    for (k = tokens; k > 0; k--) start[k] = start[k - 1]; /* each start had moved to the next */
+    start[0] = 0;
+    /* start[a] .. start[a + 1] now holds a's units; the work is counted before it is done. */
+    for (i = 0; i < len; i++) {
+        Py_ssize_t at = token_slot(table, slots, t[i]);
+        dense[i] = table[2 * at + 1];
+        if (i < last && dense[i] >= 0) work += start[dense[i] + 1] - start[dense[i]];
+    }
+    if (work >= direct) {
+        status = 1;
+        goto done;
+    }
+    memset(u->seen, 0, (size_t)u->size * sizeof(long long));
+    /* Before token i's turn the window holds t[i + 1 .. min(i + reach, last)]. */
+    for (i = last - 1; i >= 0; i--) {
+        int a = dense[i], b = dense[i + 1];
+        if (b >= 0) window[b]++;
+        if (rule->reach >= 0 && i + 1 + rule->reach <= last && dense[i + 1 + rule->reach] >= 0)
+            window[dense[i + 1 + rule->reach]]--;
+        if (a < 0) continue;
+        for (k = start[a]; k < start[a + 1]; k++) u->seen[unit[k]] += window[second[k]];
+        if (rule->unigrams && unigram[a] >= 0) u->seen[unigram[a]]++;
+        if (gil_check(g, (size_t)(start[a + 1] - start[a]) + 1) < 0) {
+            status = -1;
+            goto done;
+        }
+    }
+    status = 0;
+done:
+    free(table);
+    free(dense);
+    free(start);
+    free(unigram);
+    free(second);
+    free(unit);
+    free(window);
+    return status;
 }
 
 /* The same counts for any unit rule and any ids, with a hash table of whole units. */
@@ -964,21 +1123,77 @@ static int general_hits(const UnitRule *rule, const int *pt, Py_ssize_t pl, cons
     return 0;
 }
 
+/* The clipped hits of t[0 .. len) against u, into *hit: through t's units, or for skip-bigrams
+ * far apart by the window of seen_by_window where that is cheaper, then the sum over u's units
+ * of min(copies in u, copies in t).  0, -1 when a signal handler raised, -2 on no memory. */
+static int units_hits(Units *u, const UnitRule *rule, int bits, const int *t, Py_ssize_t len, Gil *g,
+                      long long *hit) {
+    long long direct = unit_count(rule, len);
+    if (rule->mode == 1 && direct > 4 * ((long long)len + u->size)) {
+        int status = seen_by_window(u, rule, t, len, direct, g);
+        Py_ssize_t k;
+        if (status < 0) return status;
+        if (status == 0) {
+            *hit = 0;
+            for (k = 0; k < u->size; k++) *hit += u->count[k] < u->seen[k] ? u->count[k] : u->seen[k];
+            return 0;
+        }
+    }
+    return hits_by_units(u, rule, bits, t, len, g, hit);
+}
+
+/* A peer of at most UNITS_AT_ONCE units has its table made once for all its models; a larger
+ * one only when it has no more units than the model: the table is always that of the text
+ * with fewer units, and the other text is read without holding its units. */
+
+/* The clipped hits of each model against the peer, into hits[]: 0, -1 when a signal
+ * handler raised, -2 on no memory. */
+static int all_hits(const UnitRule *rule, int bits, const int *pt, Py_ssize_t pl, const Py_buffer *model,
+                    Py_ssize_t k, long long *hits, Gil *g) {
+    Units peer, own;
+    long long pc = unit_count(rule, pl);
+    int status = 0, peer_counted = 0;
+    Py_ssize_t i;
+    memset(&peer, 0, sizeof(peer));
+    for (i = 0; i < k && status == 0; i++) {
+        const int *mt = (const int *)model[i].buf;
+        Py_ssize_t ml = model[i].len / 4;
+        if (!bits) {
+            status = general_hits(rule, pt, pl, mt, ml, &hits[i]) < 0 ? -2 : 0;
+        } else if (pc <= UNITS_AT_ONCE || pc <= unit_count(rule, ml)) {
+            if (!peer_counted) {
+                peer_counted = 1;
+                status = units_count(&peer, rule, bits, pt, pl, g);
+            }
+            if (status == 0) status = units_hits(&peer, rule, bits, mt, ml, g, &hits[i]);
+        } else {
+            memset(&own, 0, sizeof(own));
+            status = units_count(&own, rule, bits, mt, ml, g);
+            if (status == 0) status = units_hits(&own, rule, bits, pt, pl, g, &hits[i]);
+            units_free(&own);
+        }
+    }
+    units_free(&peer);
+    return status;
+}
+
 /* unit_hits(peer, models, mode, n, reach, unigrams) -> ((hit, model units, peer units), ...)
  *   peer: int32 token ids (ids >= 0); models: a sequence of such arrays;
  *   mode 0: n-grams of size n; mode 1: skip-bigrams with j - i <= reach
  *   (reach < 0: any), plus token i's unigram when unigrams is true.
  *   hit = sum over units of min(count in peer, count in model), per model.
- * The peer's units are counted once for all its models.
+ * The buffers are held (not resizable, not freed) while the GIL is let go; token ids are
+ * only hashed and compared, never used as indices.
  */
 static PyObject *unit_hits(PyObject *self, PyObject *args) {
     PyObject *o_peer, *o_models, *fast = NULL, *result = NULL;
     Py_buffer peer, *model = NULL;
     UnitRule rule;
-    Py_ssize_t n, reach, k = 0, got = 0, i, pl, pc, longest, slots = 0, size = 0;
-    int mode, unigrams, bits, shift = 0;
+    Py_ssize_t n, reach, k = 0, got = 0, i, pl;
+    long long *hits = NULL, work;
+    int mode, unigrams, status;
     unsigned int top;
-    const int *pt;
+    Gil gil;
 
     if (!PyArg_ParseTuple(args, "OOinnp", &o_peer, &o_models, &mode, &n, &reach, &unigrams)) return NULL;
     if ((mode == 0 && (n < 1 || n > 64)) || (mode != 0 && mode != 1)) {
@@ -994,45 +1209,29 @@ static PyObject *unit_hits(PyObject *self, PyObject *args) {
     if (!fast) goto done;
     k = PySequence_Fast_GET_SIZE(fast);
     model = (Py_buffer *)PyMem_Malloc((size_t)(k ? k : 1) * sizeof(Py_buffer));
-    if (!model) {
+    hits = (long long *)PyMem_Malloc((size_t)(k ? k : 1) * sizeof(long long));
+    if (!model || !hits) {
         PyErr_NoMemory();
         goto done;
     }
     for (got = 0; got < k; got++)
         if (get_buffer(PySequence_Fast_GET_ITEM(fast, got), &model[got], "model", 4) < 0) goto done;
-    pt = (const int *)peer.buf;
     pl = peer.len / 4;
-    pc = unit_count(&rule, pl);
-    top = ids_top(pt, pl);
-    longest = pc;
+    top = ids_top((const int *)peer.buf, pl);
+    work = unit_count(&rule, pl);
     for (i = 0; i < k; i++) {
-        Py_ssize_t mc = unit_count(&rule, model[i].len / 4);
         top |= ids_top((const int *)model[i].buf, model[i].len / 4);
-        if (mc > longest) longest = mc;
+        work += unit_count(&rule, model[i].len / 4);
     }
-    bits = key_bits(&rule, top);
-    if (bits) {
-        shift = narrow_table(&rule, pt, pc, pl, bits, longest, &slots, &size);
-        if (shift < 0) {
-            PyErr_NoMemory();
-            goto done;
-        }
-    }
+    gil_release(&gil, (size_t)work);
+    status = all_hits(&rule, key_bits(&rule, top), (const int *)peer.buf, pl, model, k, hits, &gil);
+    gil_restore(&gil);
+    if (status == -2) PyErr_NoMemory();
+    if (status < 0) goto done; /* else -1: a signal handler raised */
     result = PyTuple_New(k);
     if (!result) goto done;
     for (i = 0; i < k; i++) {
-        const int *mt = (const int *)model[i].buf;
-        Py_ssize_t ml = model[i].len / 4, mc = unit_count(&rule, ml);
-        long long hit;
-        PyObject *item;
-        if (bits) {
-            hit = narrow_hits(&rule, mt, ml, mc, bits, (unsigned int)shift, slots, size);
-        } else if (general_hits(&rule, pt, pl, mt, ml, &hit) < 0) {
-            PyErr_NoMemory();
-            Py_CLEAR(result);
-            goto done;
-        }
-        item = Py_BuildValue("(Lnn)", hit, mc, pc);
+        PyObject *item = Py_BuildValue("(LLL)", hits[i], unit_count(&rule, model[i].len / 4), unit_count(&rule, pl));
         if (!item) {
             Py_CLEAR(result);
             goto done;
@@ -1040,10 +1239,9 @@ static PyObject *unit_hits(PyObject *self, PyObject *args) {
         PyTuple_SET_ITEM(result, i, item);
     }
 done:
-    if ((size_t)narrow.key_cap * 8 + (size_t)narrow.table_cap * 16 + (size_t)narrow.slot_cap * 4 > KEEP_BYTES)
-        narrow_free(); /* a huge text: give its scratch back */
     for (i = 0; i < got; i++) PyBuffer_Release(&model[i]);
     PyMem_Free(model);
+    PyMem_Free(hits);
     Py_XDECREF(fast);
     PyBuffer_Release(&peer);
     return result;

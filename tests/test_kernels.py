@@ -4,8 +4,13 @@ from __future__ import annotations
 
 import math
 import os
+import random
+import resource
+import subprocess
+import sys
 from array import array
 from collections import Counter
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -19,6 +24,8 @@ from rouge155py.metrics.lcs import LcsText, score_lcs, score_wlcs
 from rouge155py.metrics.ngram import ngrams
 from rouge155py.metrics.skipbigram import skip_bigrams
 from rouge155py.metrics.units import UnitTable, ngram_units, skip_bigram_units
+
+REPO = Path(__file__).resolve().parent.parent
 
 needs_kernel = pytest.mark.skipif(
     not _kernel.kernel_available() and not os.environ.get("ROUGE155PY_REQUIRE_KERNEL"),
@@ -209,6 +216,140 @@ def test_pair_kernel_matches_reference(files, n, distance, unigrams, offset) -> 
         (0, 0, grams_p.total),
     ]
     assert [(c.hit, c.model_count, c.peer_count) for c in found] == expected
+
+
+# A long text against a short one, either way round: the kernel's table holds the short
+# text's units and reads the long one by a window of token counts (or unit by unit where
+# that is cheaper); numpy's pair path counts the same per first token.
+long_and_short = st.tuples(
+    st.lists(st.sampled_from([*WORDS, "f"]), min_size=150, max_size=400)
+    | st.lists(st.sampled_from([*WORDS[:3], "f", "g"]), min_size=370, max_size=400),
+    st.lists(st.sampled_from([*WORDS, "z"]), max_size=30),
+    st.booleans(),
+)
+
+
+@needs_kernel
+@settings(max_examples=150, deadline=None)
+@given(long_and_short, st.sampled_from([-1, 0, 4, 30, 1e19]), st.booleans())
+def test_skip_bigrams_of_a_long_text_match_reference(texts, distance, unigrams) -> None:
+    """Skip-bigram hits of a 150-400-token text against a short one: kernel, numpy, definition."""
+    _check_long_skip_bigrams(*texts, distance, unigrams)
+
+
+@needs_kernel
+@pytest.mark.parametrize("long_is_peer", [True, False])
+@pytest.mark.parametrize(("distance", "unigrams"), [(-1, True), (4, False), (30, True)])
+def test_skip_bigrams_of_long_texts_on_every_path(long_is_peer, distance, unigrams) -> None:
+    """400 tokens of six words against 30: a peer of 80,000 units takes the model's table
+    (no limit), the window is cheaper than the units (-2 30) or is not (-2 4: every token
+    begins six units of the short text, more than it pairs with)."""
+    rng = random.Random(distance)
+    six = [*WORDS, "f"]
+    long, short = [rng.choice(six) for _ in range(400)], [rng.choice(six) for _ in range(30)]
+    _check_long_skip_bigrams(long, short, long_is_peer, distance, unigrams)
+
+
+@needs_kernel
+def test_skip_bigram_table_grows_past_its_first_room() -> None:
+    """Two 400-token texts of 2,000 words: 79,800 skip-bigrams each, nearly all distinct, so
+    the peer's table grows past the 65,536 units it makes room for at once."""
+    rng = random.Random(3)
+    words = [f"w{i}" for i in range(2000)]
+    peer, model = ([rng.choice(words) for _ in range(400)] for _ in range(2))
+    _check_long_skip_bigrams(peer, model, True, -1, True)
+
+
+def _check_long_skip_bigrams(
+    long: list[str], short: list[str], long_is_peer: bool, distance: float, unigrams: bool
+) -> None:
+    """The kernel, numpy's pair path and the closed totals, against the definition."""
+    peer, model = (long, short) if long_is_peer else (short, long)
+    grams_p, grams_m = skip_bigrams(peer, distance, unigrams), skip_bigrams(model, distance, unigrams)
+    expected = (clipped_hits(grams_m.counts, grams_p.counts), grams_m.total, grams_p.total)
+    ids_p, ids_m = _ids([peer, model])
+    found = pairs.peer_counts(array("i", ids_p.tolist()), [array("i", ids_m.tolist())], 0, distance, unigrams)
+    assert [(c.hit, c.model_count, c.peer_count) for c in found] == [expected]
+    reach = pairs.skip_reach(distance)
+    assert units.skip_bigram_hits(ids_p, ids_m, reach, unigrams) == expected[0]
+    assert (
+        units.skip_bigram_total(len(model), reach, unigrams),
+        units.skip_bigram_total(len(peer), reach, unigrams),
+    ) == expected[1:]
+
+
+def _long_case(root: Path, long_peer: int, long_model: int = 0) -> Path:
+    """A configuration of one eval of a long peer against a 120-token model and, when
+    ``long_model`` is set, one of a 120-token peer against a model that long.  Zipf-like
+    words; the model's have a second vocabulary the peer lacks, so that hits are partial."""
+    rng = random.Random(11)
+
+    def words(count: int, foreign: float) -> str:
+        tokens = [
+            f"{'x' if rng.random() < foreign else 'w'}{min(int(rng.paretovariate(0.9)), 300)}"
+            for _ in range(count)
+        ]
+        return "\n".join(" ".join(tokens[i : i + 20]) for i in range(0, count, 20)) + "\n"
+
+    evals = [("1", words(long_peer, 0), words(120, 0.4))]
+    if long_model:
+        evals.append(("2", words(120, 0), words(long_model, 0.4)))
+    body = ""
+    for name, peer, model in evals:
+        (root / f"peer{name}.spl").write_text(peer)
+        (root / f"model{name}.spl").write_text(model)
+        body += (
+            f'<EVAL ID="{name}"><PEER-ROOT>.</PEER-ROOT><MODEL-ROOT>.</MODEL-ROOT>'
+            f'<INPUT-FORMAT TYPE="SPL"></INPUT-FORMAT><PEERS><P ID="1">peer{name}.spl</P></PEERS>'
+            f'<MODELS><M ID="A">model{name}.spl</M></MODELS></EVAL>\n'
+        )
+    config = root / "config.xml"
+    config.write_text(f'<ROUGE_EVAL version="1.5.5">\n{body}</ROUGE_EVAL>\n')
+    return config
+
+
+def _port(args: list[str], cwd: Path, kernel: bool, memory_mb: int = 0) -> subprocess.CompletedProcess[bytes]:
+    """``python -m rouge155py`` with this repository's data, the kernel or numpy, under an
+    address-space limit when ``memory_mb`` is given."""
+    env = dict(
+        os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))
+    )
+    env.update(OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1", MKL_NUM_THREADS="1")
+    env.pop("ROUGE155PY_NO_KERNEL", None)
+    if not kernel:
+        env["ROUGE155PY_NO_KERNEL"] = "1"
+
+    def limit() -> None:
+        if memory_mb:
+            resource.setrlimit(resource.RLIMIT_AS, (memory_mb << 20, memory_mb << 20))
+
+    command = [sys.executable, "-m", "rouge155py", "-e", str(REPO / "data"), *args]
+    return subprocess.run(command, cwd=cwd, env=env, capture_output=True, timeout=120, preexec_fn=limit)
+
+
+@needs_kernel
+def test_skip_bigrams_of_a_20000_token_peer_in_512_mb(tmp_path: Path) -> None:
+    """-2 -1: the peer's 200,000,000 skip-bigrams were all held (1.6 GB of keys alone, 20.9 GB
+    for 46,000 tokens); the kernel and numpy now hold the model's, in the same bytes."""
+    config = _long_case(tmp_path, 20_000)
+    runs = [_port(["-a", "-2", "-1", "-U", str(config)], tmp_path, kernel, 512) for kernel in (True, False)]
+    for run in runs:
+        assert run.returncode == 0, run.stderr.decode("utf-8", "replace")
+    assert runs[0].stdout == runs[1].stdout
+    assert b"ROUGE-SU* Average_R" in runs[0].stdout
+
+
+@pytest.mark.parametrize("options", [("-n", "4", "-w", "1.2", "-2", "-1", "-U"), ("-2", "40", "-u")])
+def test_skip_bigrams_of_long_texts_as_the_perl(oracle, tmp_path: Path, options) -> None:
+    """A 2,500-token peer against a 120-token model, and the other way round: the Perl's bytes."""
+    config = _long_case(tmp_path, 2_500, 2_500)
+    args = ["-a", *options, str(config)]
+    perl = oracle.run(["-e", str(oracle.data_dir), *args], cwd=tmp_path, timeout=120)
+    assert perl.returncode == 0, perl.stderr
+    for kernel in (True, False) if _kernel.kernel_available() else (False,):
+        port = _port(args, tmp_path, kernel)
+        assert port.returncode == 0, port.stderr.decode("utf-8", "replace")
+        assert port.stdout == perl.stdout
 
 
 class _Table(dict):  # type: ignore[type-arg]

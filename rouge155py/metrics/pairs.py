@@ -4,6 +4,9 @@ The kernel enumerates the units exactly as the plain definitions in
 :mod:`.ngram` and :mod:`.skipbigram` do and clips each against the model's
 counts; without the kernel, :mod:`.units` computes the same for many pairs at
 once, in groups of instances whose documents hold about ``_CHUNK_UNITS`` units.
+A document of more skip-bigrams than that (they number up to n^2 / 2 for n
+tokens) is scored pair by pair instead, without holding its units: both ways
+hold only the units of the text with fewer of them.
 """
 
 from __future__ import annotations
@@ -20,11 +23,25 @@ from .base import Metric, Task
 if TYPE_CHECKING:
     from ..corpus import Corpus
 
-__all__ = ["UnitMetric", "available", "peer_counts"]
+__all__ = ["UnitMetric", "available", "peer_counts", "skip_reach"]
 
 _LONGEST_NGRAM = 64  # the kernel's limit; longer n-grams take the numpy path
 # About this many units (n-grams, skip-bigrams) are counted at once without the kernel: a bound on memory.
 _CHUNK_UNITS = 100_000
+# Token positions are int32: a skip-bigram reach of this much or more is no limit.
+_NO_LIMIT = 2**31
+
+
+def skip_reach(distance: float) -> int:
+    """The largest j - i of a skip-bigram (i, j) under ``-2 distance``; -1 for no limit.
+
+    The Perl pairs token i with j <= i + distance + 1, any j when distance < 0.
+    A distance of 1e19 pairs every token with every later one, as no limit does
+    (and as an integer it would not fit the kernel's).
+    """
+    if distance < 0 or distance + 1 >= _NO_LIMIT:
+        return -1
+    return math.floor(distance + 1)
 
 
 def available(n: int) -> bool:
@@ -39,7 +56,7 @@ def peer_counts(
     if n:
         found = accel.unit_hits(peer, models, 0, n, 0, False)
     else:
-        reach = -1 if distance is None or distance < 0 else math.floor(distance + 1)
+        reach = skip_reach(-1 if distance is None else distance)
         found = accel.unit_hits(peer, models, 1, 0, reach, unigrams)
     return list(starmap(ModelCounts, found))
 
@@ -66,30 +83,57 @@ class UnitMetric(Metric):
                 for t in tasks
             ]
         out: list[list[ModelCounts]] = []
-        for chunk in self._chunks(corpus, tasks):
-            out.extend(self._batch_counts(corpus, chunk))
+        for chunk, alone in self._chunks(corpus, tasks):
+            out.extend(self._pair_counts(corpus, chunk[0]) if alone else self._batch_counts(corpus, chunk))
         return out
 
-    def _chunks(self, corpus: Corpus, tasks: list[Task]) -> Iterator[list[Task]]:
-        """Consecutive groups of tasks whose documents hold about _CHUNK_UNITS units."""
+    def _chunks(self, corpus: Corpus, tasks: list[Task]) -> Iterator[tuple[list[Task], bool]]:
+        """Consecutive groups of tasks whose documents hold about _CHUNK_UNITS units, each with
+        whether it is one task scored pair by pair (a document of more skip-bigrams than that)."""
         per_token = self.n  # 0 for skip-bigrams without a distance limit: quadratic
-        if not self.n and self.distance is not None and self.distance >= 0:
-            per_token = math.floor(self.distance + 1) + self.unigrams
+        if not self.n:
+            reach = skip_reach(-1 if self.distance is None else self.distance)
+            per_token = reach + self.unigrams if reach >= 0 else 0
         chunk: list[Task] = []
         seen: set[tuple] = set()
         units = 0
         for t in tasks:
+            largest = 0
             for view in [(t.peer, t.peer_stem)] + [(m, s) for m, (s, _) in zip(t.models, t.model_stems)]:
+                size = len(corpus.token_ids(*view))
+                size = size * per_token if per_token else size * size // 2
+                largest = max(largest, size)
                 if view not in seen:
                     seen.add(view)
-                    size = len(corpus.token_ids(*view))
-                    units += size * per_token if per_token else size * size // 2
+                    units += size
+            if not self.n and largest > _CHUNK_UNITS:
+                if chunk:
+                    yield chunk, False
+                yield [t], True
+                chunk, seen, units = [], set(), 0
+                continue
             chunk.append(t)
             if units >= _CHUNK_UNITS:
-                yield chunk
+                yield chunk, False
                 chunk, seen, units = [], set(), 0
         if chunk:
-            yield chunk
+            yield chunk, False
+
+    def _pair_counts(self, corpus: Corpus, task: Task) -> list[list[ModelCounts]]:
+        """The skip-bigram counts of one task, pair by pair (see :func:`.units.skip_bigram_hits`)."""
+        import numpy as np
+
+        from .units import skip_bigram_hits, skip_bigram_total
+
+        reach = skip_reach(-1 if self.distance is None else self.distance)
+        peer = np.asarray(corpus.token_ids(task.peer, task.peer_stem), dtype=np.int64)
+        peer_total = skip_bigram_total(len(peer), reach, self.unigrams)
+        counts = []
+        for m, (stem, _) in zip(task.models, task.model_stems):
+            model = np.asarray(corpus.token_ids(m, stem), dtype=np.int64)
+            hit = skip_bigram_hits(peer, model, reach, self.unigrams)
+            counts.append(ModelCounts(hit, skip_bigram_total(len(model), reach, self.unigrams), peer_total))
+        return [counts]
 
     def _batch_counts(self, corpus: Corpus, tasks: list[Task]) -> list[list[ModelCounts]]:
         """The counts of a group of tasks, all pairs at once, with numpy."""

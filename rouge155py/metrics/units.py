@@ -4,16 +4,21 @@ Tokens are integer ids; a unit is an integer code. All files of one metric are
 concatenated, so one pass computes every file's units and one pass computes
 the clipped hits of every (peer, model) pair: sum over units of
 min(peer count, model count). Units never span two files.
+
+A long text has too many skip-bigrams to hold (n^2 / 2 for n tokens without a
+distance limit): :func:`skip_bigram_hits` scores one pair holding only the
+units of the shorter text, and reads the longer one token by token.
 """
 
 from __future__ import annotations
 
-import math
 from typing import Sequence
 
 import numpy as np
 
-__all__ = ["UnitTable", "ngram_units", "skip_bigram_units"]
+from .pairs import skip_reach
+
+__all__ = ["UnitTable", "ngram_units", "skip_bigram_hits", "skip_bigram_total", "skip_bigram_units"]
 
 _LIMIT = 1 << 62
 
@@ -49,10 +54,18 @@ def skip_bigram_units(
     Token i pairs with i + 1 .. i + distance + 1 (every later token when
     distance < 0); unigrams are every token but the last of its file.
     """
+    return _skip_bigram_codes(files, skip_reach(distance), unigrams)
+
+
+def _skip_bigram_codes(
+    files: Sequence[np.ndarray], reach: int, unigrams: bool
+) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`skip_bigram_units` by the largest j - i (-1: no limit). Codes: a * base + b,
+    a -u unigram a + base^2, where base is one more than the largest id."""
     ids, owner = _concat(files)
     base = int(ids.max()) + 1 if len(ids) else 1
     longest = max((len(f) for f in files), default=0)
-    reach = longest - 1 if distance < 0 else min(math.floor(distance + 1), longest - 1)
+    reach = longest - 1 if reach < 0 else min(reach, longest - 1)
     codes, owners = [], []
     if unigrams and len(ids) > 1:
         keep = owner[:-1] == owner[1:]
@@ -65,6 +78,60 @@ def skip_bigram_units(
     if not codes:
         return np.zeros(0, np.int64), np.zeros(0, np.int64)
     return np.concatenate(codes), np.concatenate(owners)
+
+
+def skip_bigram_total(length: int, reach: int, unigrams: bool) -> int:
+    """The Perl's skip-bigram count of a text of ``length`` tokens (reach -1: no limit).
+
+    Token i < last pairs with min(reach, last - i) later tokens: the sum over
+    k = 1 .. last of min(reach, k); ``-u`` adds one unigram per token but the last.
+    """
+    last = length - 1
+    if last < 1:
+        return 0
+    if reach < 0 or reach >= last:
+        pairs = last * (last + 1) // 2
+    else:
+        pairs = reach * (reach + 1) // 2 + (last - reach) * reach
+    return pairs + (last if unigrams else 0)
+
+
+def skip_bigram_hits(peer: np.ndarray, model: np.ndarray, reach: int, unigrams: bool) -> int:
+    """Clipped skip-bigram hits of one pair (reach -1: no limit), holding the shorter text's units only.
+
+    Per first token a of the shorter text's units, one pass over the longer
+    text: c[j], the copies of a among the tokens that token j pairs with as
+    second (all before it, or the ``reach`` before it), summed over the j
+    holding b, is the count of (a, b).  The work is the longer text's length
+    per distinct first token.
+    """
+    short, long = (peer, model) if len(peer) <= len(model) else (model, peer)
+    codes, _ = _skip_bigram_codes([short], reach, unigrams)
+    if not len(codes) or len(long) < 2:
+        return 0
+    codes, counts = np.unique(codes, return_counts=True)
+    base = int(short.max()) + 1
+    single = codes >= base * base  # -u unigrams
+    firsts = np.where(single, codes - base * base, codes // base)
+    seconds = np.where(single, -1, codes % base)
+    last = len(long) - 1
+    ends = np.arange(last + 1)
+    starts = np.maximum(ends - reach, 0) if reach >= 0 else np.zeros_like(ends)
+    seen = np.zeros(len(codes), dtype=np.int64)
+    for a in np.unique(firsts):
+        held = np.concatenate(([0], np.cumsum(long == a)))  # held[k]: copies of a in long[:k]
+        mine = np.flatnonzero(firsts == a)
+        unigram = mine[seconds[mine] < 0]
+        seen[unigram] = held[last]
+        pairs = mine[seconds[mine] >= 0]
+        if not len(pairs):
+            continue
+        wanted = seconds[pairs]  # ascending, as the codes are
+        at = np.minimum(np.searchsorted(wanted, long), len(wanted) - 1)
+        hit = wanted[at] == long
+        before = held[ends] - held[starts]
+        seen[pairs] = np.bincount(at[hit], weights=before[hit], minlength=len(wanted)).astype(np.int64)
+    return int(np.minimum(counts, seen).sum())
 
 
 class UnitTable:

@@ -452,6 +452,7 @@ OPTION_CASES = [
     option_case("-l-huge", ("-a", "-l", "1e9", "-n", "2", "-r", "50")),
     option_case("-b-huge", ("-a", "-b", "1e12", "-n", "2", "-r", "50")),
     option_case("-2-huge", ("-a", "-2", "1e9", "-U", "-r", "50")),
+    option_case("-2-beyond-int64", ("-a", "-2", "1e19", "-U", "-r", "50")),  # no limit, as -2 -1
     option_case("-c-over-100", ("-a", "-c", "101"), Refused(2, "Confidence interval"), "dies"),
     option_case("-p-over-1", ("-a", "-p", "1.5"), Refused(2, "option -p"), "dies"),
     option_case(
