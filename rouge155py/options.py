@@ -206,6 +206,14 @@ class Options:
         return "|".join(parts)
 
 
+class MissingConfiguration(UsageError):
+    """No configuration file: the command shows its short usage, after the unknown options found."""
+
+    def __init__(self, message: str, warnings: list[str]) -> None:
+        super().__init__(message)
+        self.warnings = warnings
+
+
 @dataclass(frozen=True)
 class Request:
     """What the command line asks for: usage text, or an evaluation."""
@@ -339,7 +347,9 @@ def parse_command_line(argv: Sequence[str], environ: Optional[dict[str, str]] = 
     elif "--sentence-separator" in long_opts:
         raise UsageError("--sentence-separator applies to line-aligned files (--hyp, --ref)")
     if not args:
-        raise UsageError("Please specify the ROUGE configuration file or use option '-h' for help")
+        raise MissingConfiguration(
+            "Please specify the ROUGE configuration file or use option '-h' for help", warnings
+        )
 
     def given(name: str) -> bool:
         return opts.get(name) is not None
