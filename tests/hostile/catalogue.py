@@ -225,6 +225,33 @@ XML_CASES = [
     xml_case("no-input-format", config(fmt=""), Refused(4, "Unknown input format"), "dies"),
     xml_case("no-roots", config(roots=""), Refused(4, "Cannot find model summary: /a.spl"), "dies"),
     xml_case("peer-outside-eval", config(body='<P ID="1">peer.spl</P>\n' + eval_xml())),
+    xml_case("model-outside-eval", config(body=eval_xml() + '<M ID="Z">a.spl</M>\n')),
+    xml_case("model-before-any-eval", config(body='<M ID="Z">b.spl</M>\n' + eval_xml())),
+    xml_case("empty-models", config(model_list="<MODELS></MODELS>")),
+    Case(
+        "be-empty-models-spl",
+        "xml",
+        ("-a", "-3", "H", "config.xml"),
+        with_config(config(model_list="<MODELS></MODELS>")),
+        Refused(4, "Unknown input format 'SPL' for BE file sums/peer.spl"),
+        "dies",
+        why="the Perl reads the peer's Basic Elements before any model",
+    ),
+    *(
+        Case(
+            f"simple-input{'-be' if be else ''}-with-rouge-1",
+            "xml",
+            ("-a", *(("-3", "H") if be else ()), "-n", "1", "config.xml"),
+            with_config(
+                config(peer="p.be", models=("a.be",), fmt='<INPUT-FORMAT TYPE="SIMPLE"></INPUT-FORMAT>'),
+                **{"sums/p.be": b"cat|sat|subj\ncat|nil|nil\n", "sums/a.be": b"cat|nil|nil\n"},
+            ),
+            Refused(4, "Unknown input format 'SIMPLE' for sums/p.be"),
+            "dies",
+            why="ROUGE-N reads text, and SIMPLE is a Basic Element format",
+        )
+        for be in (False, True)
+    ),
     xml_case("cdata-name", config(peer="<![CDATA[peer.spl]]>")),
     xml_case(
         "comment-in-name", config(peer="peer<!-- x -->.spl"), Refused(4, "Cannot open sums/.spl"), "dies"
