@@ -32,7 +32,7 @@ class _Terminated(BaseException):
 
 
 def _diagnostics(report: Report, seconds: float) -> None:
-    """``-v``: what was evaluated, on stderr (the Perl's debug dump is not reproduced)."""
+    """``-v``: what was evaluated, on stderr (the Perl's debug lines are in the report)."""
     from ._kernel import kernel_available
 
     o = report.options

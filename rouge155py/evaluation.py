@@ -52,6 +52,10 @@ def evaluate(
     peers = evaluated_peers(options, config)
     scorer = Scorer(options)
     report.warnings = check_evals(config, peers, scorer.corpus.exists)
+    if options.verbose:
+        from .verbose import verbose_traces
+
+        report.traces = verbose_traces(options, config, plan, peers)
     grouped: Grouped = {}
     chunks = scored_evals(options, config, peers)
     del config  # each chunk of evals is dropped once scored (where the caller keeps no reference)

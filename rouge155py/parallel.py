@@ -555,7 +555,8 @@ def evaluate_parallel(
     """Same report as :func:`evaluate`, computed by ``options.jobs`` processes (``progress`` alike)."""
     plan = metric_plan(options)
     single = replace(options, jobs=1)
-    if not plan or options.jobs <= 1 or (options.stem and options.stem_models_only):
+    # -v prints every instance's texts in the Perl's walk order: one process.
+    if not plan or options.jobs <= 1 or options.verbose or (options.stem and options.stem_models_only):
         return evaluate(single, config, progress)
     try:
         check_resamples(options)

@@ -67,11 +67,13 @@ CSV_COLUMNS = (
 
 @dataclass
 class Report:
-    """Everything an evaluation prints, in order: results and warnings."""
+    """Everything an evaluation prints, in order: results and warnings (and ``-v``'s lines)."""
 
     options: Options
     results: list[MetricResult] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    #: ``-v``: per result, the Perl's debug lines printed before it (:mod:`rouge155py.verbose`).
+    traces: list[list[str]] = field(default_factory=list)
 
     def result(self, label: str, peer_id: Optional[str] = None) -> MetricResult:
         """The result of one metric (``"ROUGE-1"``, ``"ROUGE-L"``...) for a peer (the only one by default)."""
@@ -147,7 +149,9 @@ def format_legacy(report: Report) -> str:
     """The report exactly as ROUGE-1.5.5.pl prints it."""
     o = report.options
     lines: list[str] = []
-    for result in report.results:
+    for k, result in enumerate(report.results):
+        if k < len(report.traces):
+            lines.extend(report.traces[k])
         lines.extend(_metric_text(result, o.confidence_label, o.per_eval, o.counting))
     return "".join(line + "\n" for line in lines)
 

@@ -73,7 +73,7 @@ Options:
   -t 0|1|2: average over sentences (0), over tokens (1), or print raw counts (2).
   -r n: number of bootstrap resamples, default 1000.
   -w weight: ROUGE-W with weight (typically 1.2).
-  -v: diagnostics on stderr.
+  -v: the Perl's debug lines on stdout (texts, tokens, counts), a summary on stderr.
   -x: do not compute ROUGE-L.
   -z format: the configuration is a file list in this format (SEE, SPL, ISI, SIMPLE).
 Additions of rouge155py:
