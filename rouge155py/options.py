@@ -319,6 +319,16 @@ def _long_options(argv: Sequence[str]) -> tuple[list[str], dict[str, Optional[st
     return rest, found, refs
 
 
+def _perl_string(word: str) -> str:
+    """A command-line word as Perl holds it: each of its bytes one character below U+0100.
+
+    A system ID from the command line is bytes to the Perl, an ID in the XML is
+    characters: ``é`` typed (UTF-8) is not the XML's ``ID="é"``, and each is printed
+    as the Perl prints it (see :func:`rouge155py.report.perl_printed`).
+    """
+    return os.fsencode(word).decode("latin-1")
+
+
 def parse_command_line(argv: Sequence[str], environ: Optional[dict[str, str]] = None) -> Request:
     """Parse and validate a ROUGE-1.5.5.pl command line."""
     env = os.environ if environ is None else environ
@@ -358,10 +368,10 @@ def parse_command_line(argv: Sequence[str], environ: Optional[dict[str, str]] = 
     all_systems = (given("a") and file_list is None) or aligned
     if len(args) == 1 and file_list is None and not all_systems:
         raise UsageError("Please specify a system ID to evaluate or use option '-a' to evaluate all systems.")
-    system_id = args[1] if len(args) >= 2 else None
+    system_id = _perl_string(args[1]) if len(args) >= 2 else None
     # With -z the list's peers get the system ID known before the list is read:
     # the second argument when there are exactly two, "X" for one, none for more.
-    list_peer = {1: "X", 2: args[1] if len(args) == 2 else ""}.get(len(args), "")
+    list_peer = {1: "X", 2: _perl_string(args[1]) if len(args) == 2 else ""}.get(len(args), "")
     if file_list is not None and system_id is None:
         system_id = "X"
 

@@ -37,6 +37,7 @@ __all__ = [
     "format_legacy",
     "json_document",
     "perl_number",
+    "perl_printed",
     "rows",
     "write",
 ]
@@ -114,6 +115,21 @@ def perl_number(value: Union[int, float, str]) -> str:
     return f"{value:.15g}"
 
 
+def perl_printed(line: str) -> str:
+    """A line as Perl's ``print`` writes its characters, in the form the command writes as bytes
+    (UTF-8, a byte that is not one as a surrogate escape).
+
+    Each character below U+0100 is one byte (an ID written ``é`` in the XML is the byte E9);
+    a line holding a wider one is written in UTF-8 whole (the Perl warns "Wide character").
+    """
+    if line.isascii():
+        return line
+    try:
+        return line.encode("latin-1").decode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:
+        return line
+
+
 def _printed(value: float) -> float:
     """A score as the legacy report prints it, as a number."""
     return float(fmt5(value))
@@ -153,7 +169,7 @@ def format_legacy(report: Report) -> str:
         if k < len(report.traces):
             lines.extend(report.traces[k])
         lines.extend(_metric_text(result, o.confidence_label, o.per_eval, o.counting))
-    return "".join(line + "\n" for line in lines)
+    return "".join(perl_printed(line) + "\n" for line in lines)
 
 
 def json_document(report: Report) -> dict[str, Any]:

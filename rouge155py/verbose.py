@@ -18,6 +18,7 @@ the engine runs.
 
 from __future__ import annotations
 
+import os
 import re
 from collections import Counter
 from typing import Callable, Hashable, Iterator, Optional
@@ -73,11 +74,6 @@ def _pairs(units: Counter[Hashable], total: int, count_first: bool, separator: s
     return separator.join(f"{k}{separator}{v}" for k, v in ordered)
 
 
-def _as_printed(text: str) -> str:
-    """A file's text (bytes as latin-1 characters) as the command writes bytes: the same bytes."""
-    return text.encode("latin-1", "replace").decode("utf-8", "surrogateescape")
-
-
 class _Dump:
     """The lines of one instance, per kind of metric."""
 
@@ -86,8 +82,14 @@ class _Dump:
         self.stage = stage
         self.corpus = corpus
         self.limited = bool(options.length_limit or options.byte_limit)
+        # A -z list's paths are bytes to the Perl, an XML's characters (as their IDs).
+        self._from_bytes = options.file_list_format is not None
         perl_rules = getattr(stage, "splits_as_the_perl", False)
         self._words: Callable[[str], list[str]] = _PERL_WORDS.findall if perl_rules else stage.split
+
+    def _name(self, document: Document) -> str:
+        """The path the Perl prints, as the characters it holds."""
+        return os.fsencode(document.name).decode("latin-1") if self._from_bytes else document.name
 
     def task(self, metric: Metric, task: Task) -> Iterator[str]:
         """Every line of one instance: the texts and units, the totals, the instance ID."""
@@ -153,11 +155,11 @@ class _Dump:
                 yield words
                 yield units(tokens)
 
-        yield f"***P {task.peer.name}"
+        yield f"***P {self._name(task.peer)}"
         yield from text(task.peer, task.peer_stem)
         for model, (stem, _) in zip(task.models, task.model_stems):
             yield from text(model, stem)
-            yield f"***M {model.name}"
+            yield f"***M {self._name(model)}"
 
     # ROUGE-L and ROUGE-W: the LCS reader's sentences, their tokens, the hits of each model sentence
 
@@ -178,13 +180,13 @@ class _Dump:
     def _lcs(self, task: Task, weight: Optional[float]) -> Iterator[str]:
         label = "LCS: " if weight is None else "ROUGE-W: "
         sentences, peer = self._lcs_text(task.peer, task.peer_stem, task.peer_stem)
-        yield f"***P {task.peer.name}"
+        yield f"***P {self._name(task.peer)}"
         yield from self._sentences(sentences, peer)
         for document, (stem, unigram_stem) in zip(task.models, task.model_stems):
             sentences, model = self._lcs_text(document, stem, unigram_stem)
             for hits in counted_hits(model, peer, weight):
                 yield label + (" ".join(map(str, hits)) if hits else "-")
-            yield f"***M {document.name}"
+            yield f"***M {self._name(document)}"
             yield from self._sentences(sentences, model)
 
     # ROUGE-BE: the units of each file, the model's units the peer has
@@ -194,9 +196,9 @@ class _Dump:
             grams = metric.units(self.corpus, document, stem)
             if not self.corpus.be_lines(document):
                 return _EMPTY, grams.counts
-            return _as_printed(_pairs(grams.counts, grams.total, True, "#")), grams.counts
+            return _pairs(grams.counts, grams.total, True, "#"), grams.counts
 
-        yield f"***P {task.peer.name}"
+        yield f"***P {self._name(task.peer)}"
         text, peer = units(task.peer, task.peer_stem)
         yield text
         for document, (stem, _) in zip(task.models, task.model_stems):
@@ -204,5 +206,5 @@ class _Dump:
             yield text
             for key in model:
                 if key in peer:
-                    yield _as_printed(f"* Match: {key}")
-            yield f"***M {document.name}"
+                    yield f"* Match: {key}"
+            yield f"***M {self._name(document)}"

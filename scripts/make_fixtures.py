@@ -103,7 +103,7 @@ def _eval_xml(
 
 
 def _config(*evals: str) -> bytes:
-    return ('<ROUGE-EVAL version="1.0">\n' + "".join(evals) + "</ROUGE-EVAL>\n").encode("ascii")
+    return ('<ROUGE-EVAL version="1.0">\n' + "".join(evals) + "</ROUGE-EVAL>\n").encode("utf-8")
 
 
 def _example_eval(
@@ -477,6 +477,16 @@ def _cases() -> list[Case]:
         _case("verbose-file-list-t1", f"-v -n 1 -t 1 -l 15 -z SPL {lst} SYS1"),
         _case("verbose-be", f"-v -3 HM -m {be} 1"),
         _case("verbose-be-hmr2-d", f"-v -3 HMR2 -d {be} 2"),
+        _case(
+            "verbose-ids",
+            f"-v -a -n 1 -d {cfg('verbose-ids')}",
+            {
+                "config.xml": _config(
+                    _example_eval("D01", "12", "AB", "D01\u00e9"), _example_eval("D02", "12", "AB", "\u03a9")
+                )
+            },
+            about="eval IDs written in the XML as characters: é is one byte, Ω makes its lines UTF-8",
+        ),
         # the inputs of the edge cases above, written by them
         _case("verbose-missing-peer", f"-v -a -n 1 -l 8 -d {cfg('xml-missing-peer')}"),
         _case("verbose-empty-model", f"-v -a -n 2 -2 4 -u {cfg('empty-model-wlcs')}"),

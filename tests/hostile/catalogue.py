@@ -426,6 +426,37 @@ for case in LIST_CASES:
 
 
 # --------------------------------------------------------------------------
+# IDs that are not ASCII: characters in the XML, bytes on the command line
+# --------------------------------------------------------------------------
+
+
+def id_case(name: str, eval_id: str, peer_id: str, *system: str, **kw) -> Case:
+    """An eval and a peer with these IDs (as written in the XML), ``-d`` lines printing both."""
+    xml = config(eval_id=f'ID="{eval_id}"', peers=f'<PEERS><P ID="{peer_id}">peer.spl</P></PEERS>')
+    args = ("-n", "2", "-w", "1.2", "-d", "-r", "100", *(() if system else ("-a",)), "config.xml", *system)
+    return Case(name, "ids", args, with_config(xml), PERL, "same", **kw)
+
+
+ID_CASES = [
+    id_case("id-latin1-eval", "é", "1", why="a character below U+0100 is printed as one byte"),
+    id_case("id-latin1-peer", "1", "é"),
+    id_case("id-latin1-reference", "&#233;", "1"),
+    id_case("id-wide-eval", "Ω", "1", why="the Perl prints a wider character in UTF-8"),
+    id_case("id-wide-peer", "1", "Ω"),
+    id_case("id-wide-peer-latin1-eval", "é", "Ω", why="a line with a wide character is UTF-8 whole"),
+    id_case("id-system-bytes-not-xml-characters", "1", "é", "é", why="UTF-8 bytes are not the character é"),
+    id_case("id-system-bytes-equal-xml-latin1", "1", "Ã©", "é"),
+    id_case("id-system-wide", "1", "Ω", "Ω"),
+    Case(
+        "id-file-list-system-bytes",
+        "ids",
+        ("-n", "1", "-d", "-r", "100", "-z", "SPL", "list.txt", "é"),
+        {**SUMS, "list.txt": b"sums/peer.spl sums/a.spl\n"},
+    ),
+]
+
+
+# --------------------------------------------------------------------------
 # Options
 # --------------------------------------------------------------------------
 
@@ -540,4 +571,4 @@ OPTION_CASES = [
     ),
 ]
 
-CASES: list[Case] = XML_CASES + FILE_CASES + LIST_CASES + OPTION_CASES
+CASES: list[Case] = XML_CASES + FILE_CASES + LIST_CASES + ID_CASES + OPTION_CASES
