@@ -427,7 +427,7 @@ def summarize_batches(
     del records, seen
     config = EvalConfig(_stand_ins(ordered), {p for r in ordered for p in r.peer_ids} | set(peer_ids))
     peers = evaluated_peers(options, config)
-    report.warnings = check_evals(config, peers, lambda document: document is _SCORED)
+    report.warnings = check_evals(config, peers, lambda document: document is _SCORED, options.shown_peer_id)
     _raise_first_failure(options, config, peers, ordered)
     if stemmed:
         _restem(options, plan, config, peers, grouped, stemmed)

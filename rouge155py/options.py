@@ -162,6 +162,17 @@ class Options:
         """How many resamples the Perl draws: ``for (i = 0; i < r; i++)``."""
         return math.ceil(self.resamples) if self.resamples > 0 else 0
 
+    @property
+    def system_peer_id(self) -> str:
+        """The peer the system ID names, as the Perl holds it (:func:`perl_string`)."""
+        return perl_string(self.system_id or "")
+
+    def shown_peer_id(self, peer_id: str) -> str:
+        """A peer ID as a person reads it: the system ID as given, any other (the XML's) as it is."""
+        if not self.all_systems and self.system_id is not None and peer_id == self.system_peer_id:
+            return self.system_id
+        return peer_id
+
     def signature(self, version: str) -> str:
         """A short string naming every setting that changes the numbers.
 
@@ -212,6 +223,16 @@ class MissingConfiguration(UsageError):
     def __init__(self, message: str, warnings: list[str]) -> None:
         super().__init__(message)
         self.warnings = warnings
+
+
+def perl_string(word: str) -> str:
+    """A command-line word as Perl holds it: each of its bytes one character below U+0100.
+
+    A system ID from the command line is bytes to the Perl, an ID in the XML is
+    characters: ``é`` typed (UTF-8) is not the XML's ``ID="é"``, and each is printed
+    as the Perl prints it (see :func:`rouge155py.report.perl_printed`).
+    """
+    return os.fsencode(word).decode("latin-1")
 
 
 @dataclass(frozen=True)
@@ -319,16 +340,6 @@ def _long_options(argv: Sequence[str]) -> tuple[list[str], dict[str, Optional[st
     return rest, found, refs
 
 
-def _perl_string(word: str) -> str:
-    """A command-line word as Perl holds it: each of its bytes one character below U+0100.
-
-    A system ID from the command line is bytes to the Perl, an ID in the XML is
-    characters: ``é`` typed (UTF-8) is not the XML's ``ID="é"``, and each is printed
-    as the Perl prints it (see :func:`rouge155py.report.perl_printed`).
-    """
-    return os.fsencode(word).decode("latin-1")
-
-
 def parse_command_line(argv: Sequence[str], environ: Optional[dict[str, str]] = None) -> Request:
     """Parse and validate a ROUGE-1.5.5.pl command line."""
     env = os.environ if environ is None else environ
@@ -368,10 +379,10 @@ def parse_command_line(argv: Sequence[str], environ: Optional[dict[str, str]] = 
     all_systems = (given("a") and file_list is None) or aligned
     if len(args) == 1 and file_list is None and not all_systems:
         raise UsageError("Please specify a system ID to evaluate or use option '-a' to evaluate all systems.")
-    system_id = _perl_string(args[1]) if len(args) >= 2 else None
+    system_id = args[1] if len(args) >= 2 else None
     # With -z the list's peers get the system ID known before the list is read:
     # the second argument when there are exactly two, "X" for one, none for more.
-    list_peer = {1: "X", 2: _perl_string(args[1]) if len(args) == 2 else ""}.get(len(args), "")
+    list_peer = {1: "X", 2: args[1] if len(args) == 2 else ""}.get(len(args), "")
     if file_list is not None and system_id is None:
         system_id = "X"
 

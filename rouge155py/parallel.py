@@ -345,7 +345,7 @@ class _Evals:
     """
 
     def __init__(self, options: Options, config: Optional[EvalConfig]) -> None:
-        self._system_id = None if options.all_systems else options.system_id or ""
+        self._system_id = None if options.all_systems else options.system_peer_id
         self._stream: Optional[XmlEvalStream] = None
         self._pending: deque[tuple[Union[Eval, XmlEval], int]] = deque()  # and its pairs then
         self._config = config
@@ -580,7 +580,7 @@ def evaluate_parallel(
         whole = evals.config()
         report = Report(options)
         peers = evaluated_peers(options, whole)
-        report.warnings = peer_warnings(whole, peers)
+        report.warnings = peer_warnings(whole, peers, options.shown_peer_id)
         tables = instance_tables(plan, peers, grouped)
         grouped.clear()
         report.results = _summarized(pool, single, plan, tables, progress)

@@ -78,7 +78,12 @@ class Report:
 
     def result(self, label: str, peer_id: Optional[str] = None) -> MetricResult:
         """The result of one metric (``"ROUGE-1"``, ``"ROUGE-L"``...) for a peer (the only one by default)."""
-        found = [r for r in self.results if r.label == label and (peer_id is None or r.peer_id == peer_id)]
+        shown = self.options.shown_peer_id
+        found = [
+            r
+            for r in self.results
+            if r.label == label and (peer_id is None or peer_id in (r.peer_id, shown(r.peer_id)))
+        ]
         if len(found) != 1:
             peers = sorted({r.peer_id for r in found})
             which = f"peer {peer_id!r}" if peer_id is not None else f"one of the peers {peers}"
@@ -191,7 +196,7 @@ def json_document(report: Report) -> dict[str, Any]:
         entry["instances"] = {
             _eval_id(result, i): dict(zip(names, row)) for i, row in result.instances.items()
         }
-        systems.setdefault(result.peer_id, {})[result.label] = entry
+        systems.setdefault(o.shown_peer_id(result.peer_id), {})[result.label] = entry
     return {
         "signature": o.signature(__version__),
         "version": __version__,
@@ -207,7 +212,7 @@ def rows(report: Report) -> list[dict[str, Any]]:
     counting = report.options.counting
     out: list[dict[str, Any]] = []
     for result in report.results:
-        base = {"peer_id": result.peer_id, "metric": result.label}
+        base = {"peer_id": report.options.shown_peer_id(result.peer_id), "metric": result.label}
         average: dict[str, Any] = {"row": "average", **base, "eval_id": None}
         if result.summary is not None:
             s = result.summary

@@ -610,3 +610,16 @@ def test_other_runtime_errors_are_not_signals(monkeypatch: pytest.MonkeyPatch) -
     monkeypatch.setattr(cli, "_run", raising)
     with pytest.raises(RuntimeError, match="a bug"):
         cli.run([])
+
+
+def test_a_system_id_is_its_bytes_but_shown_as_given(config: str) -> None:
+    """The Perl holds a command-line ID as bytes (a typed é is not the XML's é) and prints them;
+    JSON, CSV and the warnings show the ID as it was typed."""
+    legacy = invoke("-n", "1", config, "é")
+    assert "\né ROUGE-1 Average_R: " in legacy.stdout_bytes.decode("utf-8")
+    warning = "*ROUGE Warning: test instance for peer é does not exist for evaluation T1"
+    assert stderr_lines(legacy)[0] == warning
+    shown = json.loads(invoke("-n", "1", "--format", "json", config, "é").stdout_bytes)
+    assert list(shown["systems"]) == ["é"] and "peer é does" in shown["warnings"][0]
+    rows = invoke("-n", "1", "--format", "csv", config, "é").stdout_bytes.decode("utf-8").splitlines()
+    assert rows[1].split(",")[1] == "é"
