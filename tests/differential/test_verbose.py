@@ -121,6 +121,38 @@ def test_a_made_home_gives_the_perl_counts_live(oracle, home: Path, options: lis
     assert same_report(perl.stdout, done.stdout)
 
 
+def _py_rouge_run(pyrouge, home: Path, systems: Path, models: Path) -> str:
+    """What py-rouge's Perl comparison does: pyrouge on plain texts, its own ``-v -a`` arguments."""
+    rouge = pyrouge.Rouge155(str(home))
+    rouge.system_dir, rouge.model_dir = str(systems), str(models)
+    rouge.system_filename_pattern, rouge.model_filename_pattern = r"(\d+).txt", "#ID#.[A-Z].txt"
+    args = f"-e {home}/data -n 2 -m -c 95 -r 1000 -f A -p 0.5 -t 0 -v -a"
+    return rouge.convert_and_evaluate(rouge_args=args)
+
+
+def test_py_rouge_reads_the_perls_counts_through_pyrouge_and_a_made_home(
+    oracle, home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pyrouge = pytest.importorskip("pyrouge")
+    monkeypatch.setenv("HOME", str(tmp_path))  # pyrouge writes its settings file there
+    systems, models = tmp_path / "system", tmp_path / "model"
+    systems.mkdir()
+    models.mkdir()
+    texts = ["the cat sat on the mat", "a dog barked at the moon all night", "rain fell on the old town"]
+    for i, text in enumerate(texts):
+        (systems / f"{1000000 + i}.txt").write_text(text + "\n")
+        (models / f"{1000000 + i}.A.txt").write_text(" ".join(reversed(text.split())) + " again\n")
+        (models / f"{1000000 + i}.B.txt").write_text(text.replace("the", "a") + "\n")
+    perl = tmp_path / "perl-home"
+    perl.mkdir()
+    (perl / "ROUGE-1.5.5.pl").write_text(f'#!/bin/sh\nexec "{oracle.perl}" "{oracle.script}" "$@"\n')
+    (perl / "ROUGE-1.5.5.pl").chmod(0o755)
+    (perl / "data").symlink_to(oracle.data_dir)
+    expected = instance_counts(_py_rouge_run(pyrouge, perl, systems, models))
+    assert len(expected) == 6  # 3 summaries, ROUGE-1 then ROUGE-2
+    assert instance_counts(_py_rouge_run(pyrouge, home, systems, models)) == expected
+
+
 def test_canonical_forgives_the_hash_order_alone() -> None:
     perl = b"***P p\nthe cat sat\nthe|1|_cn_|3|cat|1|sat|1\n* Match: a|b\n* Match: c|d\nD1.1\n"
     reordered = b"***P p\nthe cat sat\ncat|1|sat|1|the|1|_cn_|3\n* Match: c|d\n* Match: a|b\nD1.1\n"
