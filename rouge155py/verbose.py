@@ -165,8 +165,9 @@ class _Dump:
 
     def _lcs_text(self, document: Document, stem: bool, unigram_stem: bool) -> tuple[list[str], LcsText]:
         o = self.options
-        sentences = limit_for_lcs(read_sentences(document), o.length_limit, o.byte_limit)
-        pieces = limit_for_ngrams(read_sentences(document), o.length_limit, o.byte_limit)
+        read = read_sentences(document)
+        sentences = limit_for_lcs(read, o.length_limit, o.byte_limit)
+        pieces = limit_for_ngrams(read, o.length_limit, o.byte_limit)
         unigrams = self.stage.tokens(pieces, unigram_stem)
         view = LcsText(self.stage.sentence_tokens(sentences, stem), Counter(unigrams), len(unigrams))
         return [" ".join(self._words(s)) for s in sentences], view
