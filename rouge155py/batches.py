@@ -18,7 +18,8 @@ Spark, Ray, a job queue, a loop)::
    error its scoring met. No text: a batch is small, and pickles.
 2. :func:`summarize_batches` merges batches in whatever order they come and
    does what one process does next: the missing-peer warnings and the first
-   error in the Perl's order, its bootstrap over every instance, the report.
+   error in the Perl's order, its bootstrap over every instance, the report
+   (without ``-v``'s lines, which print the texts that no batch keeps).
 
 Each item knows its place in the whole run (a text item's index, an eval
 entry's position in its configuration): the Perl's eval order, which decides
@@ -426,7 +427,7 @@ def summarize_batches(
     del records, seen
     config = EvalConfig(_stand_ins(ordered), {p for r in ordered for p in r.peer_ids} | set(peer_ids))
     peers = evaluated_peers(options, config)
-    report.warnings = check_evals(config, peers, lambda document: document is _SCORED)
+    report.warnings = check_evals(config, peers, lambda document: document is _SCORED, options.shown_peer_id)
     _raise_first_failure(options, config, peers, ordered)
     if stemmed:
         _restem(options, plan, config, peers, grouped, stemmed)

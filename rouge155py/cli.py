@@ -13,7 +13,7 @@ from typing import Any, Iterator, NoReturn, Optional, Sequence
 
 from ._version import __version__
 from .errors import OutputError, RougeError, UsageError
-from .options import parse_command_line
+from .options import MissingConfiguration, Request, parse_command_line
 from .progress import terminal_progress
 from .report import FORMATS, Report, write
 from .writing import escape_surrogates, write_all
@@ -33,7 +33,7 @@ class _Terminated(BaseException):
 
 
 def _diagnostics(report: Report, seconds: float) -> None:
-    """``-v``: what was evaluated, on stderr (the Perl's debug dump is not reproduced)."""
+    """``-v``: what was evaluated, on stderr (the Perl's debug lines are in the report)."""
     from ._kernel import kernel_available
 
     o = report.options
@@ -137,8 +137,23 @@ def _termination_raises() -> Iterator[None]:
 _GC_THRESHOLD = 100_000  # allocations between young-generation collections (Python's default: 700)
 
 
+def _parsed(argv: Sequence[str]) -> Request:
+    """The command line's request; without a configuration, its unknown options and the short
+    usage are shown before the error line (the Perl prints them and its usage)."""
+    try:
+        return parse_command_line(argv)
+    except MissingConfiguration as error:
+        from .usage import synopsis
+
+        for warning in error.warnings:
+            _say(warning)
+        for line in synopsis("rouge155py").splitlines():
+            _say(line)
+        raise
+
+
 def _run(argv: Sequence[str]) -> int:
-    request = parse_command_line(argv)
+    request = _parsed(argv)
     if request.output_format not in FORMATS:
         raise UsageError(f"--format must be one of {', '.join(FORMATS)}, got {request.output_format!r}")
     for warning in request.warnings:

@@ -13,7 +13,7 @@ from .config import EvalConfig, read_file_list, read_xml_config
 from .engine import Grouped, Scorer, merge_rows, score_evals, summarized
 from .errors import UsageError
 from .metrics.plan import metric_plan
-from .options import Options
+from .options import Options, perl_string
 from .planning import check_evals, check_resamples, evaluated_peers, scored_evals
 from .progress import ProgressFn
 from .report import Report
@@ -31,7 +31,8 @@ def load_config(options: Options) -> EvalConfig:
     if options.config_path is None:
         raise UsageError("the options name no configuration: pass the evals to evaluate()")
     if options.file_list_format is not None:
-        return read_file_list(options.config_path, options.file_list_format, options.file_list_peer_id)
+        peer_id = perl_string(options.file_list_peer_id)
+        return read_file_list(options.config_path, options.file_list_format, peer_id)
     return read_xml_config(options.config_path)
 
 
@@ -51,7 +52,11 @@ def evaluate(
     check_resamples(options)
     peers = evaluated_peers(options, config)
     scorer = Scorer(options)
-    report.warnings = check_evals(config, peers, scorer.corpus.exists)
+    report.warnings = check_evals(config, peers, scorer.corpus.exists, options.shown_peer_id)
+    if options.verbose:
+        from .verbose import verbose_traces
+
+        report.traces = verbose_traces(options, config, plan, peers)
     grouped: Grouped = {}
     chunks = scored_evals(options, config, peers)
     del config  # each chunk of evals is dropped once scored (where the caller keeps no reference)

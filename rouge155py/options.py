@@ -162,6 +162,17 @@ class Options:
         """How many resamples the Perl draws: ``for (i = 0; i < r; i++)``."""
         return math.ceil(self.resamples) if self.resamples > 0 else 0
 
+    @property
+    def system_peer_id(self) -> str:
+        """The peer the system ID names, as the Perl holds it (:func:`perl_string`)."""
+        return perl_string(self.system_id or "")
+
+    def shown_peer_id(self, peer_id: str) -> str:
+        """A peer ID as a person reads it: the system ID as given, any other (the XML's) as it is."""
+        if not self.all_systems and self.system_id is not None and peer_id == self.system_peer_id:
+            return self.system_id
+        return peer_id
+
     def signature(self, version: str) -> str:
         """A short string naming every setting that changes the numbers.
 
@@ -204,6 +215,24 @@ class Options:
             ]
         parts.append(f"version:{version}")
         return "|".join(parts)
+
+
+class MissingConfiguration(UsageError):
+    """No configuration file: the command shows its short usage, after the unknown options found."""
+
+    def __init__(self, message: str, warnings: list[str]) -> None:
+        super().__init__(message)
+        self.warnings = warnings
+
+
+def perl_string(word: str) -> str:
+    """A command-line word as Perl holds it: each of its bytes one character below U+0100.
+
+    A system ID from the command line is bytes to the Perl, an ID in the XML is
+    characters: ``é`` typed (UTF-8) is not the XML's ``ID="é"``, and each is printed
+    as the Perl prints it (see :func:`rouge155py.report.perl_printed`).
+    """
+    return os.fsencode(word).decode("latin-1")
 
 
 @dataclass(frozen=True)
@@ -339,7 +368,9 @@ def parse_command_line(argv: Sequence[str], environ: Optional[dict[str, str]] = 
     elif "--sentence-separator" in long_opts:
         raise UsageError("--sentence-separator applies to line-aligned files (--hyp, --ref)")
     if not args:
-        raise UsageError("Please specify the ROUGE configuration file or use option '-h' for help")
+        raise MissingConfiguration(
+            "Please specify the ROUGE configuration file or use option '-h' for help", warnings
+        )
 
     def given(name: str) -> bool:
         return opts.get(name) is not None

@@ -345,7 +345,7 @@ class _Evals:
     """
 
     def __init__(self, options: Options, config: Optional[EvalConfig]) -> None:
-        self._system_id = None if options.all_systems else options.system_id or ""
+        self._system_id = None if options.all_systems else options.system_peer_id
         self._stream: Optional[XmlEvalStream] = None
         self._pending: deque[tuple[Union[Eval, XmlEval], int]] = deque()  # and its pairs then
         self._config = config
@@ -555,7 +555,8 @@ def evaluate_parallel(
     """Same report as :func:`evaluate`, computed by ``options.jobs`` processes (``progress`` alike)."""
     plan = metric_plan(options)
     single = replace(options, jobs=1)
-    if not plan or options.jobs <= 1 or (options.stem and options.stem_models_only):
+    # -v prints every instance's texts in the Perl's walk order: one process.
+    if not plan or options.jobs <= 1 or options.verbose or (options.stem and options.stem_models_only):
         return evaluate(single, config, progress)
     try:
         check_resamples(options)
@@ -579,7 +580,7 @@ def evaluate_parallel(
         whole = evals.config()
         report = Report(options)
         peers = evaluated_peers(options, whole)
-        report.warnings = peer_warnings(whole, peers)
+        report.warnings = peer_warnings(whole, peers, options.shown_peer_id)
         tables = instance_tables(plan, peers, grouped)
         grouped.clear()
         report.results = _summarized(pool, single, plan, tables, progress)

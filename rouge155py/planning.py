@@ -34,7 +34,7 @@ _CHUNK_FILES = 500
 
 def evaluated_peers(options: Options, config: EvalConfig) -> list[str]:
     """The peers to report: all of the configuration's (sorted) under ``-a``, else the system ID."""
-    return sorted(config.peer_ids) if options.all_systems else [options.system_id or ""]
+    return sorted(config.peer_ids) if options.all_systems else [options.system_peer_id]
 
 
 def check_resamples(options: Options) -> None:
@@ -43,14 +43,19 @@ def check_resamples(options: Options) -> None:
         raise ComputeError("the number of resamples (-r) must be positive (division by zero)")
 
 
-def check_evals(config: EvalConfig, peers: list[str], exists: Callable[[Document], bool]) -> list[str]:
+def check_evals(
+    config: EvalConfig,
+    peers: list[str],
+    exists: Callable[[Document], bool],
+    shown: Callable[[str], str] = str,
+) -> list[str]:
     """Check that the models of every eval an evaluated peer is in exist; the missing-peer warnings.
 
     The walk is the Perl's (peer, then eval), so the first missing model file
     raised and the order of the warnings are its own.
     """
     check_models(config.evals, peers, exists)
-    return peer_warnings(config, peers)
+    return peer_warnings(config, peers, shown)
 
 
 def check_models(evals: list[Eval], peers: list[str], exists: Callable[[Document], bool]) -> None:
@@ -65,10 +70,11 @@ def check_models(evals: list[Eval], peers: list[str], exists: Callable[[Document
                 checked.add(ev.eval_id)
 
 
-def peer_warnings(config: EvalConfig, peers: list[str]) -> list[str]:
-    """The Perl's warning for each evaluated peer (then eval) where an eval has no summary of it."""
+def peer_warnings(config: EvalConfig, peers: list[str], shown: Callable[[str], str] = str) -> list[str]:
+    """The Perl's warning for each evaluated peer (then eval) where an eval has no summary of it;
+    ``shown`` gives a peer ID as the warning names it (:meth:`Options.shown_peer_id`)."""
     return [
-        f"*ROUGE Warning: test instance for peer {peer_id} does not exist for evaluation {ev.eval_id}"
+        f"*ROUGE Warning: test instance for peer {shown(peer_id)} does not exist for evaluation {ev.eval_id}"
         for peer_id in peers
         for ev in config.evals
         if peer_id not in ev.peers

@@ -43,6 +43,7 @@ __all__ = [
     "format_legacy",
     "json_document",
     "perl_number",
+    "perl_printed",
     "rows",
     "write",
 ]
@@ -73,15 +74,22 @@ CSV_COLUMNS = (
 
 @dataclass
 class Report:
-    """Everything an evaluation prints, in order: results and warnings."""
+    """Everything an evaluation prints, in order: results and warnings (and ``-v``'s lines)."""
 
     options: Options
     results: list[MetricResult] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    #: ``-v``: per result, the Perl's debug lines printed before it (:mod:`rouge155py.verbose`).
+    traces: list[list[str]] = field(default_factory=list)
 
     def result(self, label: str, peer_id: Optional[str] = None) -> MetricResult:
         """The result of one metric (``"ROUGE-1"``, ``"ROUGE-L"``...) for a peer (the only one by default)."""
-        found = [r for r in self.results if r.label == label and (peer_id is None or r.peer_id == peer_id)]
+        shown = self.options.shown_peer_id
+        found = [
+            r
+            for r in self.results
+            if r.label == label and (peer_id is None or peer_id in (r.peer_id, shown(r.peer_id)))
+        ]
         if len(found) != 1:
             peers = sorted({r.peer_id for r in found})
             which = f"peer {peer_id!r}" if peer_id is not None else f"one of the peers {peers}"
@@ -116,6 +124,21 @@ def perl_number(value: Union[int, float, str]) -> str:
     if math.isinf(value):
         return "Inf" if value > 0 else "-Inf"
     return f"{value:.15g}"
+
+
+def perl_printed(line: str) -> str:
+    """A line as Perl's ``print`` writes its characters, in the form the command writes as bytes
+    (UTF-8, a byte that is not one as a surrogate escape).
+
+    Each character below U+0100 is one byte (an ID written ``é`` in the XML is the byte E9);
+    a line holding a wider one is written in UTF-8 whole (the Perl warns "Wide character").
+    """
+    if line.isascii():
+        return line
+    try:
+        return line.encode("latin-1").decode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:
+        return line
 
 
 def _printed(value: float) -> float:
@@ -153,9 +176,11 @@ def format_legacy(report: Report) -> str:
     """The report exactly as ROUGE-1.5.5.pl prints it."""
     o = report.options
     lines: list[str] = []
-    for result in report.results:
+    for k, result in enumerate(report.results):
+        if k < len(report.traces):
+            lines.extend(report.traces[k])
         lines.extend(_metric_text(result, o.confidence_label, o.per_eval, o.counting))
-    return "".join(line + "\n" for line in lines)
+    return "".join(perl_printed(line) + "\n" for line in lines)
 
 
 def json_document(report: Report) -> dict[str, Any]:
@@ -177,7 +202,7 @@ def json_document(report: Report) -> dict[str, Any]:
         entry["instances"] = {
             _eval_id(result, i): dict(zip(names, row)) for i, row in result.instances.items()
         }
-        systems.setdefault(result.peer_id, {})[result.label] = entry
+        systems.setdefault(o.shown_peer_id(result.peer_id), {})[result.label] = entry
     return {
         "signature": o.signature(__version__),
         "version": __version__,
@@ -193,7 +218,7 @@ def rows(report: Report) -> list[dict[str, Any]]:
     counting = report.options.counting
     out: list[dict[str, Any]] = []
     for result in report.results:
-        base = {"peer_id": result.peer_id, "metric": result.label}
+        base = {"peer_id": report.options.shown_peer_id(result.peer_id), "metric": result.label}
         average: dict[str, Any] = {"row": "average", **base, "eval_id": None}
         if result.summary is not None:
             s = result.summary

@@ -275,16 +275,16 @@ def _pairs(
     if system_pattern is None or model_pattern is None:
         raise UsageError("set system_filename_pattern and model_filename_pattern first")
     system = _compile(system_pattern, "system_filename_pattern")
-    if system.groups < 1:
-        raise UsageError(
-            f"system_filename_pattern {system_pattern!r} needs a group (the document ID): (\\d+)"
-        )
     system_names, model_names = _listdir(system_dir), sorted(_listdir(model_dir))
     pairs = []
     for name in sorted(system_names):
         match = system.match(name)
         if match is None:
             continue
+        if system.groups < 1:  # pyrouge fails here too, on the first file matched (IndexError)
+            raise UsageError(
+                f"system_filename_pattern {system_pattern!r} needs a group (the document ID): (\\d+)"
+            )
         doc_id = match.group(1) or ""
         model = _compile(model_pattern.replace("#ID#", doc_id), "model_filename_pattern")
         models = [m for m in model_names if model.match(m)]

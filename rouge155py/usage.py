@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["usage"]
+__all__ = ["synopsis", "usage"]
 
 _SHORT = """\
 {prog}
@@ -11,9 +11,10 @@ _SHORT = """\
          [-d (print per evaluation scores)]
          [-e ROUGE_EVAL_HOME]
          [-h (usage)]
-         [-H (detailed usage)]
+         [-H | --help (detailed usage)]
          [-b n-bytes|-l n-words]
          [-m (use Porter stemmer)]
+         [-M (stem the models only)]
          [-n max-ngram]
          [-s (remove stopwords)]
          [-r number-of-samples (for resampling)]
@@ -29,9 +30,22 @@ _SHORT = """\
          [-t 0|1|2 (count by token instead of sentence)]
          [-z <SEE|SPL|ISI|SIMPLE>]
          [-j N | --jobs N (processes)]
-         [--json | --format text|json] [--signature] [--version]
+         [--json | --format legacy|json|csv] [--signature] [--quiet] [--version]
          [--lang LANG (any language)] [--stopwords FILE (for -s)]
          <ROUGE-eval-config-file> [<systemID>]
+{prog} [options] --hyp FILE --ref FILE [--ref FILE ...] [--sep SEP (--sentence-separator)]
+{prog} --make-home DIR
+Examples:
+  {prog} -e data -a -n 2 -x -m -2 4 -u -c 95 -r 1000 -f A -p 0.5 -t 0 config.xml
+  {prog} -n 2 -z SPL filelist.txt SYS1
+  {prog} -n 2 -m --format csv --hyp system.txt --ref reference1.txt --ref reference2.txt
+"""
+
+#: What a command line without a configuration gets on stderr, before its error line.
+_SYNOPSIS = """\
+usage: {prog} [options] <ROUGE-eval-config-file> [<systemID>]
+       {prog} [options] --hyp FILE --ref FILE [--ref FILE ...]
+       {prog} -h (the options), -H (what each does)
 """
 
 _DETAILS = """\
@@ -59,7 +73,7 @@ Options:
   -t 0|1|2: average over sentences (0), over tokens (1), or print raw counts (2).
   -r n: number of bootstrap resamples, default 1000.
   -w weight: ROUGE-W with weight (typically 1.2).
-  -v: diagnostics on stderr.
+  -v: the Perl's debug lines on stdout (texts, tokens, counts), a summary on stderr.
   -x: do not compute ROUGE-L.
   -z format: the configuration is a file list in this format (SEE, SPL, ISI, SIMPLE).
 Additions of rouge155py:
@@ -92,3 +106,8 @@ def usage(prog: str, full: bool) -> str:
     """The short usage, or with ``full`` the detailed one."""
     text = _SHORT.format(prog=prog)
     return text + "\n" + _DETAILS if full else text
+
+
+def synopsis(prog: str) -> str:
+    """The three lines shown when the command line names no configuration."""
+    return _SYNOPSIS.format(prog=prog)

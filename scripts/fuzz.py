@@ -47,6 +47,7 @@ DOCUMENTED_EXITS = {1, 2, 3, 4, 5, 6, 7, 130, 141, 143}
 _ERROR = re.compile(r"rouge155py: error: \S")
 _WARNINGS = (
     re.compile(r"Unknown option: .$", re.S),
+    re.compile(r"usage: rouge155py .*$"),  # the short usage, where no configuration is named
     re.compile(r"n:.*\|version:\S+$"),  # --signature
     re.compile(r"rouge155py \S+: .*, (C kernel|pure Python)$|  .*"),  # -v
     re.compile(r"Argument \".*\" isn't numeric \(option -.\): read as \S+$", re.S),

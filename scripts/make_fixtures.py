@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shlex
 import shutil
 import subprocess
@@ -102,7 +103,7 @@ def _eval_xml(
 
 
 def _config(*evals: str) -> bytes:
-    return ('<ROUGE-EVAL version="1.0">\n' + "".join(evals) + "</ROUGE-EVAL>\n").encode("ascii")
+    return ('<ROUGE-EVAL version="1.0">\n' + "".join(evals) + "</ROUGE-EVAL>\n").encode("utf-8")
 
 
 def _example_eval(
@@ -466,7 +467,32 @@ def _cases() -> list[Case]:
             about="the Perl dies: XML parse error",
         ),
     ]
-    return cases + edge
+    # -v: the Perl's debug lines before each metric's lines (one system, short texts: small files)
+    verbose = [
+        _case("verbose-ngrams", f"-v -n 2 -l 12 -d {see} 1"),
+        _case("verbose-skip-stem-stop", f"-v -x -2 4 -U -m -s -l 10 {see} 2"),
+        _case("verbose-skip-unlimited", f"-v -x -2 -1 -u -b 50 {spl} 3"),
+        _case("verbose-lcs-wlcs-best", f"-v -w 1.2 -b 60 -f B {see} 3"),
+        _case("verbose-stem-models-only", f"-v -n 1 -w 1.2 -m -M -l 15 {see} 1"),
+        _case("verbose-file-list-t1", f"-v -n 1 -t 1 -l 15 -z SPL {lst} SYS1"),
+        _case("verbose-be", f"-v -3 HM -m {be} 1"),
+        _case("verbose-be-hmr2-d", f"-v -3 HMR2 -d {be} 2"),
+        _case(
+            "verbose-ids",
+            f"-v -a -n 1 -d {cfg('verbose-ids')}",
+            {
+                "config.xml": _config(
+                    _example_eval("D01", "12", "AB", "D01\u00e9"), _example_eval("D02", "12", "AB", "\u03a9")
+                )
+            },
+            about="eval IDs written in the XML as characters: é is one byte, Ω makes its lines UTF-8",
+        ),
+        # the inputs of the edge cases above, written by them
+        _case("verbose-missing-peer", f"-v -a -n 1 -l 8 -d {cfg('xml-missing-peer')}"),
+        _case("verbose-empty-model", f"-v -a -n 2 -2 4 -u {cfg('empty-model-wlcs')}"),
+        _case("verbose-entities", f"-v -a -n 1 -m -s -b 60 {cfg('see-entities')}"),
+    ]
+    return cases + edge + verbose
 
 
 CASES = _cases()
@@ -541,6 +567,9 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"unknown case(s): {', '.join(unknown)}")
     selected = [known[name] for name in opts.names] if opts.names else CASES
 
+    # Perl's hash order, which -v prints, fixed: an archive is stale only when the Perl's output is.
+    os.environ["PERL_HASH_SEED"] = "0"
+    os.environ["PERL_PERTURB_KEYS"] = "0"
     try:
         oracle = perl_oracle.ensure_oracle()
     except perl_oracle.OracleError as exc:

@@ -160,8 +160,40 @@ def test_full_usage() -> None:
     assert "Exit codes" in out
 
 
-def test_no_config_file() -> None:
-    assert_error(invoke(data=False), USAGE_EXIT, "configuration file")
+def _error_after_usage(result: Result, exit_code: int) -> list[str]:
+    """The stderr lines before the one error line, which comes last; nothing on stdout."""
+    lines = stderr_lines(result)
+    assert "Traceback" not in result.stderr_bytes.decode("utf-8", "replace")
+    assert result.exit_code == exit_code and result.stdout_bytes == b""
+    assert [line for line in lines if line.startswith("rouge155py: error: ")] == lines[-1:]
+    return lines[:-1]
+
+
+def test_no_config_file_shows_the_short_usage() -> None:
+    result = invoke(data=False)
+    before = _error_after_usage(result, USAGE_EXIT)
+    assert "configuration file" in stderr_lines(result)[-1]
+    assert before[0].startswith("usage: rouge155py ") and any("--hyp FILE --ref FILE" in b for b in before)
+
+
+def test_an_unknown_short_option_alone_is_named_before_the_usage() -> None:
+    result = invoke("-V", data=False)
+    before = _error_after_usage(result, USAGE_EXIT)
+    assert before[0] == "Unknown option: V"
+    assert before[1].startswith("usage: rouge155py ")
+
+
+def test_short_usage_lists_every_option() -> None:
+    from rouge155py.options import _ALIASES, _FLAGS, _REPEATED, _VALUED, PERL_OPTION_SPEC
+
+    out = invoke("-h", data=False).stdout_bytes.decode()
+    letters = PERL_OPTION_SPEC.replace(":", "")
+    missing = [f"-{c}" for c in letters if not re.search(rf"[\[|]-{re.escape(c)}[ \]]", out)]
+    missing += [name for name in {*_FLAGS, *_VALUED, *_REPEATED, *_ALIASES} if name not in out]
+    missing += [name for name in ("legacy", "json", "csv") if name not in out]
+    assert not missing, f"-h does not list {missing}"
+    examples = out[out.index("Examples:") :].splitlines()[1:]
+    assert len(examples) >= 2 and all(e.strip().startswith("rouge155py -") for e in examples)
 
 
 def test_no_system_id(config: str) -> None:
@@ -578,3 +610,16 @@ def test_other_runtime_errors_are_not_signals(monkeypatch: pytest.MonkeyPatch) -
     monkeypatch.setattr(cli, "_run", raising)
     with pytest.raises(RuntimeError, match="a bug"):
         cli.run([])
+
+
+def test_a_system_id_is_its_bytes_but_shown_as_given(config: str) -> None:
+    """The Perl holds a command-line ID as bytes (a typed é is not the XML's é) and prints them;
+    JSON, CSV and the warnings show the ID as it was typed."""
+    legacy = invoke("-n", "1", config, "é")
+    assert "\né ROUGE-1 Average_R: " in legacy.stdout_bytes.decode("utf-8")
+    warning = "*ROUGE Warning: test instance for peer é does not exist for evaluation T1"
+    assert stderr_lines(legacy)[0] == warning
+    shown = json.loads(invoke("-n", "1", "--format", "json", config, "é").stdout_bytes)
+    assert list(shown["systems"]) == ["é"] and "peer é does" in shown["warnings"][0]
+    rows = invoke("-n", "1", "--format", "csv", config, "é").stdout_bytes.decode("utf-8").splitlines()
+    assert rows[1].split(",")[1] == "é"

@@ -283,3 +283,23 @@ def test_a_task_waits_in_the_pipe_or_until_its_worker_is_free(
     monkeypatch.setattr(parallel._Workers, "submit", counting)
     assert _outcome(config, 3) == one
     assert any(held) == (room == 0)
+
+
+def test_evaluate_args_runs_j_in_workers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``evaluate_args`` honours ``-j``: worker processes start, and the report is one process's."""
+    import rouge155py
+
+    config = _config(tmp_path, 60, missing_peer_every=4)
+    args = ["-n", "2", "-r", "50", "-a"]
+    single = rouge155py.evaluate_args([*args, config])
+    started: list[object] = []
+    start = forked.Process.start
+
+    def counted(process: forked.Process) -> None:
+        started.append(process)
+        start(process)
+
+    monkeypatch.setattr(forked.Process, "start", counted)
+    many = rouge155py.evaluate_args([*args, "-j", "3", config])
+    assert len(started) == 2
+    assert write("text", many) == write("text", single) and many.warnings == single.warnings

@@ -395,3 +395,20 @@ def test_real_pyrouge_on_the_perl_and_on_the_home(
     on_perl = run_pyrouge(pyrouge_sandbox, perl_home(oracle, tmp_path / "perl-home"), systems, models)
     assert run_pyrouge(pyrouge_sandbox, home, systems, models) == on_perl
     assert ours(systems, models).convert_and_evaluate() == on_perl
+
+
+def test_a_pattern_matching_nothing_gets_pyrouges_message_even_without_a_group(
+    tmp_path: Path, monkeypatch
+) -> None:
+    # pyrouge 0.1.3's own test_wrong_system_pattern: a groupless pattern, a relative directory.
+    systems, models = write_summaries(tmp_path, seed=2)
+    monkeypatch.chdir(tmp_path)
+    rouge = ours(systems.relative_to(tmp_path), models.relative_to(tmp_path))
+    rouge.system_filename_pattern = "adfdas454fd"
+    with pytest.raises(Exception) as caught:
+        rouge.evaluate()
+    assert str(caught.value) == (
+        f"Did not find any files matching the pattern adfdas454fd in the system summaries "
+        f"directory {systems.relative_to(tmp_path)}."
+    )
+    assert isinstance(caught.value, ConfigError)

@@ -98,10 +98,14 @@ class BasicElements(Metric):
         return corpus.view(("be", document, stem, self.mode), make)
 
     def counts(self, corpus: Corpus, tasks: list[Task]) -> list[list[ModelCounts]]:
-        return [
-            [
-                score_grams(self.units(corpus, m, stem), self.units(corpus, t.peer, t.peer_stem))
-                for m, (stem, _) in zip(t.models, t.model_stems)
-            ]
-            for t in tasks
-        ]
+        out = []
+        for t in tasks:
+            # The peer is read first, models or not: a format that is not a BE format dies there.
+            peer = self.units(corpus, t.peer, t.peer_stem)
+            out.append(
+                [
+                    score_grams(self.units(corpus, m, stem), peer)
+                    for m, (stem, _) in zip(t.models, t.model_stems)
+                ]
+            )
+        return out

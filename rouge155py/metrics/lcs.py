@@ -32,6 +32,7 @@ __all__ = [
     "LcsText",
     "WeightedLcs",
     "check_table_size",
+    "counted_hits",
     "lcs_marks",
     "lcs_text",
     "score_lcs",
@@ -222,6 +223,18 @@ def _union_hits(model: LcsText, peer: LcsText, marker: Marker, on_sentence: Call
                 peer_budget[token] -= 1
             counted.append(ok)
         on_sentence(sentence, mask, counted)
+
+
+def counted_hits(model: LcsText, peer: LcsText, weight: Optional[float] = None) -> list[list[Hashable]]:
+    """Per model sentence, the tokens counted as hits, in order (the Perl's ``-v`` lines);
+    ``weight``: ROUGE-W's marks, else ROUGE-L's."""
+    found: list[list[Hashable]] = []
+
+    def add(sentence: list[str], mask: list[bool], counted: list[bool]) -> None:
+        found.append([token for token, ok in zip(sentence, counted) if ok])
+
+    _union_hits(model, peer, lcs_marks if weight is None else wlcs_marks(weight), add)
+    return found
 
 
 def _kernel(model: LcsText, peer: LcsText, weight: Optional[float]) -> Optional[tuple[float, float]]:

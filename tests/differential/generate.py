@@ -10,7 +10,7 @@ files with lines that do not match the format, CRLF endings, Latin-1 and UTF-8
 bytes, HTML entities, hyphens, punctuation and upper case; SIMPLE BE files for
 ``-3``.  Options are bundled Perl-style at times, and a few cases give values
 the Perl reads its own way (``-r 5.7``, ``-n ''``, ``-c 95.``), unknown options,
-or words after the configuration file.  ``Case.features`` names what a case
+or words after the configuration file; some run with ``-v``.  ``Case.features`` names what a case
 exercises.  About 5% of the cases are built to make the Perl die (see
 ``FAILURE_KINDS``); every other case is built so that it runs to completion.
 """
@@ -30,6 +30,7 @@ __all__ = [
     "FAILURE_RATE",
     "METRICS",
     "SAFE_LEAD_WORDS",
+    "VERBOSE_RATE",
     "Case",
     "make_case",
 ]
@@ -38,6 +39,8 @@ T = TypeVar("T")
 
 METRICS = ("N", "ALL")
 FAILURE_RATE = 0.05
+#: The share of cases run with ``-v``: the Perl's debug lines, compared too (see ``runner.canonical``).
+VERBOSE_RATE = 0.2
 
 # Deliberate failures; the second group needs metrics "ALL".
 FAILURE_KINDS_N = (
@@ -766,6 +769,9 @@ def make_case(seed: int, root: Path, metrics: str) -> Case:
     if b.chance(0.02):
         words.append("--")
         b.features.append("double-dash")
+    if b.chance(VERBOSE_RATE):  # drawn last: the cases' other draws stay as they were
+        words.insert(0, "-v")
+        b.features.append("verbose")
     args = words + positional
     return Case(
         seed=seed,

@@ -3,7 +3,8 @@
 The port is run as ``python -m rouge155py -e DATA ARGS`` from the case directory, with
 this repository first on ``PYTHONPATH`` and its bundled ``data`` directory; the Perl as
 ``perl ROUGE-1.5.5.pl -e ORACLE_DATA ARGS``.  They agree when both exit 0 with the same
-stdout bytes, or when both exit non-zero (the port's error text is free).
+stdout bytes (under ``-v``, the lines the Perl prints in its hash order compared as
+multisets: :func:`canonical`), or when both exit non-zero (the port's error text is free).
 """
 
 from __future__ import annotations
@@ -28,10 +29,12 @@ __all__ = [
     "Outcome",
     "PerlRunner",
     "Result",
+    "canonical",
     "compare",
     "run_both",
     "run_perl",
     "run_port",
+    "same_report",
 ]
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -146,6 +149,48 @@ def _stdout_diff(perl: bytes, port: bytes) -> str:
     return "".join(shown).rstrip("\n")
 
 
+_COUNT_FIELD = b"_cn_"
+_MATCH = b"* Match: "
+
+
+def _hash_fields(line: bytes) -> list[bytes] | None:
+    """The pairs (or, where a key holds the separator, the fields) of a ``-v`` unit dump
+    ``key|count|...`` or ``key#count#...``, sorted; None for any other line."""
+    for separator in (b"|", b"#"):
+        fields = line.split(separator)
+        if len(fields) % 2 == 0 and _COUNT_FIELD in fields[0::2]:
+            pairs = [separator.join(p) for p in zip(fields[0::2], fields[1::2])]
+            if all(count.isdigit() for count in fields[1::2]):
+                return sorted(pairs)
+            return sorted(fields)
+    return None
+
+
+def canonical(stdout: bytes) -> list[bytes]:
+    """The lines of a report, with what ``-v`` prints in Perl's hash order put in one order.
+
+    A unit dump becomes its sorted pairs, a run of ``* Match:`` lines is sorted;
+    every other line is kept as it is (a report without ``-v`` has no such lines).
+    """
+    out: list[bytes] = []
+    matches: list[bytes] = []
+    for line in stdout.split(b"\n"):
+        if line.startswith(_MATCH):
+            matches.append(line)
+            continue
+        out.extend(sorted(matches))
+        matches = []
+        fields = _hash_fields(line)
+        out.append(line if fields is None else b"\0".join([b"units:", *fields]))
+    out.extend(sorted(matches))
+    return out
+
+
+def same_report(perl: bytes, port: bytes) -> bool:
+    """The same bytes, or under ``-v`` the same lines but for the order Perl's hashes give."""
+    return perl == port or canonical(perl) == canonical(port)
+
+
 def compare(result: Result) -> str | None:
     """None when the two agree; otherwise a description of how they differ."""
     perl, port = result.perl, result.port
@@ -154,7 +199,7 @@ def compare(result: Result) -> str | None:
         return f"{result.case.describe()}\n{who} timed out"
     if perl.returncode != 0 and port.returncode != 0:
         return None
-    if perl.returncode == 0 and port.returncode == 0 and perl.stdout == port.stdout:
+    if perl.returncode == 0 and port.returncode == 0 and same_report(perl.stdout, port.stdout):
         return None
     parts = [result.case.describe()]
     if perl.returncode != port.returncode:
@@ -162,6 +207,6 @@ def compare(result: Result) -> str | None:
         failed = perl if perl.returncode != 0 else port
         name = "perl" if failed is perl else "port"
         parts.append(f"{name} stderr: {_tail(failed.stderr)}")
-    if perl.stdout != port.stdout:
+    if not same_report(perl.stdout, port.stdout):
         parts.append(_stdout_diff(perl.stdout, port.stdout))
     return "\n".join(parts)

@@ -225,6 +225,33 @@ XML_CASES = [
     xml_case("no-input-format", config(fmt=""), Refused(4, "Unknown input format"), "dies"),
     xml_case("no-roots", config(roots=""), Refused(4, "Cannot find model summary: /a.spl"), "dies"),
     xml_case("peer-outside-eval", config(body='<P ID="1">peer.spl</P>\n' + eval_xml())),
+    xml_case("model-outside-eval", config(body=eval_xml() + '<M ID="Z">a.spl</M>\n')),
+    xml_case("model-before-any-eval", config(body='<M ID="Z">b.spl</M>\n' + eval_xml())),
+    xml_case("empty-models", config(model_list="<MODELS></MODELS>")),
+    Case(
+        "be-empty-models-spl",
+        "xml",
+        ("-a", "-3", "H", "config.xml"),
+        with_config(config(model_list="<MODELS></MODELS>")),
+        Refused(4, "Unknown input format 'SPL' for BE file sums/peer.spl"),
+        "dies",
+        why="the Perl reads the peer's Basic Elements before any model",
+    ),
+    *(
+        Case(
+            f"simple-input{'-be' if be else ''}-with-rouge-1",
+            "xml",
+            ("-a", *(("-3", "H") if be else ()), "-n", "1", "config.xml"),
+            with_config(
+                config(peer="p.be", models=("a.be",), fmt='<INPUT-FORMAT TYPE="SIMPLE"></INPUT-FORMAT>'),
+                **{"sums/p.be": b"cat|sat|subj\ncat|nil|nil\n", "sums/a.be": b"cat|nil|nil\n"},
+            ),
+            Refused(4, "Unknown input format 'SIMPLE' for sums/p.be"),
+            "dies",
+            why="ROUGE-N reads text, and SIMPLE is a Basic Element format",
+        )
+        for be in (False, True)
+    ),
     xml_case("cdata-name", config(peer="<![CDATA[peer.spl]]>")),
     xml_case(
         "comment-in-name", config(peer="peer<!-- x -->.spl"), Refused(4, "Cannot open sums/.spl"), "dies"
@@ -399,6 +426,37 @@ for case in LIST_CASES:
 
 
 # --------------------------------------------------------------------------
+# IDs that are not ASCII: characters in the XML, bytes on the command line
+# --------------------------------------------------------------------------
+
+
+def id_case(name: str, eval_id: str, peer_id: str, *system: str, **kw) -> Case:
+    """An eval and a peer with these IDs (as written in the XML), ``-d`` lines printing both."""
+    xml = config(eval_id=f'ID="{eval_id}"', peers=f'<PEERS><P ID="{peer_id}">peer.spl</P></PEERS>')
+    args = ("-n", "2", "-w", "1.2", "-d", "-r", "100", *(() if system else ("-a",)), "config.xml", *system)
+    return Case(name, "ids", args, with_config(xml), PERL, "same", **kw)
+
+
+ID_CASES = [
+    id_case("id-latin1-eval", "é", "1", why="a character below U+0100 is printed as one byte"),
+    id_case("id-latin1-peer", "1", "é"),
+    id_case("id-latin1-reference", "&#233;", "1"),
+    id_case("id-wide-eval", "Ω", "1", why="the Perl prints a wider character in UTF-8"),
+    id_case("id-wide-peer", "1", "Ω"),
+    id_case("id-wide-peer-latin1-eval", "é", "Ω", why="a line with a wide character is UTF-8 whole"),
+    id_case("id-system-bytes-not-xml-characters", "1", "é", "é", why="UTF-8 bytes are not the character é"),
+    id_case("id-system-bytes-equal-xml-latin1", "1", "Ã©", "é"),
+    id_case("id-system-wide", "1", "Ω", "Ω"),
+    Case(
+        "id-file-list-system-bytes",
+        "ids",
+        ("-n", "1", "-d", "-r", "100", "-z", "SPL", "list.txt", "é"),
+        {**SUMS, "list.txt": b"sums/peer.spl sums/a.spl\n"},
+    ),
+]
+
+
+# --------------------------------------------------------------------------
 # Options
 # --------------------------------------------------------------------------
 
@@ -514,4 +572,4 @@ OPTION_CASES = [
     ),
 ]
 
-CASES: list[Case] = XML_CASES + FILE_CASES + LIST_CASES + OPTION_CASES
+CASES: list[Case] = XML_CASES + FILE_CASES + LIST_CASES + ID_CASES + OPTION_CASES

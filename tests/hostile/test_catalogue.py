@@ -25,7 +25,7 @@ MIN_CASES = 60
 def test_catalogue_size_by_category() -> None:
     counts = Counter(case.category for case in CASES)
     assert sum(counts.values()) >= MIN_CASES, counts
-    assert set(counts) == {"xml", "files", "options"}
+    assert set(counts) == {"xml", "files", "ids", "options"}
     assert len({case.name for case in CASES}) == len(CASES)
 
 
