@@ -9,18 +9,21 @@ import re
 import signal
 import sys
 import time
-from typing import Any, Iterator, NoReturn, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Iterator, NoReturn, Optional, Sequence
 
 from ._version import __version__
 from .errors import OutputError, RougeError, UsageError
-from .options import parse_command_line
 from .progress import terminal_progress
-from .report import FORMATS, Report, write
 
-# The evaluation is imported once the command line asks for one, the workers'
-# code (rouge155py.parallel) only for -j N > 1, and click only by those who use the
-# click command (``main``): the command itself (``entry``) hands its arguments
-# to ``run`` as they are, which is all the click command does.
+if TYPE_CHECKING:
+    from .report import Report
+
+# The run imports what it needs, so that memory running out while they are imported (their
+# dataclasses are made then) is one error line, as any failure is: the options and the report
+# always, the evaluation once the command line asks for one, the workers' code
+# (rouge155py.parallel) only for -j N > 1, and click only by those who use the click command
+# (``main``): the command itself (``entry``) hands its arguments to ``run`` as they are,
+# which is all the click command does.
 
 __all__ = ["entry", "main", "run"]
 
@@ -108,6 +111,9 @@ _GC_THRESHOLD = 100_000  # allocations between young-generation collections (Pyt
 
 
 def _run(argv: Sequence[str]) -> int:
+    from .options import parse_command_line
+    from .report import FORMATS, write
+
     request = parse_command_line(argv)
     if request.output_format not in FORMATS:
         raise UsageError(f"--format must be one of {', '.join(FORMATS)}, got {request.output_format!r}")
@@ -153,6 +159,10 @@ def _run(argv: Sequence[str]) -> int:
     return 0
 
 
+# What the dynamic loader says when a shared object finds no room in the address space.
+_UNMAPPED = ("failed to map segment", "Cannot allocate memory", "cannot allocate memory")
+
+
 def _interrupted() -> int:
     _drop_stdout()  # a part of the report is not flushed at exit, nor waited for
     _say("rouge155py: interrupted")
@@ -185,6 +195,12 @@ def run(argv: Sequence[str]) -> int:
             return error.exit_code
         except MemoryError:
             _say("rouge155py: error: out of memory")
+            return 1
+        except ImportError as error:
+            # A compiled module that cannot be mapped into memory (ulimit -v): its loader's words.
+            if not any(words in str(error) for words in _UNMAPPED):
+                raise
+            _say(f"rouge155py: error: out of memory: {error}")
             return 1
         except OverflowError as error:
             # A power beyond the largest double, where the Perl goes on with Inf and NaN.

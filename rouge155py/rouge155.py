@@ -27,7 +27,7 @@ from .errors import ConfigError, DataError, InputError, RougeError, UsageError
 from .evaluation import evaluate
 from .options import parse_command_line
 from .readers import SummaryFile, SummaryText
-from .readers.document import Document
+from .readers.document import Document, read_file
 from .report import write
 
 __all__ = ["Rouge155"]
@@ -317,12 +317,13 @@ def _listdir(directory: StrPath) -> list[str]:
 
 
 def _read_text(path: str) -> str:
-    """A file's text as pyrouge reads it (UTF-8, line ends kept); bytes pyrouge refused pass through."""
-    try:
-        with open(path, "rb") as handle:
-            return handle.read().decode("utf-8", "surrogateescape")
-    except OSError as exc:
-        raise InputError(f"Cannot open {path}: {exc.strerror}") from None
+    """A file's text as pyrouge reads it (UTF-8, line ends kept); bytes pyrouge refused pass through.
+
+    Read as every summary file is: no wait on a FIFO without a writer, no more than a summary's limit.
+    """
+    return read_file(path, InputError, f"Cannot open {path}", f"Cannot read {path}").decode(
+        "utf-8", "surrogateescape"
+    )
 
 
 def _punkt_sentences(text: str) -> str:

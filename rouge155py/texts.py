@@ -9,13 +9,12 @@ is trimmed. With ``-3`` (BE) a summary is Basic Element lines, read as SIMPLE.
 
 from __future__ import annotations
 
-import sys
 from typing import Any, Mapping, Optional, Sequence, TypeVar, Union
 
 from .config import Eval, EvalConfig, config_from_documents
-from .errors import InputError, LimitError, UsageError
+from .errors import InputError, UsageError
 from .readers import Document, SummaryText
-from .readers.document import MAX_CONFIG_BYTES, read_file
+from .readers.document import MAX_CONFIG_BYTES, MAX_FILE_BYTES, read_file, read_stdin, too_large
 
 __all__ = [
     "DEFAULT_PEER_ID",
@@ -38,12 +37,17 @@ DEFAULT_PEER_ID = "1"
 
 
 def summary_document(summary: Summary, input_format: str, name: str) -> SummaryText:
-    """The document of one summary: a string, bytes, or a list of sentences."""
+    """The document of one summary: a string, bytes, or a list of sentences; one larger than a
+    summary file may be (:data:`~rouge155py.readers.document.MAX_FILE_BYTES`) is refused."""
     if isinstance(summary, (str, bytes)):
-        return SummaryText.of(summary, input_format, name)
-    if not all(isinstance(s, str) for s in summary):
-        raise UsageError(f"{name}: a summary is a string or a list of sentence strings")
-    return SummaryText.of("\n".join(summary), input_format, name)
+        document = SummaryText.of(summary, input_format, name)
+    else:
+        if not all(isinstance(s, str) for s in summary):
+            raise UsageError(f"{name}: a summary is a string or a list of sentence strings")
+        document = SummaryText.of("\n".join(summary), input_format, name)
+    if len(document.text) > MAX_FILE_BYTES:
+        raise too_large(name)
+    return document
 
 
 def text_format(be_mode: Optional[str]) -> str:
@@ -144,16 +148,11 @@ def config_from_texts(
 def _file_lines(path: str) -> list[bytes]:
     """The lines of a file (``-``: standard input), without line ends; a file holds at most
     what a configuration may (:data:`~rouge155py.readers.document.MAX_CONFIG_BYTES`)."""
+    reading = f"Cannot read {path}"
     if path == "-":
-        try:
-            data = sys.stdin.buffer.read(MAX_CONFIG_BYTES + 1)
-        except OSError as exc:
-            raise InputError(f"Cannot read {path}: {exc.strerror}") from None
-        if len(data) > MAX_CONFIG_BYTES:
-            raise LimitError(f"standard input is larger than {MAX_CONFIG_BYTES >> 20} MiB: refused")
+        data = read_stdin(InputError, reading, MAX_CONFIG_BYTES)
     else:
-        opening, reading = f"Cannot open {path}", f"Cannot read {path}"
-        data = read_file(path, InputError, opening, reading, limit=MAX_CONFIG_BYTES)
+        data = read_file(path, InputError, f"Cannot open {path}", reading, limit=MAX_CONFIG_BYTES)
     lines = data.split(b"\n")
     if lines[-1] == b"":
         lines.pop()
@@ -175,8 +174,7 @@ def read_aligned_files(
     cut = separator.encode("utf-8", "surrogateescape") if separator else None
 
     def document(line: bytes, path: str, number: int) -> SummaryText:
-        text = line.replace(cut, b"\n") if cut else line
-        return SummaryText.of(text, "SPL", f"{path}:{number}")
+        return summary_document(line.replace(cut, b"\n") if cut else line, "SPL", f"{path}:{number}")
 
     peers = {peer_id: [document(line, hypothesis, i + 1) for i, line in enumerate(lines[0])]}
     models = [
