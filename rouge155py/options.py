@@ -46,14 +46,13 @@ _SPECIAL = re.compile(r"\s*([+-]?(?:infinity|inf|nan))", re.ASCII | re.IGNORECAS
 def described(value: object) -> str:
     """A value as an error message shows it: short, and without running the value's own code
     (its ``__str__`` or ``__repr__`` may raise, or take for ever)."""
-    kind = type(value)
-    if value is None or kind in (bool, float):
+    if value is None or type(value) in (bool, float):
         return repr(value)
-    if kind is int:
-        return repr(value) if value.bit_length() <= 64 else f"an int of {value.bit_length()} bits"  # type: ignore[attr-defined]
-    if kind in (str, bytes):
-        text = repr(value[:40])  # type: ignore[index]
-        return text if len(value) <= 40 else f"{text}... ({len(value)} characters)"  # type: ignore[arg-type]
+    if isinstance(value, int) and type(value) is int:
+        return repr(value) if value.bit_length() <= 64 else f"an int of {value.bit_length()} bits"
+    if isinstance(value, (str, bytes)) and type(value) in (str, bytes):
+        return repr(value) if len(value) <= 40 else f"{value[:40]!r}... ({len(value)} characters)"
+    kind = type(value)
     name = kind.__qualname__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__qualname__}"
     return f"{'an' if name[:1].lower() in 'aeiou' else 'a'} {name}"
 
@@ -81,7 +80,7 @@ def _real(name: str, value: Any) -> float:
             float(value)
         except OverflowError:
             raise UsageError(f"{name} must be a finite number, got {described(value)}") from None
-        return value if type(value) in (int, float) else float(value)  # type: ignore[return-value]
+        return value if type(value) in (int, float) else float(value)
     raise UsageError(f"{name} must be a number, got {described(value)}")
 
 
@@ -190,11 +189,12 @@ class Options:
         if self.length_limit and self.byte_limit:
             raise UsageError("Please specify length limit in words or bytes but not both.")
         if self.counting not in (0, 1, 2):
-            raise UsageError(f"counting (-t) must be 0, 1 or 2, got {self.counting!r}")
+            raise UsageError(f"counting (-t) must be 0, 1 or 2, got {described(self.counting)}")
         if self.max_ngram < 0:
-            raise UsageError(f"max_ngram (-n) must be a whole number, got {self.max_ngram!r}")
+            raise UsageError(f"max_ngram (-n) must be a whole number, got {described(self.max_ngram)}")
         if self.max_ngram > MAX_NGRAM:
-            raise LimitError(f"-n {self.max_ngram}: more than {MAX_NGRAM} n-gram sizes are refused")
+            given = described(self.max_ngram)
+            raise LimitError(f"-n {given}: more than {MAX_NGRAM} n-gram sizes are refused")
         if self.counting != 2 and self.resample_count > MAX_RESAMPLES:
             raise LimitError(f"{self.resample_count} resamples (-r): more than {MAX_RESAMPLES} are refused")
         if self.jobs < 1:

@@ -89,6 +89,8 @@ class Rouge155:
         self._config_file: Optional[str] = None
         self.system_filename_pattern: Optional[str] = None
         self.model_filename_pattern: Optional[str] = None
+        if rouge_dir is not None and not isinstance(rouge_dir, (str, os.PathLike)):
+            raise UsageError(f"rouge_dir must be a path (a str or os.PathLike), got {described(rouge_dir)}")
         if rouge_dir:
             self.home_dir = rouge_dir
             self.data_dir = os.path.join(rouge_dir, "data")
