@@ -406,6 +406,8 @@ def test_bad_arguments_are_usage_errors_naming_them(tmp_path: Path) -> None:
     systems, models = write_summaries(tmp_path, 1)
     with pytest.raises(UsageError, match=r"^rouge_args must be a string of ROUGE options or None, got 5$"):
         Rouge155(rouge_args=5)
+    with pytest.raises(UsageError, match=r"^rouge_dir must be a path \(a str or os.PathLike\), got a list$"):
+        Rouge155(rouge_dir=["home", "other"])
     r = Rouge155()
     with pytest.raises(UsageError, match=r"^system_dir must be a path \(a str or os.PathLike\), got 3$"):
         r.system_dir = 3  # an open file descriptor's number, to os.path.exists
