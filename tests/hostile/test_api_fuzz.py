@@ -153,9 +153,13 @@ VALUES = st.recursive(
 )
 
 
-def sometimes(valid: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
+def sometimes(valid: st.SearchStrategy[Any], wrong: st.SearchStrategy[Any] = VALUES) -> st.SearchStrategy:
     """Mostly a valid value (7 times in 8), else a value of any kind."""
-    return st.sampled_from([True] * 7 + [False]).flatmap(lambda keep: valid if keep else VALUES)
+    return st.sampled_from([True] * 7 + [False]).flatmap(lambda keep: valid if keep else wrong)
+
+
+# Wrong option values as a user writes them: words and numbers in strings, half of the time.
+WRONG_OPTION = st.one_of(st.sampled_from(["no", "yes", "2", "0.5", ""]), VALUES)
 
 
 # Valid values of each option, kept small (a few resamples, one process).
@@ -203,7 +207,7 @@ def options(draw: st.DrawFn) -> dict[str, Any]:
     names = draw(st.lists(st.sampled_from(OPTION_NAMES), max_size=5, unique=True))
     chosen = {}
     for name in names:
-        value = draw(sometimes(VALID_OPTIONS.get(name, VALUES)))
+        value = draw(sometimes(VALID_OPTIONS.get(name, VALUES), WRONG_OPTION))
         chosen[name] = 1 if name in SLOW and SLOW[name](value) else value
     if draw(st.sampled_from([False] * 19 + [True])):
         chosen[draw(st.text(min_size=1, max_size=8))] = draw(VALUES)
