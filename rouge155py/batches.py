@@ -31,6 +31,7 @@ the summary takes them where the Perl's walk still stems.
 
 from __future__ import annotations
 
+import numbers
 import threading
 from dataclasses import dataclass, field, fields, replace
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping, NamedTuple, Optional, Sequence, Union
@@ -208,8 +209,9 @@ def _placed(item: Any, input_format: str) -> tuple[int, Eval]:
     if not isinstance(item, tuple) or len(item) not in (2, 3):
         raise UsageError(f"an item is a TextItem or an EvalItem, got {type(item).__name__}")
     position = item[0]
-    if isinstance(position, bool) or not isinstance(position, int) or position < 0:
+    if isinstance(position, bool) or not isinstance(position, numbers.Integral) or position < 0:
         raise UsageError(f"an item's index must be a whole number from 0, got {described(position)}")
+    position = int(position)  # a numpy integer too, as a DataFrame's column gives it
     if len(item) == 3:
         return position, item_eval(position, item[1], item[2], input_format)
     if not isinstance(item[1], Eval):

@@ -13,6 +13,7 @@ from rouge155py import (
     Report,
     Rouge,
     Summary,
+    TextItem,
     UsageError,
     evaluate,
     evaluate_args,
@@ -300,6 +301,12 @@ def test_numpy_scalars_are_taken_as_the_python_numbers() -> None:
     numpy = score(P, R, stem=np.True_, resamples=np.int64(20), **options).to_legacy()
     assert numpy.replace("0.30000", "0.3") == python.replace("0.30000", "0.3")
     assert Rouge(**options).options.max_ngram.__class__ is int
+    rouge = Rouge(max_ngram=1, **FAST)  # an item's index from a DataFrame's column is a numpy integer
+    reports = [
+        summarize_batches([score_batch([TextItem(kind(i), P[i], R[i]) for i in range(2)], rouge)], rouge)
+        for kind in (int, np.int64)
+    ]
+    assert reports[0].to_legacy() == reports[1].to_legacy()
 
 
 def test_the_dask_door_checks_its_arguments_before_it_needs_a_cluster() -> None:
