@@ -107,6 +107,23 @@ def _termination_raises() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
+@contextlib.contextmanager
+def _memory_errors_unraised() -> Iterator[None]:
+    """While the run lasts, a MemoryError that nothing can catch (raised in a finalizer, or in
+    lxml's error log while the parser runs out) is not printed: the run's own error line says it."""
+    previous = sys.unraisablehook
+
+    def hook(unraisable: Any) -> None:
+        if not isinstance(unraisable.exc_value, MemoryError):
+            previous(unraisable)
+
+    sys.unraisablehook = hook
+    try:
+        yield
+    finally:
+        sys.unraisablehook = previous
+
+
 _GC_THRESHOLD = 100_000  # allocations between young-generation collections (Python's default: 700)
 
 
@@ -187,7 +204,7 @@ def run(argv: Sequence[str]) -> int:
     class; Ctrl-C and SIGTERM are one line and 130 or 143 (worker processes
     are stopped first); a closed output pipe ends the run quietly with 141.
     """
-    with _termination_raises():
+    with _termination_raises(), _memory_errors_unraised():
         try:
             return _run(argv)
         except RougeError as error:

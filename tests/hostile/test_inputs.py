@@ -229,3 +229,27 @@ def test_an_import_out_of_memory_is_one_error_line(module: str, error: str, line
     done = subprocess.run(args, cwd=REPO, env=env, capture_output=True, timeout=60, check=False)
     assert (done.returncode, done.stdout) == (1, b"")
     assert done.stderr.decode() == f"rouge155py: error: {line}\n"
+
+
+# Runs ``rouge155py ARGS...`` where the evaluation meets a MemoryError in a finalizer (which
+# nothing can catch: the interpreter prints it), then runs out of memory itself.
+_UNRAISABLE = """\
+import sys
+import rouge155py.evaluation
+from rouge155py.cli import run
+class Finalized:
+    def __del__(self):
+        raise MemoryError()
+def evaluate(*args, **kwargs):
+    Finalized()
+    raise MemoryError()
+rouge155py.evaluation.evaluate = evaluate
+sys.exit(run(sys.argv[1:]))
+"""
+
+
+def test_a_memory_error_nothing_can_catch_is_not_printed_beside_the_error_line() -> None:
+    args = [sys.executable, "-c", _UNRAISABLE, "-e", DATA, "-a", "-n", "1", CONFIG]
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    done = subprocess.run(args, cwd=REPO, env=env, capture_output=True, timeout=60, check=False)
+    assert (done.returncode, done.stderr) == (1, b"rouge155py: error: out of memory\n")
