@@ -14,8 +14,10 @@ from __future__ import annotations
 from dataclasses import fields
 from typing import Any, Mapping, Sequence, Union
 
+from .errors import UsageError
 from .evaluation import evaluate
-from .options import Options
+from .metrics.be import BE_MODES
+from .options import Options, described
 from .report import Report
 from .texts import Summary, config_from_texts, text_format
 
@@ -61,7 +63,13 @@ class Rouge:
         unknown = sorted(set(options) - set(OPTION_NAMES))
         if unknown:
             raise TypeError(f"unknown option(s) {', '.join(unknown)}; known: {', '.join(OPTION_NAMES)}")
-        options.setdefault("lcs", options.get("be_mode") is None)
+        be_mode = options.get("be_mode")
+        if be_mode is not None and not (isinstance(be_mode, str) and be_mode in BE_MODES):
+            # The command line takes any -3 mode, as the Perl does, and then counts no BE at all.
+            raise UsageError(
+                f"be_mode must be one of {', '.join(BE_MODES)} or None, got {described(be_mode)}"
+            )
+        options.setdefault("lcs", be_mode is None)
         self.options = Options(all_systems=True, **options)
 
     def score(

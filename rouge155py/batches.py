@@ -32,6 +32,7 @@ the summary takes them where the Perl's walk still stems.
 
 from __future__ import annotations
 
+import numbers
 import threading
 from dataclasses import dataclass, field, fields, replace
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping, NamedTuple, Optional, Sequence, Union
@@ -41,7 +42,7 @@ from .engine import Grouped, RowTable, Scorer, merge_rows, score_evals, summariz
 from .errors import RougeError, UsageError
 from .metrics.base import Metric
 from .metrics.plan import metric_plan
-from .options import Options
+from .options import Options, as_options, described
 from .planning import check_evals, check_resamples, evaluated_peers, plan_tasks, scored_evals, walk_tasks
 from .readers import Document, SummaryFile, SummaryText
 from .report import Report
@@ -59,6 +60,7 @@ __all__ = [
     "ScoredBatch",
     "TextItem",
     "eval_items",
+    "peer_id_list",
     "score_batch",
     "summarize_batches",
     "text_items",
@@ -160,10 +162,6 @@ _SCORED = SummaryText("", "SPL", "<scored in a batch>")
 _local = threading.local()
 
 
-def _as_options(options: Union[Options, Rouge]) -> Options:
-    return options if isinstance(options, Options) else options.options
-
-
 def _scoring(options: Options) -> tuple[tuple[str, Any], ...]:
     """The options a batch's rows depend on: its summary must use the same."""
     return tuple((f.name, getattr(options, f.name)) for f in fields(Options) if f.name not in _NOT_SCORING)
@@ -191,13 +189,30 @@ def eval_items(config: EvalConfig) -> list[EvalItem]:
     return [EvalItem(position, entry) for position, entry in enumerate(config.evals)]
 
 
+def _iterated(values: Any, name: str, what: str) -> Iterator[Any]:
+    """The values of an iterable argument (not one string, whose characters would be the values)."""
+    if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
+        raise UsageError(f"{name} must be an iterable of {what}s, got {described(values)}")
+    return iter(values)
+
+
+def peer_id_list(peer_ids: Iterable[str]) -> list[str]:
+    """The peer IDs :func:`summarize_batches` is given besides the batches' own: strings."""
+    named = list(_iterated(peer_ids, "peer_ids", "system ID"))
+    for peer_id in named:
+        if not isinstance(peer_id, str):
+            raise UsageError(f"peer_ids holds {described(peer_id)}; expected system IDs as strings")
+    return named
+
+
 def _placed(item: Any, input_format: str) -> tuple[int, Eval]:
     """An item's position in the run and its eval."""
     if not isinstance(item, tuple) or len(item) not in (2, 3):
         raise UsageError(f"an item is a TextItem or an EvalItem, got {type(item).__name__}")
     position = item[0]
-    if isinstance(position, bool) or not isinstance(position, int) or position < 0:
-        raise UsageError(f"an item's index must be a whole number from 0, got {position!r}")
+    if isinstance(position, bool) or not isinstance(position, numbers.Integral) or position < 0:
+        raise UsageError(f"an item's index must be a whole number from 0, got {described(position)}")
+    position = int(position)  # a numpy integer too, as a DataFrame's column gives it
     if len(item) == 3:
         return position, item_eval(position, item[1], item[2], input_format)
     if not isinstance(item[1], Eval):
@@ -273,14 +288,14 @@ def score_batch(items: Iterable[Item], options: Union[Options, Rouge]) -> Scored
     raised by :func:`summarize_batches` if it is the error one process meets
     first. Any other error is raised here.
     """
-    options = _as_options(options)
+    options = as_options(options)
     plan = metric_plan(options)
     batch = ScoredBatch(_scoring(options))
     if not plan:
         return batch
     check_resamples(options)
     input_format = text_format(options.be_mode)
-    placed = [_placed(item, input_format) for item in items]
+    placed = [_placed(item, input_format) for item in _iterated(items, "items", "item")]
     evals = [ev for _, ev in placed]
     peers = evaluated_peers(options, EvalConfig(evals, {p for ev in evals for p in ev.peers}))
     run = _Scoring(options, plan, peers)
@@ -397,7 +412,8 @@ def summarize_batches(
     must score as the batches' did. ``peer_ids``: peers the configuration
     names besides those of its evals (``-a`` reports every one).
     """
-    options = _as_options(options)
+    options = as_options(options)
+    named = peer_id_list(peer_ids)
     report = Report(options)
     plan = metric_plan(options)
     if not plan:
@@ -409,7 +425,9 @@ def summarize_batches(
     seen: set[str] = set()
     grouped: Grouped = {}
     stemmed: Grouped = {}
-    for batch in batches:
+    for batch in _iterated(batches, "batches", "ScoredBatch"):
+        if not isinstance(batch, ScoredBatch):
+            raise UsageError(f"batches holds {described(batch)}; expected ScoredBatch objects")
         if batch.scoring != scoring:
             theirs, ours = dict(batch.scoring), dict(scoring)
             differ = sorted(name for name in ours if theirs.get(name) != ours[name])
@@ -425,7 +443,7 @@ def summarize_batches(
         merge_rows(stemmed, _row_tables(batch.stemmed_rows, spec))
     ordered = [records[position] for position in sorted(records)]
     del records, seen
-    config = EvalConfig(_stand_ins(ordered), {p for r in ordered for p in r.peer_ids} | set(peer_ids))
+    config = EvalConfig(_stand_ins(ordered), {p for r in ordered for p in r.peer_ids} | set(named))
     peers = evaluated_peers(options, config)
     report.warnings = check_evals(config, peers, lambda document: document is _SCORED, options.shown_peer_id)
     _raise_first_failure(options, config, peers, ordered)

@@ -9,19 +9,23 @@ import re
 import signal
 import sys
 import time
-from typing import Any, Iterator, NoReturn, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Iterator, NoReturn, Optional, Sequence
 
 from ._version import __version__
 from .errors import OutputError, RougeError, UsageError
-from .options import MissingConfiguration, Request, parse_command_line
 from .progress import terminal_progress
-from .report import FORMATS, Report, write
 from .writing import escape_surrogates, write_all
 
-# The evaluation is imported once the command line asks for one, the workers'
-# code (rouge155py.parallel) only for -j N > 1, and click only by those who use the
-# click command (``main``): the command itself (``entry``) hands its arguments
-# to ``run`` as they are, which is all the click command does.
+if TYPE_CHECKING:
+    from .options import Request
+    from .report import Report
+
+# The run imports what it needs, so that memory running out while they are imported (their
+# dataclasses are made then) is one error line, as any failure is: the options and the report
+# always, the evaluation once the command line asks for one, the workers' code
+# (rouge155py.parallel) only for -j N > 1, and click only by those who use the click command
+# (``main``): the command itself (``entry``) hands its arguments to ``run`` as they are,
+# which is all the click command does.
 
 __all__ = ["entry", "main", "run"]
 
@@ -134,12 +138,31 @@ def _termination_raises() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
+@contextlib.contextmanager
+def _memory_errors_unraised() -> Iterator[None]:
+    """While the run lasts, a MemoryError that nothing can catch (raised in a finalizer, or in
+    lxml's error log while the parser runs out) is not printed: the run's own error line says it."""
+    previous = sys.unraisablehook
+
+    def hook(unraisable: Any) -> None:
+        if not isinstance(unraisable.exc_value, MemoryError):
+            previous(unraisable)
+
+    sys.unraisablehook = hook
+    try:
+        yield
+    finally:
+        sys.unraisablehook = previous
+
+
 _GC_THRESHOLD = 100_000  # allocations between young-generation collections (Python's default: 700)
 
 
 def _parsed(argv: Sequence[str]) -> Request:
     """The command line's request; without a configuration, its unknown options and the short
     usage are shown before the error line (the Perl prints them and its usage)."""
+    from .options import MissingConfiguration, parse_command_line
+
     try:
         return parse_command_line(argv)
     except MissingConfiguration as error:
@@ -153,6 +176,8 @@ def _parsed(argv: Sequence[str]) -> Request:
 
 
 def _run(argv: Sequence[str]) -> int:
+    from .report import FORMATS, write
+
     request = _parsed(argv)
     if request.output_format not in FORMATS:
         raise UsageError(f"--format must be one of {', '.join(FORMATS)}, got {request.output_format!r}")
@@ -198,6 +223,10 @@ def _run(argv: Sequence[str]) -> int:
     return 0
 
 
+# What the dynamic loader says when a shared object finds no room in the address space.
+_UNMAPPED = ("failed to map segment", "Cannot allocate memory", "cannot allocate memory")
+
+
 def _interrupted() -> int:
     _drop_stdout()  # a part of the report is not flushed at exit, nor waited for
     _say("rouge155py: interrupted")
@@ -222,7 +251,7 @@ def run(argv: Sequence[str]) -> int:
     class; Ctrl-C and SIGTERM are one line and 130 or 143 (worker processes
     are stopped first); a closed output pipe ends the run quietly with 141.
     """
-    with _termination_raises():
+    with _termination_raises(), _memory_errors_unraised():
         try:
             return _run(argv)
         except RougeError as error:
@@ -230,6 +259,12 @@ def run(argv: Sequence[str]) -> int:
             return error.exit_code
         except MemoryError:
             _say("rouge155py: error: out of memory")
+            return 1
+        except ImportError as error:
+            # A compiled module that cannot be mapped into memory (ulimit -v): its loader's words.
+            if not any(words in str(error) for words in _UNMAPPED):
+                raise
+            _say(f"rouge155py: error: out of memory: {error}")
             return 1
         except OverflowError as error:
             # A power beyond the largest double, where the Perl goes on with Inf and NaN.

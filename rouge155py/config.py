@@ -119,6 +119,7 @@ def _attribute(element: etree._Element, name: str, path: str) -> str:
 
 # libxml2's own limits, kept (no huge_tree): 256 levels of nesting, 10 MB in one text or
 # attribute value, entity expansion bounded by an amplification factor.
+_XML_NO_MEMORY = 2  # libxml2's XML_ERR_NO_MEMORY, lxml's ErrorTypes.ERR_NO_MEMORY
 _XML_LIMITS = ("depth", "XML_PARSE_HUGE", "amplification", "entity reference loop", "limit exceeded")
 
 
@@ -166,6 +167,8 @@ def _check_document(path: str, data: bytes) -> None:
 
 
 def _raise_xml_error(path: str, data: bytes, exc: Exception) -> NoReturn:
+    if getattr(exc, "code", None) == _XML_NO_MEMORY:  # libxml2 ran out of memory: not the file's fault
+        raise MemoryError(f"{path}: the XML parser ran out of memory") from None
     message = " ".join(str(getattr(exc, "msg", exc)).split())
     if any(limit in message for limit in _XML_LIMITS):
         raise LimitError(f"{path}: refused: {message}") from None

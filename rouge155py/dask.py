@@ -20,9 +20,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, Optional, Union
 
-from .batches import ScoredBatch, score_batch, summarize_batches
+from .batches import ScoredBatch, peer_id_list, score_batch, summarize_batches
 from .errors import UsageError
-from .options import Options
+from .options import Options, as_options, described
 from .report import Report
 
 if TYPE_CHECKING:
@@ -77,8 +77,12 @@ def score_on_cluster(
     process raises.
     """
     dask, distributed = _dask()
-    if not isinstance(options, Options):
-        options = options.options
+    options = as_options(options)
+    peer_ids = peer_id_list(peer_ids)
+    if client is not None and not isinstance(client, distributed.Client):
+        raise UsageError(f"client must be a dask.distributed.Client or None, got {described(client)}")
+    if not isinstance(items, (dask.bag.Bag, list, tuple)):
+        raise UsageError(f"items must be a dask.bag.Bag or a list of partitions, got {described(items)}")
     if client is None:
         try:
             client = distributed.default_client()

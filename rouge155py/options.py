@@ -9,17 +9,27 @@ values where the Perl dies. Long options are this port's additions.
 from __future__ import annotations
 
 import math
+import numbers
 import os
 import re
-from dataclasses import dataclass, field
-from typing import Optional, Sequence
+from dataclasses import dataclass, field, fields
+from typing import Any, Callable, Mapping, Optional, Sequence
 
 from .errors import LimitError, UsageError
 
 # --lang's names are imported where --lang is given: the Perl's text stage needs none of them.
 _ENGLISH = "en"  # text.unicode.ENGLISH: --lang en is the Perl's text stage
 
-__all__ = ["MAX_NGRAM", "MAX_RESAMPLES", "PERL_OPTION_SPEC", "Options", "Request", "parse_command_line"]
+__all__ = [
+    "MAX_NGRAM",
+    "MAX_RESAMPLES",
+    "PERL_OPTION_SPEC",
+    "Options",
+    "Request",
+    "as_options",
+    "described",
+    "parse_command_line",
+]
 
 #: The largest -n: every n is a metric computed for every instance and printed.
 MAX_NGRAM = 100
@@ -31,6 +41,81 @@ PERL_OPTION_SPEC = "ahHb:c:de:f:l:mMn:p:st:r:2:3:w:uUvxz:j:"
 
 _NUM_PREFIX = re.compile(r"\s*([+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)", re.ASCII)
 _SPECIAL = re.compile(r"\s*([+-]?(?:infinity|inf|nan))", re.ASCII | re.IGNORECASE)
+
+
+def described(value: object) -> str:
+    """A value as an error message shows it: short, and without running the value's own code
+    (its ``__str__`` or ``__repr__`` may raise, or take for ever)."""
+    if value is None or type(value) in (bool, float):
+        return repr(value)
+    if isinstance(value, int) and type(value) is int:
+        return repr(value) if value.bit_length() <= 64 else f"an int of {value.bit_length()} bits"
+    if isinstance(value, (str, bytes)) and type(value) in (str, bytes):
+        return repr(value) if len(value) <= 40 else f"{value[:40]!r}... ({len(value)} characters)"
+    kind = type(value)
+    name = kind.__qualname__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__qualname__}"
+    return f"{'an' if name[:1].lower() in 'aeiou' else 'a'} {name}"
+
+
+def _is_numpy_bool(value: object) -> bool:
+    kind = type(value)
+    return kind.__module__ == "numpy" and kind.__name__ in ("bool", "bool_")
+
+
+def _flag(name: str, value: Any) -> bool:
+    if isinstance(value, bool) or _is_numpy_bool(value):
+        return bool(value)
+    raise UsageError(f"{name} must be True or False, got {described(value)}")
+
+
+def _whole(name: str, value: Any) -> int:
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool):
+        return int(value)
+    raise UsageError(f"{name} must be a whole number (an int), got {described(value)}")
+
+
+def _real(name: str, value: Any) -> float:
+    if isinstance(value, numbers.Real) and not isinstance(value, bool) and not _is_numpy_bool(value):
+        try:
+            float(value)
+        except OverflowError:
+            raise UsageError(f"{name} must be a finite number, got {described(value)}") from None
+        return value if type(value) in (int, float) else float(value)
+    raise UsageError(f"{name} must be a number, got {described(value)}")
+
+
+def _text(name: str, value: Any) -> str:
+    if isinstance(value, str):
+        return str(value)
+    raise UsageError(f"{name} must be a string, got {described(value)}")
+
+
+def _path(name: str, value: Any) -> str:
+    path = os.fspath(value) if isinstance(value, os.PathLike) else value
+    if isinstance(path, str):
+        return str(path)
+    raise UsageError(f"{name} must be a path (a str or os.PathLike), got {described(value)}")
+
+
+def _paths(name: str, value: Any) -> tuple[str, ...]:
+    if not isinstance(value, (list, tuple)):
+        raise UsageError(f"{name} must be a tuple of paths, got {described(value)}")
+    return tuple(_path(f"{name}[{i}]", path) for i, path in enumerate(value))
+
+
+# Each option's check, which returns the value kept (a numpy scalar becomes a Python one);
+# an option whose default is None may be None.
+_CHECKS: dict[str, Callable[[str, Any], Any]] = {
+    **dict.fromkeys(("config_path", "data_dir", "stopwords_file", "hypothesis_path"), _path),
+    **dict.fromkeys(("system_id", "file_list_format", "file_list_peer_id", "be_mode", "lang"), _text),
+    **dict.fromkeys(("wlcs_label", "skip_label", "confidence_label", "sentence_separator"), _text),
+    **dict.fromkeys(("max_ngram", "counting", "jobs"), _whole),
+    **dict.fromkeys(("length_limit", "byte_limit", "alpha", "resamples", "confidence"), _real),
+    **dict.fromkeys(("wlcs_weight", "skip_distance"), _real),
+    **dict.fromkeys(("all_systems", "lcs", "skip_unigrams", "skip_both", "stem", "stem_models_only"), _flag),
+    **dict.fromkeys(("stopwords", "best_model", "per_eval", "verbose"), _flag),
+    "reference_paths": _paths,
+}
 
 
 @dataclass(frozen=True)
@@ -83,6 +168,10 @@ class Options:
     sentence_separator: Optional[str] = None
 
     def __post_init__(self) -> None:
+        for option in fields(self):
+            value = getattr(self, option.name)
+            if value is not None or option.default is not None:
+                object.__setattr__(self, option.name, _CHECKS[option.name](option.name, value))
         for name in ("length_limit", "byte_limit", "alpha", "resamples", "confidence"):
             if not math.isfinite(getattr(self, name)):
                 raise UsageError(f"{name} must be a finite number, got {getattr(self, name)!r}")
@@ -100,14 +189,15 @@ class Options:
         if self.length_limit and self.byte_limit:
             raise UsageError("Please specify length limit in words or bytes but not both.")
         if self.counting not in (0, 1, 2):
-            raise UsageError(f"counting (-t) must be 0, 1 or 2, got {self.counting!r}")
-        if not isinstance(self.max_ngram, int) or self.max_ngram < 0:
-            raise UsageError(f"max_ngram (-n) must be a whole number, got {self.max_ngram!r}")
+            raise UsageError(f"counting (-t) must be 0, 1 or 2, got {described(self.counting)}")
+        if self.max_ngram < 0:
+            raise UsageError(f"max_ngram (-n) must be a whole number, got {described(self.max_ngram)}")
         if self.max_ngram > MAX_NGRAM:
-            raise LimitError(f"-n {self.max_ngram}: more than {MAX_NGRAM} n-gram sizes are refused")
+            given = described(self.max_ngram)
+            raise LimitError(f"-n {given}: more than {MAX_NGRAM} n-gram sizes are refused")
         if self.counting != 2 and self.resample_count > MAX_RESAMPLES:
             raise LimitError(f"{self.resample_count} resamples (-r): more than {MAX_RESAMPLES} are refused")
-        if not isinstance(self.jobs, int) or self.jobs < 1:
+        if self.jobs < 1:
             raise UsageError("the number of jobs must be at least 1")
         if self.sentence_separator == "":
             raise UsageError("the sentence separator must not be empty")
@@ -340,10 +430,39 @@ def _long_options(argv: Sequence[str]) -> tuple[list[str], dict[str, Optional[st
     return rest, found, refs
 
 
-def parse_command_line(argv: Sequence[str], environ: Optional[dict[str, str]] = None) -> Request:
+def _arguments(argv: object) -> list[str]:
+    """A command line given from Python: a list of strings (or paths), never one string."""
+    if isinstance(argv, (str, bytes)):
+        raise UsageError(
+            f"the command line must be a list of arguments, not one string ({described(argv)}): "
+            "split it first (shlex.split)"
+        )
+    if not isinstance(argv, (list, tuple)):
+        raise UsageError(f"the command line must be a list of arguments, got {described(argv)}")
+    arguments = [os.fspath(arg) if isinstance(arg, os.PathLike) else arg for arg in argv]
+    for index, arg in enumerate(arguments):
+        if not isinstance(arg, str):
+            raise UsageError(f"argument {index} of the command line is {described(arg)}; expected a str")
+    return [str(arg) for arg in arguments]
+
+
+def as_options(value: object) -> Options:
+    """The options a batch or cluster function is given: an :class:`Options`, or a ``Rouge``'s."""
+    from .api import Rouge
+
+    if isinstance(value, Options):
+        return value
+    if isinstance(value, Rouge):
+        return value.options
+    raise UsageError(f"options must be an Options or a Rouge, got {described(value)}")
+
+
+def parse_command_line(argv: Sequence[str], environ: Optional[Mapping[str, str]] = None) -> Request:
     """Parse and validate a ROUGE-1.5.5.pl command line."""
+    if environ is not None and not isinstance(environ, Mapping):
+        raise UsageError(f"environ must be a mapping (like os.environ) or None, got {described(environ)}")
     env = os.environ if environ is None else environ
-    argv, long_opts, refs = _long_options(argv)
+    argv, long_opts, refs = _long_options(_arguments(argv))
     output_format = "json" if "--json" in long_opts else long_opts.get("--format") or "legacy"
     if "--version" in long_opts:
         return Request(show_version=True)

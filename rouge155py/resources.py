@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Optional
 
-from .errors import DataError
+from .errors import DataError, LimitError
 from .readers.document import read_file
 
 if TYPE_CHECKING:  # pathlib is imported only by the functions that return a Path
@@ -62,21 +62,28 @@ def bundled_data_dir() -> Path:
     return Path(_bundled_dir())
 
 
-def _read_lines(path: str) -> list[bytes]:
-    with open(path, "rb") as file:
-        data = file.read()
+def _read_lines(directory: str, path: str, what: str) -> list[bytes]:
+    """The lines of a data file, read as every input is (no wait on a FIFO, at most a summary's size).
+
+    Anything that keeps it from being read, its size included, makes the directory a bad one.
+    """
+    bad = f"bad data directory {directory}"
+    try:
+        data = read_file(path, DataError, f"{bad}: cannot open {what} {path}", f"{bad}: cannot read {path}")
+    except LimitError as error:
+        raise DataError(f"{bad}: {error}") from None
     lines = data.split(b"\n")
     if lines and lines[-1] == b"":
         lines.pop()
     return lines
 
 
-def _read_exceptions(directory: str) -> dict[str, str]:
+def _read_exceptions(directory: str, lists: str) -> dict[str, str]:
     # Same as inserting every line into the Perl's hash in this order: a later
     # line overwrites an earlier key; a line without a second field maps to "".
     exceptions: dict[str, str] = {}
     for name in EXCEPTION_FILES:
-        for line in _read_lines(os.path.join(directory, name)):
+        for line in _read_lines(directory, os.path.join(lists, name), "WordNet exception list"):
             # bytes.split() splits at the same ASCII spaces, faster, but drops a leading empty field.
             fields = line.split(None, 2) if line[:1].isalnum() else _FIELDS.split(line)
             exceptions[fields[0].decode("latin-1")] = fields[1].decode("latin-1") if len(fields) > 1 else ""
@@ -101,18 +108,21 @@ def exception_dir(directory: os.PathLike[str] | str) -> Optional[Path]:
 
 @lru_cache(maxsize=8)
 def load_data(data_dir: Optional[str]) -> LinguisticData:
-    """Load stopwords and exceptions from ``data_dir`` (None: the bundled data)."""
+    """Load stopwords and exceptions from ``data_dir`` (None: the bundled data).
+
+    The exception lists are those of the first of :data:`EXCEPTION_DIRS` the
+    directory holds, all four of them; the bundled ones only where it holds none.
+    """
     bundled = _bundled_dir()
     directory = data_dir if data_dir is not None else bundled
-    stop_path = os.path.join(directory, STOPWORDS_FILE)
-    try:
-        stopwords = frozenset(line.decode("latin-1") for line in _read_lines(stop_path))
-    except OSError as exc:
-        raise DataError(f"cannot open stopword list {stop_path}: {exc.strerror}") from None
-    exceptions = _exception_dir(directory) or _exception_dir(bundled)
-    if exceptions is None:
+    lines = _read_lines(directory, os.path.join(directory, STOPWORDS_FILE), "stopword list")
+    stopwords = frozenset(line.decode("latin-1") for line in lines)
+    candidates = (os.path.join(directory, name) for name in EXCEPTION_DIRS)
+    found = next((path for path in candidates if os.path.lexists(path)), None)  # a broken link: read, fails
+    owner, lists = (directory, found) if found is not None else (bundled, _exception_dir(bundled))
+    if lists is None:
         raise DataError(f"no WordNet exception lists in {directory} or in {bundled}")
-    return LinguisticData(stopwords, _read_exceptions(exceptions), str(directory))
+    return LinguisticData(stopwords, _read_exceptions(owner, lists), str(directory))
 
 
 def _stopword_file(path: str) -> bytes:

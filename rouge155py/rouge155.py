@@ -25,9 +25,9 @@ from typing import Optional, Union
 from .config import EvalConfig, config_from_documents
 from .errors import ConfigError, DataError, InputError, RougeError, UsageError
 from .evaluation import evaluate
-from .options import parse_command_line
+from .options import described, parse_command_line
 from .readers import SummaryFile, SummaryText
-from .readers.document import Document
+from .readers.document import Document, read_file
 from .report import write
 
 __all__ = ["Rouge155"]
@@ -57,6 +57,8 @@ class _Directory:
         return self if obj is None else getattr(obj, self.attr, None)  # type: ignore[return-value]
 
     def __set__(self, obj: Rouge155, path: StrPath) -> None:
+        if path is not None and not isinstance(path, (str, os.PathLike)):  # an int would be a descriptor
+            raise UsageError(f"{self.name} must be a path (a str or os.PathLike), got {described(path)}")
         if path is None or not os.path.exists(path):
             raise self.error(f"Cannot set {self.what} directory because the path {path} does not exist.")
         setattr(obj, self.attr, path)
@@ -87,9 +89,12 @@ class Rouge155:
         self._config_file: Optional[str] = None
         self.system_filename_pattern: Optional[str] = None
         self.model_filename_pattern: Optional[str] = None
+        if rouge_dir is not None and not isinstance(rouge_dir, (str, os.PathLike)):
+            raise UsageError(f"rouge_dir must be a path (a str or os.PathLike), got {described(rouge_dir)}")
         if rouge_dir:
             self.home_dir = rouge_dir
             self.data_dir = os.path.join(rouge_dir, "data")
+        _check_args(rouge_args)
         quoted = _QUOTED.match(rouge_args) if rouge_args else None
         self.args: Optional[str] = quoted.group(1) if quoted else (rouge_args or None)
 
@@ -109,7 +114,8 @@ class Rouge155:
 
     def evaluate(self, system_id: object = 1, rouge_args: Optional[str] = None) -> str:
         """Score the summaries as they are (SEE HTML files); the ROUGE output text."""
-        config = self._config(str(system_id) if system_id else "1")
+        _check_args(rouge_args)
+        config = self._config(_system_id(system_id))
         return _run(*self._command_line(rouge_args), config)
 
     def convert_and_evaluate(
@@ -189,6 +195,8 @@ class Rouge155:
     @staticmethod
     def convert_text_to_rouge_format(text: str, title: str = "dummy title") -> str:
         """pyrouge's SEE HTML: an anchor per ``\\n``-separated line, as is (no escaping, no last newline)."""
+        if not isinstance(text, str) or not isinstance(title, str):
+            raise UsageError(f"text and title must be strings, got {described(text)} and {described(title)}")
         anchors = "\n".join(
             f'<a name="{i}">[{i}]</a> <a href="#{i}" id={i}>{line}</a>'
             for i, line in enumerate(text.split("\n"), start=1)
@@ -203,6 +211,8 @@ class Rouge155:
         Only lines with a numeric system ID and a 95% interval count; a later
         system overwrites an earlier one, as in pyrouge.
         """
+        if not isinstance(output, str):
+            raise UsageError(f"output must be the text evaluate() returns, got {described(output)}")
         scores: dict[str, float] = {}
         for line in output.split("\n"):
             match = _SCORE_LINE.match(line)
@@ -274,6 +284,11 @@ def _pairs(
         raise UsageError("set system_dir and model_dir first")
     if system_pattern is None or model_pattern is None:
         raise UsageError("set system_filename_pattern and model_filename_pattern first")
+    for kind, pattern in (("system", system_pattern), ("model", model_pattern)):
+        if not isinstance(pattern, str):
+            raise UsageError(
+                f"{kind}_filename_pattern must be a regular expression, got {described(pattern)}"
+            )
     system = _compile(system_pattern, "system_filename_pattern")
     system_names, model_names = _listdir(system_dir), sorted(_listdir(model_dir))
     pairs = []
@@ -302,6 +317,20 @@ def _pairs(
     return pairs
 
 
+def _check_args(rouge_args: object) -> None:
+    if rouge_args is not None and not isinstance(rouge_args, str):
+        raise UsageError(f"rouge_args must be a string of ROUGE options or None, got {described(rouge_args)}")
+
+
+def _system_id(system_id: object) -> str:
+    """The peer ID pyrouge writes for ``system_id``: its text, ``1`` for a false value."""
+    if isinstance(system_id, str) or system_id is None:
+        return system_id or "1"
+    if isinstance(system_id, (int, float)) and abs(system_id) < 2**64:
+        return str(system_id) if system_id else "1"
+    raise UsageError(f"system_id must be a string or a number, got {described(system_id)}")
+
+
 def _compile(pattern: str, what: str) -> re.Pattern[str]:
     try:
         return re.compile(pattern)
@@ -317,12 +346,13 @@ def _listdir(directory: StrPath) -> list[str]:
 
 
 def _read_text(path: str) -> str:
-    """A file's text as pyrouge reads it (UTF-8, line ends kept); bytes pyrouge refused pass through."""
-    try:
-        with open(path, "rb") as handle:
-            return handle.read().decode("utf-8", "surrogateescape")
-    except OSError as exc:
-        raise InputError(f"Cannot open {path}: {exc.strerror}") from None
+    """A file's text as pyrouge reads it (UTF-8, line ends kept); bytes pyrouge refused pass through.
+
+    Read as every summary file is: no wait on a FIFO without a writer, no more than a summary's limit.
+    """
+    return read_file(path, InputError, f"Cannot open {path}", f"Cannot read {path}").decode(
+        "utf-8", "surrogateescape"
+    )
 
 
 def _punkt_sentences(text: str) -> str:

@@ -9,13 +9,14 @@ is trimmed. With ``-3`` (BE) a summary is Basic Element lines, read as SIMPLE.
 
 from __future__ import annotations
 
-import sys
+import numbers
 from typing import Any, Mapping, Optional, Sequence, TypeVar, Union
 
 from .config import Eval, EvalConfig, config_from_documents
-from .errors import InputError, LimitError, UsageError
+from .errors import InputError, UsageError
+from .options import described
 from .readers import Document, SummaryText
-from .readers.document import MAX_CONFIG_BYTES, read_file
+from .readers.document import MAX_CONFIG_BYTES, MAX_FILE_BYTES, read_file, read_stdin, too_large
 
 __all__ = [
     "DEFAULT_PEER_ID",
@@ -33,17 +34,38 @@ __all__ = [
 
 Summary = Union[str, bytes, Sequence[str]]
 T = TypeVar("T")
+_SUMMARY = "a str, bytes or a list of sentence strings"
 #: The peer ID of a single system given as a list (pyrouge's default system ID).
 DEFAULT_PEER_ID = "1"
 
 
 def summary_document(summary: Summary, input_format: str, name: str) -> SummaryText:
-    """The document of one summary: a string, bytes, or a list of sentences."""
-    if isinstance(summary, (str, bytes)):
-        return SummaryText.of(summary, input_format, name)
-    if not all(isinstance(s, str) for s in summary):
-        raise UsageError(f"{name}: a summary is a string or a list of sentence strings")
-    return SummaryText.of("\n".join(summary), input_format, name)
+    """The document of one summary: a string, bytes, or a list of sentences; one larger than a
+    summary file may be (:data:`~rouge155py.readers.document.MAX_FILE_BYTES`) is refused."""
+    if isinstance(summary, (str, bytes, bytearray)):
+        document = SummaryText.of(summary, input_format, name)
+    elif _is_list(summary):
+        for number, sentence in enumerate(summary, start=1):
+            if not isinstance(sentence, str):
+                raise UsageError(f"{name}: sentence {number} is {described(sentence)}; expected a str")
+        document = SummaryText.of("\n".join(summary), input_format, name)
+    else:
+        raise UsageError(f"{name} is {described(summary)}; expected {_SUMMARY}")
+    if len(document.text) > MAX_FILE_BYTES:
+        raise too_large(name)
+    return document
+
+
+def _is_list(value: object) -> bool:
+    """An ordered sequence of items that is not itself text (a set or a dict has no order to keep)."""
+    return isinstance(value, Sequence) and not isinstance(value, (str, bytes, bytearray))
+
+
+def _listed(value: Any, name: str, expected: str) -> list[Any]:
+    """``value`` as a list, or an error naming what it is and what was expected."""
+    if not _is_list(value):
+        raise UsageError(f"{name} is {described(value)}; expected {expected}")
+    return list(value)
 
 
 def text_format(be_mode: Optional[str]) -> str:
@@ -62,15 +84,21 @@ def reference_documents(
     """The references of item ``index`` (0-based): one summary, or a list of them."""
     return [
         summary_document(s, input_format, f"reference {k + 1} of item {index + 1}")
-        for k, s in enumerate(_references(item))
+        for k, s in enumerate(_references(item, index))
     ]
 
 
 def by_system_id(predictions: Mapping[Any, T]) -> dict[str, T]:
-    """The mapping keyed by system IDs as strings, which must differ."""
-    systems = {str(peer_id): value for peer_id, value in predictions.items()}
+    """The mapping keyed by system IDs as strings (a key is a str or an int), which must differ."""
+    systems: dict[str, T] = {}
+    for peer_id, value in predictions.items():
+        number = isinstance(peer_id, numbers.Integral) and not isinstance(peer_id, bool)
+        if not (isinstance(peer_id, str) or (number and abs(int(peer_id)).bit_length() <= 64)):
+            what = f"a system ID (a key of predictions) is {described(peer_id)}"
+            raise UsageError(f"{what}; expected a str or an int of at most 64 bits")
+        systems[str(peer_id) if isinstance(peer_id, str) else str(int(peer_id))] = value
     if len(systems) != len(predictions):
-        raise UsageError(f"system IDs must differ as strings: {sorted(map(repr, predictions))}")
+        raise UsageError(f"system IDs must differ as strings: {sorted(map(described, predictions))}")
     return systems
 
 
@@ -93,11 +121,11 @@ def item_eval(
     return Eval(str(index + 1), peers, list(reference_documents(references, input_format, index)))
 
 
-def _references(item: Union[Summary, Sequence[Summary]]) -> list[Summary]:
+def _references(item: Union[Summary, Sequence[Summary]], index: int) -> list[Summary]:
     """One reference (a string) or several (a list of strings or of sentence lists)."""
-    if isinstance(item, (str, bytes)):
+    if isinstance(item, (str, bytes, bytearray)):
         return [item]
-    return list(item)
+    return _listed(item, f"the reference entry of item {index + 1}", "a summary or a list of summaries")
 
 
 def text_systems(
@@ -106,18 +134,21 @@ def text_systems(
 ) -> dict[str, list[Summary]]:
     """System ID -> its predictions (one system's list is system ``1``), one per reference entry."""
     if isinstance(predictions, Mapping):
-        systems = {peer_id: list(items) for peer_id, items in by_system_id(predictions).items()}
-    elif isinstance(predictions, (str, bytes)):
+        systems = {
+            peer_id: _listed(items, f"the prediction list of system {peer_id!r}", "a list of summaries")
+            for peer_id, items in by_system_id(predictions).items()
+        }
+    elif isinstance(predictions, (str, bytes, bytearray)):
         raise UsageError("predictions must be a list of summaries, not one string")
     else:
-        systems = {DEFAULT_PEER_ID: list(predictions)}
-    if isinstance(references, (str, bytes)):
+        expected = "a list of summaries or a mapping system ID -> list"
+        systems = {DEFAULT_PEER_ID: _listed(predictions, "predictions", expected)}
+    if isinstance(references, (str, bytes, bytearray)):
         raise UsageError("references must be a list with one entry per prediction, not one string")
+    count = len(_listed(references, "references", "a list with one entry per prediction"))
     for peer_id, items in systems.items():
-        if len(items) != len(references):
-            raise UsageError(
-                f"system {peer_id!r} has {len(items)} predictions for {len(references)} references"
-            )
+        if len(items) != count:
+            raise UsageError(f"system {peer_id!r} has {len(items)} predictions for {count} references")
     return systems
 
 
@@ -144,16 +175,11 @@ def config_from_texts(
 def _file_lines(path: str) -> list[bytes]:
     """The lines of a file (``-``: standard input), without line ends; a file holds at most
     what a configuration may (:data:`~rouge155py.readers.document.MAX_CONFIG_BYTES`)."""
+    reading = f"Cannot read {path}"
     if path == "-":
-        try:
-            data = sys.stdin.buffer.read(MAX_CONFIG_BYTES + 1)
-        except OSError as exc:
-            raise InputError(f"Cannot read {path}: {exc.strerror}") from None
-        if len(data) > MAX_CONFIG_BYTES:
-            raise LimitError(f"standard input is larger than {MAX_CONFIG_BYTES >> 20} MiB: refused")
+        data = read_stdin(InputError, reading, MAX_CONFIG_BYTES)
     else:
-        opening, reading = f"Cannot open {path}", f"Cannot read {path}"
-        data = read_file(path, InputError, opening, reading, limit=MAX_CONFIG_BYTES)
+        data = read_file(path, InputError, f"Cannot open {path}", reading, limit=MAX_CONFIG_BYTES)
     lines = data.split(b"\n")
     if lines[-1] == b"":
         lines.pop()
@@ -175,8 +201,7 @@ def read_aligned_files(
     cut = separator.encode("utf-8", "surrogateescape") if separator else None
 
     def document(line: bytes, path: str, number: int) -> SummaryText:
-        text = line.replace(cut, b"\n") if cut else line
-        return SummaryText.of(text, "SPL", f"{path}:{number}")
+        return summary_document(line.replace(cut, b"\n") if cut else line, "SPL", f"{path}:{number}")
 
     peers = {peer_id: [document(line, hypothesis, i + 1) for i, line in enumerate(lines[0])]}
     models = [

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import numpy as np
 import pytest
 
 from rouge155py import (
@@ -12,9 +13,13 @@ from rouge155py import (
     Report,
     Rouge,
     Summary,
+    TextItem,
     UsageError,
     evaluate,
+    evaluate_args,
     score,
+    score_batch,
+    summarize_batches,
 )
 from rouge155py.config import config_from_documents
 from rouge155py.readers import SummaryText
@@ -197,3 +202,124 @@ def test_rows_give_one_dict_per_instance() -> None:
     assert (first["peer_id"], first["metric"], first["eval_id"]) == ("A", "ROUGE-1", "1")
     assert Fraction(first["recall"]).limit_denominator(10) == 1
     assert report.to_json()["systems"]["B"]["ROUGE-1"]["instances"]["2"]["recall"] == 1.0
+
+
+# --------------------------------------------------------------------------
+# Bad arguments are refused at the door, naming the argument and the item
+# --------------------------------------------------------------------------
+
+
+class FrameLike:
+    """What matters of a pandas DataFrame here: iterating it gives its column names."""
+
+    def __iter__(self):
+        return iter(["prediction", "reference"])
+
+    def __len__(self) -> int:
+        return 1
+
+    def __getitem__(self, column: str) -> list[str]:
+        return ["the cat sat"]
+
+
+class Unprintable:
+    def __str__(self) -> str:
+        raise RuntimeError("no text")
+
+    __repr__ = __str__
+
+
+P, R = ["the cat sat", "a dog ran"], ["a cat sat", "the dog ran"]
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: Rouge(stem="no"), r"^stem must be True or False, got 'no'$"),
+        (lambda: Rouge(max_ngram="2"), r"^max_ngram must be a whole number \(an int\), got '2'$"),
+        (lambda: Rouge(jobs=2.0), r"^jobs must be a whole number \(an int\), got 2\.0$"),
+        (lambda: Rouge(alpha=None), r"^alpha must be a number, got None$"),
+        (lambda: Rouge(resamples=10**400), r"^resamples must be a finite number, got an int of 1329 bits$"),
+        (lambda: Rouge(data_dir=3), r"^data_dir must be a path \(a str or os.PathLike\), got 3$"),
+        (
+            lambda: Rouge(be_mode="XX"),
+            r"^be_mode must be one of H, HM, HMR, HM1, HMR1, HMR2 or None, got 'XX'",
+        ),
+        (
+            lambda: score([P[0], None], R),
+            r"^prediction 2 of system 1 is None; expected a str, bytes or",
+        ),
+        (lambda: score([float("nan"), P[1]], R), r"^prediction 1 of system 1 is nan; expected a str"),
+        (
+            lambda: score(P, [R[0], None]),
+            r"^the reference entry of item 2 is None; expected a summary",
+        ),
+        (lambda: score(P, [R[0], [R[1], 7]]), r"^reference 2 of item 2 is 7; expected a str"),
+        (
+            lambda: score([["a", None]], ["a"]),
+            r"^prediction 1 of system 1: sentence 2 is None; expected a str",
+        ),
+        (lambda: score([{"a b", "c d"}], ["a"]), r"^prediction 1 of system 1 is a set; expected"),
+        (
+            lambda: score({"a b", "c d"}, R),
+            r"^predictions is a set; expected a list of summaries or a",
+        ),
+        (lambda: score(np.array(P), R), r"^predictions is a numpy\.ndarray; expected a list of summaries"),
+        (lambda: score(P, np.array(R)), r"^references is a numpy\.ndarray; expected a list with one entry"),
+        (lambda: score(FrameLike(), ["a"]), r"^predictions is a test_api\.FrameLike; expected a list"),
+        (
+            lambda: score([Unprintable()], ["a"]),
+            r"^prediction 1 of system 1 is a test_api\.Unprintable;",
+        ),
+        (
+            lambda: score({Unprintable(): ["a"]}, ["a"]),
+            r"^a system ID \(a key of predictions\) is a test_",
+        ),
+        (lambda: score({"A": None}, ["a"]), r"^the prediction list of system 'A' is None; expected a list"),
+        (
+            lambda: evaluate_args("-a config.xml"),
+            r"^the command line must be a list of arguments, not one",
+        ),
+        (lambda: evaluate_args(["-a", 2]), r"^argument 1 of the command line is 2; expected a str$"),
+        (lambda: score_batch(5, Rouge().options), r"^items must be an iterable of items, got 5$"),
+        (lambda: score_batch([], "x"), r"^options must be an Options or a Rouge, got 'x'$"),
+        (lambda: summarize_batches([1], Rouge()), r"^batches holds 1; expected ScoredBatch objects$"),
+        (
+            lambda: summarize_batches([], Rouge(), "AB"),
+            r"^peer_ids must be an iterable of system IDs, got",
+        ),
+    ],
+)
+def test_bad_arguments_are_usage_errors_naming_them(call, message: str) -> None:
+    with pytest.raises(UsageError, match=message):
+        call()
+
+
+def test_numpy_scalars_are_taken_as_the_python_numbers() -> None:
+    python = score(P, R, max_ngram=2, skip_distance=4, alpha=0.3, stem=True, **FAST).to_legacy()
+    options = {"max_ngram": np.int64(2), "skip_distance": np.int32(4), "alpha": np.float32(0.3)}
+    numpy = score(P, R, stem=np.True_, resamples=np.int64(20), **options).to_legacy()
+    assert numpy.replace("0.30000", "0.3") == python.replace("0.30000", "0.3")
+    assert Rouge(**options).options.max_ngram.__class__ is int
+    rouge = Rouge(max_ngram=1, **FAST)  # an item's index from a DataFrame's column is a numpy integer
+    reports = [
+        summarize_batches([score_batch([TextItem(kind(i), P[i], R[i]) for i in range(2)], rouge)], rouge)
+        for kind in (int, np.int64)
+    ]
+    assert reports[0].to_legacy() == reports[1].to_legacy()
+
+
+def test_the_dask_door_checks_its_arguments_before_it_needs_a_cluster() -> None:
+    pytest.importorskip("distributed")
+    from rouge155py.dask import score_on_cluster
+
+    with pytest.raises(UsageError, match=r"^options must be an Options or a Rouge, got None$"):
+        score_on_cluster([], None)
+    with pytest.raises(
+        UsageError, match=r"^client must be a dask.distributed.Client or None, got 'tcp://x'$"
+    ):
+        score_on_cluster([], Rouge(), client="tcp://x")
+    with pytest.raises(UsageError, match=r"^items must be a dask.bag.Bag or a list of partitions, got 5$"):
+        score_on_cluster(5, Rouge())
+    with pytest.raises(UsageError, match=r"^peer_ids holds 1; expected system IDs as strings$"):
+        score_on_cluster([], Rouge(), peer_ids=[1])

@@ -6,16 +6,22 @@ A real ROUGE-1.5.5 ``data/`` directory (``WordNet-2.0-Exceptions/`` and a
 
 from __future__ import annotations
 
+import os
 import random
 import re
+import resource
 import shutil
+import signal
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 from rouge155py.cli import main
-from rouge155py.resources import EXCEPTION_FILES, bundled_data_dir, load_data
+from rouge155py.errors import DataError
+from rouge155py.resources import EXCEPTION_FILES, STOPWORDS_FILE, bundled_data_dir, load_data
 
 REPO = Path(__file__).resolve().parent.parent
 CONFIG = "examples/duc-mini/rouge-config.xml"
@@ -130,3 +136,83 @@ def test_exception_lines_split_at_the_perls_spaces(tmp_path: Path) -> None:
     (tmp_path / "smart_common_words.txt").write_bytes(b"the\n")
     assert load_data(str(tmp_path)).exceptions == expected
     assert load_data(None).exceptions["geese"] == "goose"
+
+
+# A data directory whose files cannot be read is an error naming the file, however they fail:
+# never a wait on a FIFO, a read of /dev/zero until memory runs out, or the bundled lists instead.
+BROKEN = {
+    "FIFO": "a FIFO that no process is writing to",
+    "too large": "is larger than 64 MiB: refused",
+    "missing": "No such file or directory",
+    "directory": "Is a directory",
+    "dangling link": "No such file or directory",
+    "link loop": "Too many levels of symbolic links",
+}
+
+
+def _break(path: Path, how: str) -> None:
+    path.unlink()
+    if how == "FIFO":
+        os.mkfifo(path)
+    elif how == "too large":
+        with open(path, "wb") as handle:
+            handle.truncate(64 * 2**20 + 1)  # sparse: nothing is written
+    elif how == "directory":
+        path.mkdir()
+    elif how == "dangling link":
+        path.symlink_to(path.parent / "absent")
+    elif how == "link loop":
+        path.symlink_to(path)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="FIFOs")
+@pytest.mark.parametrize("how", list(BROKEN))
+@pytest.mark.parametrize("name", [STOPWORDS_FILE, "WordNet-2.0-Exceptions/noun.exc"])
+def test_a_broken_data_file_is_a_data_error_naming_it(tmp_path: Path, name: str, how: str) -> None:
+    _break(_release_layout(tmp_path) / name, how)
+
+    def waited(signum: int, frame: object) -> None:
+        raise AssertionError("waited 10 s for the FIFO")
+
+    previous = signal.signal(signal.SIGALRM, waited)
+    signal.alarm(10)
+    try:
+        with pytest.raises(DataError) as refused:
+            load_data(str(tmp_path))
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+    message = str(refused.value)
+    assert message.startswith(f"bad data directory {tmp_path}: ")
+    assert str(tmp_path / name) in message and BROKEN[how] in message
+
+
+def test_a_broken_data_directory_exits_5(
+    cli_runner: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _break(_release_layout(tmp_path) / "WordNet-2.0-Exceptions" / "verb.exc", "missing")
+    code, out, err = _run(cli_runner, ["-e", str(tmp_path), *OPTIONS], {}, monkeypatch)
+    assert (code, out) == (5, b"")
+    assert err == (
+        f"rouge155py: error: bad data directory {tmp_path}: cannot open WordNet exception list "
+        f"{tmp_path}/WordNet-2.0-Exceptions/verb.exc: No such file or directory\n"
+    )
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/dev/zero, rlimits")
+@pytest.mark.parametrize("name", [STOPWORDS_FILE, "WordNet-2.0-Exceptions/adj.exc"])
+def test_dev_zero_as_a_data_file_is_refused_in_bounded_memory(tmp_path: Path, name: str) -> None:
+    """Linked to /dev/zero, in a process with 1 GiB of address space."""
+    path = _release_layout(tmp_path) / name
+    path.unlink()
+    path.symlink_to("/dev/zero")
+
+    def one_gib() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (2**30, 2**30))
+
+    args = [sys.executable, "-m", "rouge155py", "-e", str(tmp_path), *OPTIONS]
+    done = subprocess.run(args, cwd=REPO, capture_output=True, timeout=120, preexec_fn=one_gib, check=False)
+    assert (done.returncode, done.stdout) == (5, b"")
+    assert done.stderr.decode() == (
+        f"rouge155py: error: bad data directory {tmp_path}: {path} is larger than 64 MiB: refused\n"
+    )

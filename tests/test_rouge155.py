@@ -412,3 +412,34 @@ def test_a_pattern_matching_nothing_gets_pyrouges_message_even_without_a_group(
         f"directory {systems.relative_to(tmp_path)}."
     )
     assert isinstance(caught.value, ConfigError)
+
+
+class _Unprintable:
+    def __str__(self) -> str:
+        raise RuntimeError("no text")
+
+
+def test_bad_arguments_are_usage_errors_naming_them(tmp_path: Path) -> None:
+    systems, models = write_summaries(tmp_path, 1)
+    with pytest.raises(UsageError, match=r"^rouge_args must be a string of ROUGE options or None, got 5$"):
+        Rouge155(rouge_args=5)
+    with pytest.raises(UsageError, match=r"^rouge_dir must be a path \(a str or os.PathLike\), got a list$"):
+        Rouge155(rouge_dir=["home", "other"])
+    r = Rouge155()
+    with pytest.raises(UsageError, match=r"^system_dir must be a path \(a str or os.PathLike\), got 3$"):
+        r.system_dir = 3  # an open file descriptor's number, to os.path.exists
+    r.system_dir, r.model_dir = systems, models
+    r.system_filename_pattern, r.model_filename_pattern = SYSTEM_PATTERN, 7
+    with pytest.raises(UsageError, match=r"^model_filename_pattern must be a regular expression, got 7$"):
+        r.convert_and_evaluate()
+    r.model_filename_pattern = MODEL_PATTERN
+    with pytest.raises(
+        UsageError, match=r"^system_id must be a string or a number, got a test_rouge155._Unp"
+    ):
+        r.convert_and_evaluate(system_id=_Unprintable())
+    with pytest.raises(UsageError, match=r"^rouge_args must be a string"):
+        r.evaluate(rouge_args=["-a"])
+    with pytest.raises(UsageError, match=r"^output must be the text evaluate"):
+        r.output_to_dict(None)
+    with pytest.raises(UsageError, match=r"^text and title must be strings, got None and 'dummy title'$"):
+        r.convert_text_to_rouge_format(None)

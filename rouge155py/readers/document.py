@@ -12,8 +12,9 @@ from __future__ import annotations
 import errno
 import os
 import stat
+import sys
 from dataclasses import dataclass, field
-from typing import NamedTuple, Optional, Union
+from typing import Callable, NamedTuple, Optional, Union
 
 from ..errors import InputError, LimitError, RougeError
 
@@ -25,6 +26,8 @@ __all__ = [
     "SummaryText",
     "perl_lines",
     "read_file",
+    "read_stdin",
+    "too_large",
 ]
 
 #: The largest summary file read: its text takes many times its size in memory
@@ -33,6 +36,41 @@ MAX_FILE_BYTES = 64 * 2**20
 #: The largest configuration or file list (about 600,000 evals).
 MAX_CONFIG_BYTES = 256 * 2**20
 _CHUNK = 2**20
+
+
+def too_large(name: str, limit: int = MAX_FILE_BYTES) -> LimitError:
+    """The refusal of an input of more than ``limit`` bytes, the same whatever door it came by."""
+    return LimitError(f"{name} is larger than {limit >> 20} MiB: refused")
+
+
+def _read_chunks(read: Callable[[int], Optional[bytes]], chunks: list[bytes], limit: int) -> int:
+    """Append what ``read`` returns to ``chunks`` until its end or until more than ``limit``
+    bytes are held (``/dev/zero`` never ends); the number of bytes held."""
+    size = sum(map(len, chunks))
+    while size <= limit:
+        chunk = read(_CHUNK)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    return size
+
+
+def read_stdin(error: type[RougeError], reading: str, limit: int) -> bytes:
+    """Standard input's bytes, under the same limit as a file's; ``error`` with ``reading`` when
+    it cannot be read (a process started with it closed has none)."""
+    stream = getattr(sys.stdin, "buffer", None)
+    if stream is None:
+        why = "standard input is closed" if sys.stdin is None else "standard input is not a byte stream"
+        raise error(f"{reading}: {why}")
+    chunks: list[bytes] = []
+    try:
+        size = _read_chunks(stream.read, chunks, limit)
+    except (OSError, ValueError) as exc:  # ValueError: a stream closed by the program itself
+        raise error(f"{reading}: {getattr(exc, 'strerror', None) or exc}") from None
+    if size > limit:
+        raise too_large("standard input", limit)
+    return b"".join(chunks)
 
 
 def read_file(
@@ -93,18 +131,12 @@ def read_file(
                 os.set_blocking(fd, True)
         except OSError as exc:
             raise error(f"{opening}: {exc.strerror}") from None
-        size = sum(map(len, chunks))
         try:
-            while size <= limit:
-                chunk = handle.read(_CHUNK)
-                if not chunk:
-                    break
-                chunks.append(chunk)
-                size += len(chunk)
+            size = _read_chunks(handle.read, chunks, limit)
         except OSError as exc:
             raise error(f"{reading}: {exc.strerror}") from None
     if size > limit:
-        raise LimitError(f"{path} is larger than {limit >> 20} MiB: refused")
+        raise too_large(path, limit)
     return b"".join(chunks)
 
 
