@@ -9,7 +9,7 @@ import re
 import signal
 import sys
 import time
-from typing import Any, Iterator, NoReturn, Optional, Sequence
+from typing import Any, NoReturn, Optional, Sequence
 
 from ._version import __version__
 from .errors import OutputError, RougeError, UsageError
@@ -79,29 +79,62 @@ def _say(line: str) -> None:
         sys.stderr.flush()
 
 
-@contextlib.contextmanager
-def _termination_raises() -> Iterator[None]:
-    """While the run lasts, SIGTERM raises :class:`_Terminated` (unless the parent ignores it).
+class _StopSignals:
+    """Ctrl-C (SIGINT) and SIGTERM while a run lasts: the first one to arrive raises
+    (KeyboardInterrupt, :class:`_Terminated`) and decides how the run ends; any later one is
+    ignored, so that the workers are stopped and the one line is written whatever else arrives.
 
-    Off the main thread (where no handler can be set) the run is left as it is.
+    Python runs the handlers of signals that arrived together (while this process was in C code)
+    in the order of their numbers: where the system has ``memfd_create``, the interpreter's wakeup
+    file records the order of arrival, which is the order kept. A signal the parent process
+    ignores stays ignored; off the main thread (where no handler can be set) nothing is changed.
     """
 
-    def terminated(signum: int, frame: object) -> None:
-        raise _Terminated()
+    def __init__(self) -> None:
+        self.stopping = False  # a signal has arrived, or the run has ended: any other is ignored
+        self._previous: dict[int, Any] = {}
+        self._arrivals = -1  # the wakeup file: each signal's number, in the order of arrival
+        for number in (signal.SIGINT, signal.SIGTERM):
+            handler = signal.getsignal(number)
+            if handler is signal.SIG_IGN or handler is None:  # None: not set from Python
+                continue
+            try:
+                signal.signal(number, self._stop)
+            except ValueError:  # not the main thread of the main interpreter
+                return
+            self._previous[number] = handler
+        if self._previous and hasattr(os, "memfd_create"):
+            self._record_arrivals()
 
-    previous = signal.getsignal(signal.SIGTERM)
-    if previous is signal.SIG_IGN:
-        yield
-        return
-    try:
-        signal.signal(signal.SIGTERM, terminated)
-    except ValueError:  # not the main thread of the main interpreter
-        yield
-        return
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
+    def _record_arrivals(self) -> None:
+        try:
+            fd = os.memfd_create("rouge155py-signals", os.MFD_CLOEXEC)
+        except OSError:  # no descriptor left: signals that arrive together go by their numbers
+            return
+        os.set_blocking(fd, False)  # what set_wakeup_fd asks for (a file never blocks anyway)
+        previous = signal.set_wakeup_fd(fd)
+        if previous != -1:  # the caller has one of its own: it is kept
+            signal.set_wakeup_fd(previous)
+            os.close(fd)
+            return
+        self._arrivals = fd
+
+    def _stop(self, signum: int, frame: object) -> None:
+        if self.stopping:
+            return
+        self.stopping = True
+        if self._arrivals != -1:
+            signum = os.pread(self._arrivals, 1, 0)[0]  # the first signal to arrive
+        raise KeyboardInterrupt if signum == signal.SIGINT else _Terminated
+
+    def restore(self) -> None:
+        """The handlers as they were (for a caller that lives on after the run)."""
+        if self._arrivals != -1:
+            signal.set_wakeup_fd(-1)
+            os.close(self._arrivals)
+            self._arrivals = -1
+        for number, handler in self._previous.items():
+            signal.signal(number, handler)
 
 
 _GC_THRESHOLD = 100_000  # allocations between young-generation collections (Python's default: 700)
@@ -175,37 +208,55 @@ def run(argv: Sequence[str]) -> int:
 
     Every failure is one ``rouge155py: error:`` line and the exit code of its
     class; Ctrl-C and SIGTERM are one line and 130 or 143 (worker processes
-    are stopped first); a closed output pipe ends the run quietly with 141.
+    are stopped first; the first signal decides, later ones are ignored); a
+    closed output pipe ends the run quietly with 141.
     """
-    with _termination_raises():
-        try:
-            return _run(argv)
-        except RougeError as error:
-            _say(f"rouge155py: error: {error}")
-            return error.exit_code
-        except MemoryError:
-            _say("rouge155py: error: out of memory")
-            return 1
-        except OverflowError as error:
-            # A power beyond the largest double, where the Perl goes on with Inf and NaN.
-            _say(f"rouge155py: error: a score is not a number ({error}); the Perl prints NaN here")
-            return 6
-        except KeyboardInterrupt:
+    stop = _StopSignals()
+    try:
+        return _stoppable(argv, stop)
+    finally:
+        stop.restore()
+
+
+def _stoppable(argv: Sequence[str], stop: _StopSignals) -> int:
+    """:func:`_checked`, and the one line of a signal that arrives whenever it arrives (a signal
+    met while an error is reported is the run's ending too); ``stop`` ignores any signal after."""
+    try:
+        code = _checked(argv)
+        stop.stopping = True  # inside the try: a signal that came before this is still the run's
+        return code
+    except KeyboardInterrupt:
+        return _interrupted()
+    except _Terminated:
+        return _terminated()
+
+
+def _checked(argv: Sequence[str]) -> int:
+    """:func:`_run`, each failure turned into its line and exit code."""
+    try:
+        return _run(argv)
+    except RougeError as error:
+        _say(f"rouge155py: error: {error}")
+        return error.exit_code
+    except MemoryError:
+        _say("rouge155py: error: out of memory")
+        return 1
+    except OverflowError as error:
+        # A power beyond the largest double, where the Perl goes on with Inf and NaN.
+        _say(f"rouge155py: error: a score is not a number ({error}); the Perl prints NaN here")
+        return 6
+    except RuntimeError as error:
+        # Python 3.11 wraps what a class's creation raises (dataclass fields, while a
+        # module is imported) in a RuntimeError: the signal is its cause.
+        if isinstance(error.__cause__, KeyboardInterrupt):
             return _interrupted()
-        except _Terminated:
+        if isinstance(error.__cause__, _Terminated):
             return _terminated()
-        except RuntimeError as error:
-            # Python 3.11 wraps what a class's creation raises (dataclass fields, while a
-            # module is imported) in a RuntimeError: the signal is its cause.
-            if isinstance(error.__cause__, KeyboardInterrupt):
-                return _interrupted()
-            if isinstance(error.__cause__, _Terminated):
-                return _terminated()
-            raise
-        except BrokenPipeError:
-            # The reader went away (| head): no traceback, and none at exit either.
-            _drop_stdout()
-            return 141
+        raise
+    except BrokenPipeError:
+        # The reader went away (| head): no traceback, and none at exit either.
+        _drop_stdout()
+        return 141
 
 
 def entry() -> NoReturn:
@@ -215,7 +266,7 @@ def entry() -> NoReturn:
     ends without the interpreter's teardown, which would free every object of
     the run one by one (about 14 ms of a small run) for no one.
     """
-    code = run(sys.argv[1:])
+    code = _stoppable(sys.argv[1:], _StopSignals())  # the handlers stay: a signal now changes nothing
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(AttributeError, OSError, ValueError):
             stream.flush()

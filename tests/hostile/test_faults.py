@@ -192,13 +192,16 @@ def test_interrupt(moment: str, sig: signal.Signals, jobs: int, workloads: dict[
     whole_group = sig == signal.SIGINT or MOMENTS.index(moment) % 2 == 0
     args = _moment_args(moment, workloads)
     run = start([*args[:-1], "-j", str(jobs), args[-1]], REPO)
+    send = (lambda: os.killpg(run.pid, sig)) if whole_group else (lambda: run.send_signal(sig))
+    assert_stopped_by(sig, run, _signalled(run, moment, jobs, send))
+
+
+def _signalled(run: subprocess.Popen, moment: str, jobs: int, send: Callable[[], None]) -> bytes:
+    """The run's stderr, ``send`` called at the moment (the run killed if it does not end)."""
     try:
         _reach(moment, run, jobs)
         assert run.poll() is None, "the run ended before the signal"
-        if whole_group:
-            os.killpg(run.pid, sig)
-        else:
-            run.send_signal(sig)
+        send()
         if run.stdout is not None:
             os.set_blocking(run.stdout.fileno(), True)
         _, err = run.communicate(timeout=TIMEOUT)
@@ -206,6 +209,11 @@ def test_interrupt(moment: str, sig: signal.Signals, jobs: int, workloads: dict[
         if run.poll() is None:
             os.killpg(run.pid, signal.SIGKILL)
             run.wait()
+    return err
+
+
+def assert_stopped_by(sig: signal.Signals, run: subprocess.Popen, err: bytes) -> None:
+    """The one line and exit code of the signal, and no process of the run left."""
     word, code = ("interrupted", 130) if sig == signal.SIGINT else ("terminated", 143)
     assert lines(err) == [f"rouge155py: {word}"]
     assert run.returncode == code
@@ -235,3 +243,55 @@ def test_workers_end_when_the_parent_is_killed(workloads: dict[str, Path], tmp_p
     run.kill()
     run.communicate(timeout=TIMEOUT)
     assert_group_gone(run.pid)  # each worker finds its task pipe closed and ends
+
+
+# --------------------------------------------------------------------------
+# A second signal while the run stops
+# --------------------------------------------------------------------------
+
+PAIRS = [
+    (signal.SIGINT, signal.SIGINT),
+    (signal.SIGINT, signal.SIGTERM),
+    (signal.SIGTERM, signal.SIGINT),
+    (signal.SIGTERM, signal.SIGTERM),
+]
+
+
+def pending(pid: int, sig: signal.Signals) -> bool:
+    """The signal is sent and not yet delivered: /proc's masks of pending signals (the
+    process's, its threads')."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
+    masks = [int(line.split()[1], 16) for line in status.splitlines() if line[:7] in ("SigPnd:", "ShdPnd:")]
+    return any(mask & (1 << (sig - 1)) for mask in masks)
+
+
+def exited(pid: int) -> bool:
+    """The process has ended (it is left a zombie, so its ID is not reused meanwhile)."""
+    return os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
+
+
+@pytest.mark.parametrize("whole_group", [True, False], ids=["group", "process"])
+@pytest.mark.parametrize("jobs", [1, 2], ids=["j1", "j2"])
+@pytest.mark.parametrize("first, second", PAIRS, ids=[f"{a.name}-{b.name}" for a, b in PAIRS])
+def test_a_second_signal_while_stopping_is_ignored(
+    first: signal.Signals, second: signal.Signals, jobs: int, whole_group: bool, workloads: dict[str, Path]
+) -> None:
+    """The first signal decides the line and the exit code; more of them, sent one after
+    the other until the run has ended, change nothing (Ctrl-C pressed twice, a scheduler's SIGTERM after it).
+
+    The second signal follows once the first is delivered: two that are pending together have
+    no order of arrival (the system delivers them by their numbers)."""
+    run = start([*HEAVY, "-j", str(jobs), str(workloads["long"])], REPO)
+    kill = os.killpg if whole_group else os.kill
+
+    def send() -> None:
+        kill(run.pid, first)
+        until(lambda: not pending(run.pid, first), "the first signal delivered")
+        deadline = time.monotonic() + TIMEOUT
+        while not exited(run.pid) and time.monotonic() < deadline:
+            kill(run.pid, second)
+
+    assert_stopped_by(first, run, _signalled(run, "scoring", jobs, send))
