@@ -123,8 +123,9 @@ class _StopSignals:
         if self.stopping:
             return
         self.stopping = True
-        if self._arrivals != -1:
-            signum = os.pread(self._arrivals, 1, 0)[0]  # the first signal to arrive
+        if self._arrivals != -1:  # the first of the two to arrive (the file has SIGCHLD's too)
+            arrived = [n for n in os.pread(self._arrivals, 4096, 0) if n in (signal.SIGINT, signal.SIGTERM)]
+            signum = arrived[0] if arrived else signum
         raise KeyboardInterrupt if signum == signal.SIGINT else _Terminated
 
     def restore(self) -> None:

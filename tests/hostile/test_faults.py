@@ -7,6 +7,7 @@ and many schedulers do), and so that no process of the run may outlive it.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -31,11 +32,27 @@ def command(*args: str) -> list[str]:
     return [sys.executable, "-m", "rouge155py", "-e", DATA, *args]
 
 
-def start(args: list[str], cwd: Path, stdout: Optional[int] = subprocess.PIPE) -> subprocess.Popen:
+def start(
+    args: list[str],
+    cwd: Path,
+    stdout: Optional[int] = subprocess.PIPE,
+    preexec: Optional[Callable[[], None]] = None,
+) -> subprocess.Popen:
     env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
     return subprocess.Popen(
-        command(*args), cwd=cwd, stdout=stdout, stderr=subprocess.PIPE, start_new_session=True, env=env
+        command(*args),
+        cwd=cwd,
+        stdout=stdout,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+        env=env,
+        preexec_fn=preexec,
     )
+
+
+def ignore_sigchld() -> None:
+    """A parent shell's ``trap '' CHLD``: the system reaps the children, and keeps no exit status."""
+    signal.signal(signal.SIGCHLD, signal.SIG_IGN)
 
 
 def lines(data: bytes) -> list[str]:
@@ -224,9 +241,12 @@ def assert_stopped_by(sig: signal.Signals, run: subprocess.Popen, err: bytes) ->
 # Worker processes that die, a parent that dies
 # --------------------------------------------------------------------------
 
+_SIGCHLD = {"default": None, "ignored": ignore_sigchld}
 
-def test_killed_worker_is_one_error_line(workloads: dict[str, Path], tmp_path: Path) -> None:
-    run = start([*HEAVY, "-j", "2", str(workloads["long"])], tmp_path)
+
+@pytest.mark.parametrize("sigchld", ["default", "ignored"])
+def test_killed_worker_is_one_error_line(workloads: dict[str, Path], tmp_path: Path, sigchld: str) -> None:
+    run = start([*HEAVY, "-j", "2", str(workloads["long"])], tmp_path, preexec=_SIGCHLD[sigchld])
     until(lambda: len(children(run.pid)) >= 1, "the worker process")
     time.sleep(0.3)
     os.kill(children(run.pid)[0], signal.SIGKILL)
@@ -295,3 +315,134 @@ def test_a_second_signal_while_stopping_is_ignored(
             kill(run.pid, second)
 
     assert_stopped_by(first, run, _signalled(run, "scoring", jobs, send))
+
+
+# --------------------------------------------------------------------------
+# Workers in a hostile environment
+# --------------------------------------------------------------------------
+
+
+def test_an_ignored_sigchld_changes_nothing(workloads: dict[str, Path]) -> None:
+    """With SIGCHLD ignored (children reaped by the system), -j 2 prints -j 1's report."""
+    args = ["-a", "-n", "2", "-2", "4", "-u", "-r", "100", str(workloads["long"])]
+    one = subprocess.run(command(*args), cwd=REPO, capture_output=True, timeout=TIMEOUT)
+    two = subprocess.run(
+        command("-j", "2", *args), cwd=REPO, capture_output=True, timeout=TIMEOUT, preexec_fn=ignore_sigchld
+    )
+    assert (two.returncode, lines(two.stderr)) == (0, [])
+    assert two.stdout == one.stdout and one.returncode == 0
+
+
+def test_a_worker_killed_while_this_process_resamples() -> None:
+    """This process's own share of the resampling takes minutes here: a worker killed meanwhile
+    is one error line at once, not once that share is done."""
+    run = start(["-a", "-n", "4", "-w", "1.2", "-2", "4", "-U", "-r", "10000000", "-j", "2", CONFIG], REPO)
+    try:
+        until(lambda: len(children(run.pid)) >= 1, "the worker process")
+        time.sleep(0.5)  # little to score: the resampling has begun
+        assert run.poll() is None, "the run ended before the worker was killed"
+        os.kill(children(run.pid)[0], signal.SIGKILL)
+        try:
+            _, err = run.communicate(timeout=20)
+        except subprocess.TimeoutExpired:
+            raise AssertionError("the worker's end was not noticed while this process resampled") from None
+    finally:
+        if run.poll() is None:
+            os.killpg(run.pid, signal.SIGKILL)
+            run.wait()
+    assert run.returncode == 1
+    assert lines(err) == ["rouge155py: error: a worker process stopped (killed by SIGKILL, out of memory?)"]
+    assert_group_gone(run.pid)
+
+
+@pytest.mark.parametrize("limit", range(5, 12))
+def test_few_descriptors_mean_fewer_workers(limit: int) -> None:
+    """``ulimit -n`` of 5 to 11 with -j 4: the workers the descriptors allow (maybe none), and
+    -j 1's report, never a traceback."""
+    import resource
+
+    def few() -> None:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (limit, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
+
+    args = ["-a", "-n", "2", "-r", "100", CONFIG]
+    one = subprocess.run(command(*args), cwd=REPO, capture_output=True, timeout=TIMEOUT)
+    four = subprocess.run(
+        command("-j", "4", *args), cwd=REPO, capture_output=True, timeout=TIMEOUT, preexec_fn=few
+    )
+    assert (four.returncode, lines(four.stderr)) == (0, [])
+    assert four.stdout == one.stdout and one.returncode == 0
+
+
+THREADS = """
+import sys, threading
+from rouge155py import forked
+
+# Each thread makes its pipe before any forks its worker: each worker is forked holding the
+# other thread's pipe.
+made = threading.Barrier({threads})
+pipe = forked.Pipe
+
+def barrier_pipe():
+    ends = pipe()
+    try:
+        made.wait(5)
+    except threading.BrokenBarrierError:
+        pass
+    return ends
+
+forked.Pipe = barrier_pipe
+import rouge155py
+
+words = [f"w{{i}}" for i in range(300)]
+def text(k):
+    return " ".join(words[(k * 7 + j * 13) % 300] for j in range(60))
+
+def score():
+    rouge155py.score([text(k) for k in range(3000)], [[text(k + 1), text(k + 2)] for k in range(3000)],
+                     max_ngram=4, jobs=2, resamples=1000)
+
+for _ in range({threads}):
+    threading.Thread(target=score, daemon=True).start()
+print("started", flush=True)
+threading.Event().wait()
+"""
+
+
+def all_children(pid: int) -> list[int]:
+    """The children of every thread of the process."""
+    found = []
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            found += [int(c) for c in (task / "children").read_text().split()]
+        except OSError:
+            pass
+    return found
+
+
+@pytest.mark.parametrize("threads", [2, 4])
+def test_workers_of_several_threads_end_with_their_parent(tmp_path: Path, threads: int) -> None:
+    """The Python API with jobs=2 in several threads at once, the process then killed: each worker
+    holds its own pipe only, so each sees its end and none is left."""
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+    script = THREADS.format(threads=threads)
+    run = subprocess.Popen(
+        [sys.executable, "-c", script], cwd=tmp_path, stdout=subprocess.PIPE, start_new_session=True, env=env
+    )
+    try:
+        assert run.stdout is not None and run.stdout.readline() == b"started\n"
+        until(lambda: len(all_children(run.pid)) >= threads or run.poll() is not None, "the workers")
+        assert run.poll() is None
+        time.sleep(0.3)
+        run.kill()
+        run.wait()
+        deadline = time.monotonic() + 5.0
+        while not group_gone(run.pid) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        left = not group_gone(run.pid)
+    finally:
+        if run.poll() is None:
+            run.kill()
+            run.wait()
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(run.pid, signal.SIGKILL)
+    assert not left, "workers left after their parent was killed"
