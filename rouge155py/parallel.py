@@ -103,10 +103,16 @@ def _process_kit() -> tuple[Any, Callable[..., list[Any]]]:
     return multiprocessing.get_context(), wait
 
 
-def _serve(conn: Connection, forked_child: bool) -> None:
-    """A worker: run the tasks the parent sends, one at a time, until its pipe closes."""
-    if forked_child:
+def _serve(conn: Connection, scorer: Optional[Scorer]) -> None:
+    """A worker: run the tasks the parent sends, one at a time, until its pipe closes.
+
+    A forked worker starts with the parent's ``scorer`` (its data files read once, by the
+    parent: a stopword list from a pipe gives its bytes only once); a spawned one makes its own.
+    """
+    global _scorer
+    if scorer is not None:
         forked.keep_only(conn)  # the parent's ends of the pipes: only the parent may hold them
+        _scorer = scorer
     signal.set_wakeup_fd(-1)  # the parent's (its descriptor is closed here)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
@@ -147,7 +153,8 @@ class _Workers:
     """Worker processes, each given up to two tasks at a time over its own pipe (one it runs, one
     waiting in the pipe, so that it never waits for the parent between two tasks)."""
 
-    def __init__(self, count: int) -> None:
+    def __init__(self, count: int, scorer: Scorer) -> None:
+        """``count`` workers at most; ``scorer`` is the one each forked worker starts with."""
         context, self._wait = _process_kit()
         self._processes: list[Any] = []
         self._conns: list[Connection] = []
@@ -163,7 +170,7 @@ class _Workers:
             gc.freeze()  # the workers' collector leaves the inherited objects (and their pages) alone
             try:
                 for _ in range(min(count, _room_for_workers())):
-                    if not self._start(context, fork):
+                    if not self._start(context, scorer if fork else None):
                         break
             finally:
                 gc.unfreeze()  # only in the workers: this process may live on (the Python API)
@@ -174,13 +181,13 @@ class _Workers:
             self.close()
             raise
 
-    def _start(self, context: Any, fork: bool) -> bool:
+    def _start(self, context: Any, scorer: Optional[Scorer]) -> bool:
         """One more worker; False where the system has no descriptor or process left for it."""
         try:
             mine, theirs = context.Pipe()
         except OSError:
             return False
-        process = context.Process(target=_serve, args=(theirs, fork), daemon=True)
+        process = context.Process(target=_serve, args=(theirs, scorer), daemon=True)
         try:
             process.start()
         except OSError:  # fork(): no process or no memory left
@@ -664,7 +671,7 @@ def evaluate_parallel(
     pool: Optional[_Workers] = None
     try:
         try:
-            pool = _Workers(min(options.jobs, max_workers()) - 1)  # and this process
+            pool = _Workers(min(options.jobs, max_workers()) - 1, scorer)  # and this process
             if not pool.count:  # no descriptor or process left for a worker
                 pool.close()
                 return evaluate(single, evals.whole(), progress)
