@@ -636,17 +636,23 @@ def _summarized(
         pool.submit(conn, _summarize, (options, share), k)
     summaries: list[list[Union[Summary, Counts]]] = [[] for _ in shares]
     done = 0
+
+    def collect(timeout: Optional[float]) -> None:
+        nonlocal done
+        for k, part in pool.collect(timeout):
+            summaries[k] = part
+            done += len(part)
+            if progress is not None:
+                progress("bootstrap", done, len(tables))
+
     for rows in shares[-1]:
         summaries[-1].append(table_summary(options, rows))
         done += 1
         if progress is not None:
             progress("bootstrap", done, len(tables))
+        collect(0)  # a worker that ended is an error now (off the main thread, SIGCHLD tells nothing)
     while pool.busy:
-        for k, part in pool.collect(None):
-            summaries[k] = part
-            done += len(part)
-            if progress is not None:
-                progress("bootstrap", done, len(tables))
+        collect(None)
     summed = [summary for part in summaries for summary in part]
     return [
         metric_result(plan[index], peer_id, rows, summary)
