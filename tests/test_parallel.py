@@ -283,3 +283,17 @@ def test_a_task_waits_in_the_pipe_or_until_its_worker_is_free(
     monkeypatch.setattr(parallel._Workers, "submit", counting)
     assert _outcome(config, 3) == one
     assert any(held) == (room == 0)
+
+
+def test_a_forked_process_reaped_by_the_system() -> None:
+    """With SIGCHLD ignored (``trap '' CHLD``) the system reaps a child and keeps no exit status:
+    the child has ended, its exit code unknown, and waiting for it raises nothing."""
+    previous = signal.signal(signal.SIGCHLD, signal.SIG_IGN)
+    try:
+        child = forked.Process(target=lambda: None)
+        child.start()
+        child.join(10)
+        assert not child.is_alive() and child.exitcode is None
+        assert parallel._stopped(child) == "a worker process stopped (exit status unknown)"
+    finally:
+        signal.signal(signal.SIGCHLD, previous)

@@ -337,22 +337,28 @@ def test_a_worker_killed_while_this_process_resamples() -> None:
     """This process's own share of the resampling takes minutes here: a worker killed meanwhile
     is one error line at once, not once that share is done."""
     run = start(["-a", "-n", "4", "-w", "1.2", "-2", "4", "-U", "-r", "10000000", "-j", "2", CONFIG], REPO)
+    _, err = kill_a_worker_while_resampling(run)
+    assert run.returncode == 1
+    assert lines(err) == ["rouge155py: error: a worker process stopped (killed by SIGKILL, out of memory?)"]
+    assert_group_gone(run.pid)
+
+
+def kill_a_worker_while_resampling(run: subprocess.Popen) -> tuple[bytes, bytes]:
+    """Kill a worker once the run resamples (there is little to score); the run's output, which
+    must come long before this process's share of the resampling is done."""
     try:
-        until(lambda: len(children(run.pid)) >= 1, "the worker process")
-        time.sleep(0.5)  # little to score: the resampling has begun
+        until(lambda: len(all_children(run.pid)) >= 1 or run.poll() is not None, "the worker process")
+        time.sleep(0.5)
         assert run.poll() is None, "the run ended before the worker was killed"
-        os.kill(children(run.pid)[0], signal.SIGKILL)
+        os.kill(all_children(run.pid)[0], signal.SIGKILL)
         try:
-            _, err = run.communicate(timeout=20)
+            return run.communicate(timeout=20)
         except subprocess.TimeoutExpired:
             raise AssertionError("the worker's end was not noticed while this process resampled") from None
     finally:
         if run.poll() is None:
             os.killpg(run.pid, signal.SIGKILL)
             run.wait()
-    assert run.returncode == 1
-    assert lines(err) == ["rouge155py: error: a worker process stopped (killed by SIGKILL, out of memory?)"]
-    assert_group_gone(run.pid)
 
 
 @pytest.mark.parametrize("limit", range(5, 12))
@@ -408,6 +414,14 @@ threading.Event().wait()
 """
 
 
+def start_script(script: str, cwd: Path) -> subprocess.Popen:
+    """``python -c script`` in a session of its own, its stdout a pipe."""
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+    return subprocess.Popen(
+        [sys.executable, "-c", script], cwd=cwd, stdout=subprocess.PIPE, start_new_session=True, env=env
+    )
+
+
 def all_children(pid: int) -> list[int]:
     """The children of every thread of the process."""
     found = []
@@ -423,11 +437,7 @@ def all_children(pid: int) -> list[int]:
 def test_workers_of_several_threads_end_with_their_parent(tmp_path: Path, threads: int) -> None:
     """The Python API with jobs=2 in several threads at once, the process then killed: each worker
     holds its own pipe only, so each sees its end and none is left."""
-    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
-    script = THREADS.format(threads=threads)
-    run = subprocess.Popen(
-        [sys.executable, "-c", script], cwd=tmp_path, stdout=subprocess.PIPE, start_new_session=True, env=env
-    )
+    run = start_script(THREADS.format(threads=threads), tmp_path)
     try:
         assert run.stdout is not None and run.stdout.readline() == b"started\n"
         until(lambda: len(all_children(run.pid)) >= threads or run.poll() is not None, "the workers")
@@ -446,3 +456,38 @@ def test_workers_of_several_threads_end_with_their_parent(tmp_path: Path, thread
         with contextlib.suppress(ProcessLookupError):
             os.killpg(run.pid, signal.SIGKILL)
     assert not left, "workers left after their parent was killed"
+
+
+RESAMPLING_THREAD = """
+import os, threading
+from rouge155py import score
+from rouge155py.errors import RougeError
+
+words = [f"w{i}" for i in range(200)]
+def text(k):
+    return " ".join(words[(k * 7 + j * 13) % 200] for j in range(20))
+
+# 80 tables of 2,000,000 resamples: this process's share takes about a minute.
+systems = {f"s{s}": [text(k + s) for k in range(20)] for s in range(80)}
+references = [[text(k + 100), text(k + 200)] for k in range(20)]
+
+def run():
+    try:
+        score(systems, references, max_ngram=1, lcs=False, jobs=2, resamples=2_000_000)
+        print("done", flush=True)
+    except RougeError as error:
+        print(error, flush=True)
+    os._exit(0)
+
+threading.Thread(target=run).start()
+threading.Event().wait()
+"""
+
+
+def test_a_worker_killed_while_another_thread_resamples(tmp_path: Path) -> None:
+    """Off the main thread no SIGCHLD handler can be set: this process looks at the workers
+    between two tables of its own share, and a killed worker is the error then, not at its end."""
+    run = start_script(RESAMPLING_THREAD, tmp_path)
+    out, _ = kill_a_worker_while_resampling(run)
+    assert lines(out) == ["a worker process stopped (killed by SIGKILL, out of memory?)"]
+    assert_group_gone(run.pid)
