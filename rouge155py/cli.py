@@ -94,17 +94,21 @@ class _StopSignals:
         self.stopping = False  # a signal has arrived, or the run has ended: any other is ignored
         self._previous: dict[int, Any] = {}
         self._arrivals = -1  # the wakeup file: each signal's number, in the order of arrival
+
+    def start(self) -> None:
+        """Set the handlers (from now on a signal raises: the caller is ready to catch it)."""
+        if hasattr(os, "memfd_create"):
+            self._record_arrivals()
         for number in (signal.SIGINT, signal.SIGTERM):
             handler = signal.getsignal(number)
             if handler is signal.SIG_IGN or handler is None:  # None: not set from Python
                 continue
+            self._previous[number] = handler  # first: a signal may come as soon as the handler is set
             try:
                 signal.signal(number, self._stop)
             except ValueError:  # not the main thread of the main interpreter
+                del self._previous[number]
                 return
-            self._previous[number] = handler
-        if self._previous and hasattr(os, "memfd_create"):
-            self._record_arrivals()
 
     def _record_arrivals(self) -> None:
         try:
@@ -112,9 +116,13 @@ class _StopSignals:
         except OSError:  # no descriptor left: signals that arrive together go by their numbers
             return
         os.set_blocking(fd, False)  # what set_wakeup_fd asks for (a file never blocks anyway)
-        previous = signal.set_wakeup_fd(fd)
+        try:
+            previous = signal.set_wakeup_fd(fd)
+        except ValueError:  # not the main thread: no handler either
+            previous = None
         if previous != -1:  # the caller has one of its own: it is kept
-            signal.set_wakeup_fd(previous)
+            if previous is not None:
+                signal.set_wakeup_fd(previous)
             os.close(fd)
             return
         self._arrivals = fd
@@ -223,6 +231,7 @@ def _stoppable(argv: Sequence[str], stop: _StopSignals) -> int:
     """:func:`_checked`, and the one line of a signal that arrives whenever it arrives (a signal
     met while an error is reported is the run's ending too); ``stop`` ignores any signal after."""
     try:
+        stop.start()
         code = _checked(argv)
         stop.stopping = True  # inside the try: a signal that came before this is still the run's
         return code
