@@ -113,29 +113,71 @@ def _say(line: str) -> None:
             stream.flush()
 
 
-@contextlib.contextmanager
-def _termination_raises() -> Iterator[None]:
-    """While the run lasts, SIGTERM raises :class:`_Terminated` (unless the parent ignores it).
+class _StopSignals:
+    """Ctrl-C (SIGINT) and SIGTERM while a run lasts: the first one to arrive raises
+    (KeyboardInterrupt, :class:`_Terminated`) and decides how the run ends; any later one is
+    ignored, so that the workers are stopped and the one line is written whatever else arrives.
 
-    Off the main thread (where no handler can be set) the run is left as it is.
+    Python runs the handlers of signals that arrived together (while this process was in C code)
+    in the order of their numbers: where the system has ``memfd_create``, the interpreter's wakeup
+    file records the order of arrival, which is the order kept. A signal the parent process
+    ignores stays ignored; off the main thread (where no handler can be set) nothing is changed.
     """
 
-    def terminated(signum: int, frame: object) -> None:
-        raise _Terminated()
+    def __init__(self) -> None:
+        self.stopping = False  # a signal has arrived, or the run has ended: any other is ignored
+        self._previous: dict[int, Any] = {}
+        self._arrivals = -1  # the wakeup file: each signal's number, in the order of arrival
 
-    previous = signal.getsignal(signal.SIGTERM)
-    if previous is signal.SIG_IGN:
-        yield
-        return
-    try:
-        signal.signal(signal.SIGTERM, terminated)
-    except ValueError:  # not the main thread of the main interpreter
-        yield
-        return
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
+    def start(self) -> None:
+        """Set the handlers (from now on a signal raises: the caller is ready to catch it)."""
+        if hasattr(os, "memfd_create"):
+            self._record_arrivals()
+        for number in (signal.SIGINT, signal.SIGTERM):
+            handler = signal.getsignal(number)
+            if handler is signal.SIG_IGN or handler is None:  # None: not set from Python
+                continue
+            self._previous[number] = handler  # first: a signal may come as soon as the handler is set
+            try:
+                signal.signal(number, self._stop)
+            except ValueError:  # not the main thread of the main interpreter
+                del self._previous[number]
+                return
+
+    def _record_arrivals(self) -> None:
+        try:
+            fd = os.memfd_create("rouge155py-signals", os.MFD_CLOEXEC)
+        except OSError:  # no descriptor left: signals that arrive together go by their numbers
+            return
+        os.set_blocking(fd, False)  # what set_wakeup_fd asks for (a file never blocks anyway)
+        try:
+            previous = signal.set_wakeup_fd(fd)
+        except ValueError:  # not the main thread: no handler either
+            previous = None
+        if previous != -1:  # the caller has one of its own: it is kept
+            if previous is not None:
+                signal.set_wakeup_fd(previous)
+            os.close(fd)
+            return
+        self._arrivals = fd
+
+    def _stop(self, signum: int, frame: object) -> None:
+        if self.stopping:
+            return
+        self.stopping = True
+        if self._arrivals != -1:  # the first of the two to arrive (the file has SIGCHLD's too)
+            arrived = [n for n in os.pread(self._arrivals, 4096, 0) if n in (signal.SIGINT, signal.SIGTERM)]
+            signum = arrived[0] if arrived else signum
+        raise KeyboardInterrupt if signum == signal.SIGINT else _Terminated
+
+    def restore(self) -> None:
+        """The handlers as they were (for a caller that lives on after the run)."""
+        if self._arrivals != -1:
+            signal.set_wakeup_fd(-1)
+            os.close(self._arrivals)
+            self._arrivals = -1
+        for number, handler in self._previous.items():
+            signal.signal(number, handler)
 
 
 @contextlib.contextmanager
@@ -249,43 +291,63 @@ def run(argv: Sequence[str]) -> int:
 
     Every failure is one ``rouge155py: error:`` line and the exit code of its
     class; Ctrl-C and SIGTERM are one line and 130 or 143 (worker processes
-    are stopped first); a closed output pipe ends the run quietly with 141.
+    are stopped first; the first signal decides, later ones are ignored); a
+    closed output pipe ends the run quietly with 141.
     """
-    with _termination_raises(), _memory_errors_unraised():
-        try:
-            return _run(argv)
-        except RougeError as error:
-            _say(f"rouge155py: error: {error}")
-            return error.exit_code
-        except MemoryError:
-            _say("rouge155py: error: out of memory")
-            return 1
-        except ImportError as error:
-            # A compiled module that cannot be mapped into memory (ulimit -v): its loader's words.
-            if not any(words in str(error) for words in _UNMAPPED):
-                raise
-            _say(f"rouge155py: error: out of memory: {error}")
-            return 1
-        except OverflowError as error:
-            # A power beyond the largest double, where the Perl goes on with Inf and NaN.
-            _say(f"rouge155py: error: a score is not a number ({error}); the Perl prints NaN here")
-            return 6
-        except KeyboardInterrupt:
-            return _interrupted()
-        except _Terminated:
-            return _terminated()
-        except RuntimeError as error:
-            # Python 3.11 wraps what a class's creation raises (dataclass fields, while a
-            # module is imported) in a RuntimeError: the signal is its cause.
-            if isinstance(error.__cause__, KeyboardInterrupt):
-                return _interrupted()
-            if isinstance(error.__cause__, _Terminated):
-                return _terminated()
+    stop = _StopSignals()
+    try:
+        return _stoppable(argv, stop)
+    finally:
+        stop.restore()
+
+
+def _stoppable(argv: Sequence[str], stop: _StopSignals) -> int:
+    """:func:`_checked`, and the one line of a signal that arrives whenever it arrives (a signal
+    met while an error is reported is the run's ending too); ``stop`` ignores any signal after."""
+    try:
+        stop.start()
+        with _memory_errors_unraised():
+            code = _checked(argv)
+        stop.stopping = True  # inside the try: a signal that came before this is still the run's
+        return code
+    except KeyboardInterrupt:
+        return _interrupted()
+    except _Terminated:
+        return _terminated()
+
+
+def _checked(argv: Sequence[str]) -> int:
+    """:func:`_run`, each failure turned into its line and exit code."""
+    try:
+        return _run(argv)
+    except RougeError as error:
+        _say(f"rouge155py: error: {error}")
+        return error.exit_code
+    except MemoryError:
+        _say("rouge155py: error: out of memory")
+        return 1
+    except ImportError as error:
+        # A compiled module that cannot be mapped into memory (ulimit -v): its loader's words.
+        if not any(words in str(error) for words in _UNMAPPED):
             raise
-        except BrokenPipeError:
-            # The reader went away (| head): no traceback, and none at exit either.
-            _drop_stdout()
-            return 141
+        _say(f"rouge155py: error: out of memory: {error}")
+        return 1
+    except OverflowError as error:
+        # A power beyond the largest double, where the Perl goes on with Inf and NaN.
+        _say(f"rouge155py: error: a score is not a number ({error}); the Perl prints NaN here")
+        return 6
+    except RuntimeError as error:
+        # Python 3.11 wraps what a class's creation raises (dataclass fields, while a
+        # module is imported) in a RuntimeError: the signal is its cause.
+        if isinstance(error.__cause__, KeyboardInterrupt):
+            return _interrupted()
+        if isinstance(error.__cause__, _Terminated):
+            return _terminated()
+        raise
+    except BrokenPipeError:
+        # The reader went away (| head): no traceback, and none at exit either.
+        _drop_stdout()
+        return 141
 
 
 def entry() -> NoReturn:
@@ -295,7 +357,7 @@ def entry() -> NoReturn:
     ends without the interpreter's teardown, which would free every object of
     the run one by one (about 14 ms of a small run) for no one.
     """
-    code = run(sys.argv[1:])
+    code = _stoppable(sys.argv[1:], _StopSignals())  # the handlers stay: a signal now changes nothing
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(AttributeError, OSError, ValueError):
             stream.flush()

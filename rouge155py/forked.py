@@ -8,6 +8,9 @@ has ``fork()``, with the names :mod:`multiprocessing` uses (``Pipe``,
 
 A child runs its target and leaves with ``os._exit``: it never returns into
 the caller's code, runs no exit handler and flushes no buffer it inherited.
+A worker keeps no descriptor but its own pipe's (:func:`keep_only`): one
+forked while another thread made a pipe for its own worker would otherwise
+hold that pipe open, and neither worker would see its end.
 
 On Linux each pipe is made 1 MiB large where the system allows it (64 KiB
 otherwise): a task or a reply of a few hundred evals then fits whole, and
@@ -22,7 +25,7 @@ import signal
 import struct
 import sys
 import time
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Iterable, Optional
 
 try:  # pickle's C half alone: its Python half takes 2 ms to import, and is not needed here
     from _pickle import dumps, loads
@@ -36,6 +39,7 @@ __all__ = [
     "Process",
     "dumps",
     "get_start_method",
+    "keep_only",
     "loads",
     "wait",
 ]
@@ -76,11 +80,15 @@ class Connection:
         (size,) = _HEADER.unpack(_read_exactly(self.fileno(), _HEADER.size))
         return loads(_read_exactly(self.fileno(), size))
 
+    @property
+    def descriptors(self) -> tuple[int, ...]:
+        """The descriptors the connection holds (none once closed)."""
+        return tuple(fd for fd in (self._read, self._write) if fd is not None)
+
     def close(self) -> None:
         """Close both descriptors (again: nothing)."""
-        for fd in (self._read, self._write):
-            if fd is not None:
-                os.close(fd)
+        for fd in self.descriptors:
+            os.close(fd)
         self._read = self._write = None
 
 
@@ -108,24 +116,48 @@ def _read_exactly(fd: int, size: int) -> bytes:
 
 
 def _pipe() -> tuple[int, int, int]:
-    """A pipe's two descriptors and its size, made large where the system allows it."""
+    """A pipe's two descriptors (close-on-exec) and its size, made large where the system allows it."""
     read_fd, write_fd = os.pipe()
     size = DEFAULT_PIPE_BYTES
     if _LINUX:
-        import fcntl
-
         try:
+            import fcntl
+
             size = fcntl.fcntl(write_fd, getattr(fcntl, "F_SETPIPE_SZ", 1031), _PIPE_BYTES)
-        except OSError:  # above the user's limit of pipe memory: the pipe keeps its size
+        except (OSError, ImportError):  # above the user's pipe memory, or no descriptor to load fcntl
             pass
     return read_fd, write_fd, size
 
 
 def Pipe() -> tuple[Connection, Connection]:  # multiprocessing's name
-    """Two connected ends: what one sends, the other receives."""
+    """Two connected ends: what one sends, the other receives (OSError: no descriptor left)."""
     a_read, b_write, b_size = _pipe()
-    b_read, a_write, a_size = _pipe()
+    try:
+        b_read, a_write, a_size = _pipe()
+    except OSError:
+        os.close(a_read)
+        os.close(b_write)
+        raise
     return Connection(a_read, a_write, a_size), Connection(b_read, b_write, b_size)
+
+
+def keep_only(connection: Connection) -> None:
+    """Close every descriptor of this (forked) process but stdin, stdout, stderr and the
+    connection's: what it inherited belongs to its parent, and to the parent's other children."""
+    kept = {0, 1, 2, *connection.descriptors}
+    found: Iterable[int] = range(os.sysconf("SC_OPEN_MAX"))  # where no directory lists them
+    for listing in ("/proc/self/fd", "/dev/fd"):
+        try:
+            found = [int(name) for name in os.listdir(listing)]  # the listing's own is closed by now
+            break
+        except OSError:
+            continue
+    for fd in found:
+        if fd not in kept:
+            try:
+                os.close(fd)
+            except OSError:
+                pass
 
 
 class Process:
@@ -137,7 +169,8 @@ class Process:
         self._target = target
         self._args = args
         self.pid: Optional[int] = None
-        self.exitcode: Optional[int] = None
+        self.exitcode: Optional[int] = None  # None once ended too where SIGCHLD is ignored (no status kept)
+        self._ended = False
 
     def start(self) -> None:
         pid = os.fork()
@@ -151,14 +184,19 @@ class Process:
         self.pid = pid
 
     def _reap(self, block: bool) -> None:
-        if self.exitcode is None and self.pid is not None:
-            pid, status = os.waitpid(self.pid, 0 if block else os.WNOHANG)
+        if not self._ended and self.pid is not None:
+            try:
+                pid, status = os.waitpid(self.pid, 0 if block else os.WNOHANG)
+            except ChildProcessError:  # reaped by the system already: SIGCHLD is ignored
+                self._ended = True
+                return
             if pid:
                 self.exitcode = os.waitstatus_to_exitcode(status)
+                self._ended = True
 
     def is_alive(self) -> bool:
         self._reap(False)
-        return self.pid is not None and self.exitcode is None
+        return self.pid is not None and not self._ended
 
     def _signal(self, number: int) -> None:
         if self.is_alive():

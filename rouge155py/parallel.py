@@ -15,16 +15,20 @@ resampled and summarized, a share of them in each process. The parts are
 joined in the Perl's order and the warnings made once the configuration is
 read, so the report, warnings included, is the one a single process prints;
 on an error (a configuration, a missing or unreadable file) the run is made
-again in one process, which names the error a single process meets first.
+again in one process, which names the error a single process meets first. The
+configuration is read once, whatever happens: the run made again is made on
+what was read (a pipe or standard input gives its bytes only once).
 With ``-m`` and ``-M`` together the Perl's stemming depends on the order in
 which all peers are processed, so that combination runs in one process.
 
 The workers are made by ``fork()`` (:mod:`rouge155py.forked`), or by
-multiprocessing where the system has none. They ignore Ctrl-C and die at once
-on SIGTERM: the parent alone reports an interruption, after it has stopped
-them. A worker that dies (the kernel's out-of-memory killer) is an error, never
-a wait for ever; a parent that dies leaves no worker behind (each reads its
-tasks from a pipe only the parent holds).
+multiprocessing where the system has none; fewer of them where descriptors or
+processes run short (none: the run is made in this process). They ignore
+Ctrl-C and die at once on SIGTERM: the parent alone reports an interruption,
+after it has stopped them. A worker that dies (the kernel's out-of-memory
+killer) is an error at once, whatever this process is doing (SIGCHLD, on the
+main thread), never a wait; a parent that dies leaves no worker behind (each
+reads its tasks from a pipe only the parent holds).
 """
 
 from __future__ import annotations
@@ -64,6 +68,8 @@ __all__ = ["evaluate_parallel", "max_workers"]
 
 T = TypeVar("T")
 _STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
+#: Descriptors left free in this process and in each worker (a summary file, a module loaded...).
+_SPARE_DESCRIPTORS = 4
 _scorer: Optional[Scorer] = None  # one per worker process, kept between its chunks
 
 
@@ -97,10 +103,17 @@ def _process_kit() -> tuple[Any, Callable[..., list[Any]]]:
     return multiprocessing.get_context(), wait
 
 
-def _serve(conn: Connection, inherited: list[Connection]) -> None:
-    """A worker: run the tasks the parent sends, one at a time, until its pipe closes."""
-    for other in inherited:
-        other.close()  # the parent's ends of the pipes: only the parent may hold them
+def _serve(conn: Connection, scorer: Optional[Scorer]) -> None:
+    """A worker: run the tasks the parent sends, one at a time, until its pipe closes.
+
+    A forked worker starts with the parent's ``scorer`` (its data files read once, by the
+    parent: a stopword list from a pipe gives its bytes only once); a spawned one makes its own.
+    """
+    global _scorer
+    if scorer is not None:
+        forked.keep_only(conn)  # the parent's ends of the pipes: only the parent may hold them
+        _scorer = scorer
+    signal.set_wakeup_fd(-1)  # the parent's (its descriptor is closed here)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     if hasattr(signal, "pthread_sigmask"):
@@ -130,16 +143,25 @@ def _trace() -> str:
     return traceback.format_exc()
 
 
+class _WorkerStopped(BaseException):
+    """A worker ended while this process computed: raised by the SIGCHLD handler wherever this
+    process was (not an ``Exception``: nothing on the way catches it); :func:`evaluate_parallel`
+    makes it the run's error."""
+
+
 class _Workers:
     """Worker processes, each given up to two tasks at a time over its own pipe (one it runs, one
     waiting in the pipe, so that it never waits for the parent between two tasks)."""
 
-    def __init__(self, count: int) -> None:
+    def __init__(self, count: int, scorer: Scorer) -> None:
+        """``count`` workers at most; ``scorer`` is the one each forked worker starts with."""
         context, self._wait = _process_kit()
         self._processes: list[Any] = []
         self._conns: list[Connection] = []
         self._tasks: dict[Connection, deque[Any]] = {}  # the tags of each worker's tasks, oldest first
         self._held: dict[Connection, bytes] = {}  # a task too large to wait in its worker's pipe
+        self._watching = False  # whether a worker's end raises _WorkerStopped (SIGCHLD)
+        self._sigchld: Any = None  # the SIGCHLD handler replaced while the workers live
         fork = context.get_start_method() == "fork"
         blocking = hasattr(signal, "pthread_sigmask")
         # Ctrl-C and SIGTERM wait until each worker has set its own handling of them.
@@ -147,22 +169,60 @@ class _Workers:
         try:
             gc.freeze()  # the workers' collector leaves the inherited objects (and their pages) alone
             try:
-                for _ in range(count):
-                    mine, theirs = context.Pipe()
-                    inherited = [*self._conns, mine] if fork else []  # parent ends, its own too
-                    process = context.Process(target=_serve, args=(theirs, inherited), daemon=True)
-                    process.start()
-                    theirs.close()
-                    self._processes.append(process)
-                    self._conns.append(mine)
-                    self._tasks[mine] = deque()
+                for _ in range(min(count, _room_for_workers())):
+                    if not self._start(context, scorer if fork else None):
+                        break
             finally:
                 gc.unfreeze()  # only in the workers: this process may live on (the Python API)
                 if blocking:
                     signal.pthread_sigmask(signal.SIG_SETMASK, previous)  # a pending signal raises here
+            self._watch()
         except BaseException:
             self.close()
             raise
+
+    def _start(self, context: Any, scorer: Optional[Scorer]) -> bool:
+        """One more worker; False where the system has no descriptor or process left for it."""
+        try:
+            mine, theirs = context.Pipe()
+        except OSError:
+            return False
+        process = context.Process(target=_serve, args=(theirs, scorer), daemon=True)
+        try:
+            process.start()
+        except OSError:  # fork(): no process or no memory left
+            mine.close()
+            return False
+        finally:
+            theirs.close()
+        self._processes.append(process)
+        self._conns.append(mine)
+        self._tasks[mine] = deque()
+        return True
+
+    def _watch(self) -> None:
+        """Notice a worker's end at once (SIGCHLD), where this thread may handle the signal and
+        the caller has no handler of its own; an ignored SIGCHLD (which leaves no exit status) is
+        handled too, until the workers are stopped."""
+        chld = getattr(signal, "SIGCHLD", None)
+        if chld is None or not self._processes:
+            return
+        if signal.getsignal(chld) not in (signal.SIG_DFL, signal.SIG_IGN):  # asyncio's child watcher...
+            return
+        try:
+            self._sigchld = signal.signal(chld, self._ended)
+        except ValueError:  # not the main thread
+            return
+        self._watching = True
+        self._ended(chld, None)  # one that ended before
+
+    def _ended(self, signum: int, frame: object) -> None:
+        if not self._watching:
+            return
+        for process in self._processes:
+            if not process.is_alive():
+                self._watching = False
+                raise _WorkerStopped(_stopped(process))
 
     @property
     def count(self) -> int:
@@ -200,7 +260,7 @@ class _Workers:
         try:
             conn.send_bytes(data)
         except OSError:  # the worker is gone (a broken pipe)
-            self._stopped(conn)
+            self._gone(conn)
 
     def collect(self, timeout: Optional[float]) -> list[tuple[Any, Any]]:
         """(tag, result) of the tasks finished within ``timeout`` seconds (None: at least one)."""
@@ -218,7 +278,7 @@ class _Workers:
         try:
             reply = conn.recv()
         except (EOFError, OSError):
-            self._stopped(conn)
+            self._gone(conn)
         if reply[0]:
             return reply[1]
         error = reply[1]
@@ -226,28 +286,67 @@ class _Workers:
             raise error
         raise error from RuntimeError(f"in a worker process:\n{reply[2]}")
 
-    def _stopped(self, conn: Connection) -> NoReturn:
+    def _gone(self, conn: Connection) -> NoReturn:
         process = self._processes[self._conns.index(conn)]
         process.join(1)
-        raise RougeError(f"a worker process stopped ({_how(process.exitcode)})") from None
+        raise RougeError(_stopped(process)) from None
 
     def close(self) -> None:
-        """Stop every worker now (an idle one would stop by itself once its pipe closes)."""
-        for conn in self._conns:
-            conn.close()
-        for process in self._processes:
-            if process.is_alive():
-                process.terminate()
-        for process in self._processes:
-            process.join(2)
-            if process.is_alive():
-                process.kill()
-                process.join()
+        """Stop every worker now (an idle one would stop by itself once its pipe closes).
+
+        Ctrl-C and SIGTERM wait until every worker is stopped (the run then ends as they ask).
+        """
+        self._watching = False
+        blocking = hasattr(signal, "pthread_sigmask")
+        previous = signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS) if blocking else None
+        try:
+            for conn in self._conns:
+                conn.close()
+            for process in self._processes:
+                if process.is_alive():
+                    process.terminate()
+            for process in self._processes:
+                process.join(2)
+                if process.is_alive():
+                    process.kill()
+                    process.join()
+            if self._sigchld is not None:
+                signal.signal(signal.SIGCHLD, self._sigchld)
+                self._sigchld = None
+        finally:
+            if blocking:
+                signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
-def _how(exitcode: Optional[int]) -> str:
-    if exitcode is None:
+def _room_for_workers() -> int:
+    """How many workers the descriptors allow, each process keeping :data:`_SPARE_DESCRIPTORS`
+    free: this one holds two per worker, and a worker its own two beside stdin, stdout, stderr
+    (any number where the system tells neither its limit nor the descriptors open)."""
+    try:
+        import resource
+
+        limit = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+        open_now = len(os.listdir("/proc/self/fd")) - 1  # the listing's own
+    except (ImportError, OSError):
+        return max_workers()
+    if limit == resource.RLIM_INFINITY:
+        return max_workers()
+    if limit < 3 + 2 + _SPARE_DESCRIPTORS:
+        return 0
+    return max(0, (limit - open_now - 2 - _SPARE_DESCRIPTORS) // 2)  # 2: the child's ends, until forked
+
+
+def _stopped(process: Any) -> str:
+    """The run's error where a worker has ended."""
+    return f"a worker process stopped ({_how(process)})"
+
+
+def _how(process: Any) -> str:
+    if process.is_alive():
         return "still running"
+    exitcode = process.exitcode
+    if exitcode is None:
+        return "exit status unknown"
     if exitcode < 0:
         try:
             name = signal.Signals(-exitcode).name
@@ -440,6 +539,14 @@ class _Evals:
         assert self._stream is not None and self._stream.finished and not self._pending
         return EvalConfig(self.taken, self._stream.peer_ids)
 
+    def whole(self) -> EvalConfig:
+        """The whole configuration, read to its end now if it is not yet: a single process runs on
+        it without reading a pipe or standard input again."""
+        if self._stream is not None:
+            self.restart()
+        assert self._config is not None
+        return self._config
+
     def restart(self) -> None:
         """Read the rest of the configuration; every eval is pending again, none handed out."""
         stream = self._stream
@@ -479,10 +586,8 @@ def _score_all(
         add(given.pop(tag)[0], part)
 
     while True:
-        try:
-            evals.read(1 if pool.free(1) is not None else _STEPS_PER_READ)  # a worker waits for work
-        except RougeError:
-            raise _Failed from None
+        # An error in the configuration is the first a single process meets: it is raised as it is.
+        evals.read(1 if pool.free(1) is not None else _STEPS_PER_READ)  # a worker waits for work
         finished = pool.collect(0)
         while finished:  # every reply in: each frees room for a task
             for tag, part in finished:
@@ -531,17 +636,23 @@ def _summarized(
         pool.submit(conn, _summarize, (options, share), k)
     summaries: list[list[Union[Summary, Counts]]] = [[] for _ in shares]
     done = 0
+
+    def collect(timeout: Optional[float]) -> None:
+        nonlocal done
+        for k, part in pool.collect(timeout):
+            summaries[k] = part
+            done += len(part)
+            if progress is not None:
+                progress("bootstrap", done, len(tables))
+
     for rows in shares[-1]:
         summaries[-1].append(table_summary(options, rows))
         done += 1
         if progress is not None:
             progress("bootstrap", done, len(tables))
+        collect(0)  # a worker that ended is an error now (off the main thread, SIGCHLD tells nothing)
     while pool.busy:
-        for k, part in pool.collect(None):
-            summaries[k] = part
-            done += len(part)
-            if progress is not None:
-                progress("bootstrap", done, len(tables))
+        collect(None)
     summed = [summary for part in summaries for summary in part]
     return [
         metric_result(plan[index], peer_id, rows, summary)
@@ -558,35 +669,60 @@ def evaluate_parallel(
     # -v prints every instance's texts in the Perl's walk order: one process.
     if not plan or options.jobs <= 1 or options.verbose or (options.stem and options.stem_models_only):
         return evaluate(single, config, progress)
+    evals = _Evals(single, config)  # read first, as a single process reads it: its errors come first
     try:
         check_resamples(options)
         scorer = Scorer(single)  # the data files are read once, before the workers are forked
-        evals = _Evals(single, config)  # what the parent reads with is imported before, too
     except RougeError:
-        return evaluate(single, config, progress)  # the error a single process meets first
-    pool = _Workers(min(options.jobs, max_workers()) - 1)  # and this process
+        return evaluate(single, evals.whole(), progress)  # the error a single process meets first
+    pool: Optional[_Workers] = None
     try:
         try:
-            try:
-                grouped = _score_all(pool, scorer, single, evals, progress)
-            except _Reopened:
-                _drain(pool)
-                evals.restart()
-                scorer.corpus.clear()
-                grouped = _score_all(pool, scorer, single, evals, progress)
-        except _Failed:
+            pool = _Workers(min(options.jobs, max_workers()) - 1, scorer)  # and this process
+            if not pool.count:  # no descriptor or process left for a worker
+                pool.close()
+                return evaluate(single, evals.whole(), progress)
+            return _evaluated(pool, scorer, options, plan, evals, progress)
+        finally:
+            if pool is not None:
+                pool.close()
+    except _WorkerStopped as stopped:
+        if pool is not None:
             pool.close()
-            return evaluate(single, config)  # the error a single process meets first
-        whole = evals.config()
-        report = Report(options)
-        peers = evaluated_peers(options, whole)
-        report.warnings = peer_warnings(whole, peers, options.shown_peer_id)
-        tables = instance_tables(plan, peers, grouped)
-        grouped.clear()
-        report.results = _summarized(pool, single, plan, tables, progress)
-        return report
-    finally:
+        if isinstance(stopped.__context__, BaseException) and not isinstance(stopped.__context__, Exception):
+            raise stopped.__context__ from None  # Ctrl-C or SIGTERM, which stopped the worker too
+        raise RougeError(str(stopped)) from None
+
+
+def _evaluated(
+    pool: _Workers,
+    scorer: Scorer,
+    options: Options,
+    plan: list[Metric],
+    evals: _Evals,
+    progress: Optional[ProgressFn],
+) -> Report:
+    """The report, scored and resampled by the workers and this process."""
+    single = scorer.options
+    try:
+        try:
+            grouped = _score_all(pool, scorer, single, evals, progress)
+        except _Reopened:
+            _drain(pool)
+            evals.restart()
+            scorer.corpus.clear()
+            grouped = _score_all(pool, scorer, single, evals, progress)
+    except _Failed:
         pool.close()
+        return evaluate(single, evals.whole())  # the error a single process meets first
+    whole = evals.config()
+    report = Report(options)
+    peers = evaluated_peers(options, whole)
+    report.warnings = peer_warnings(whole, peers, options.shown_peer_id)
+    tables = instance_tables(plan, peers, grouped)
+    grouped.clear()
+    report.results = _summarized(pool, single, plan, tables, progress)
+    return report
 
 
 def _drain(pool: _Workers) -> None:

@@ -4,13 +4,15 @@ Lookup order: ``-e DIR``, then ``ROUGE_EVAL_HOME``, then ``RED_EVAL_HOME``
 (resolved by the options), else the copy bundled with the package. A real
 ROUGE-1.5.5 ``data/`` directory works: its ``WordNet-2.0-Exceptions/*.exc``
 are read directly, so its Berkeley-DB file is never needed. A user's stopword
-list (``--stopwords FILE``) is read from its path, under the summaries' size limit.
+list (``--stopwords FILE``) is read from its path, under the summaries' size limit;
+one that is not a regular file (a pipe) is read once, and its bytes kept.
 """
 
 from __future__ import annotations
 
 import os
 import re
+import stat
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Optional
@@ -125,10 +127,25 @@ def load_data(data_dir: Optional[str]) -> LinguisticData:
     return LinguisticData(stopwords, _read_exceptions(owner, lists), str(directory))
 
 
+#: The stopword lists read from a pipe, a FIFO or a device, by (device, inode, time of the last
+#: write): such a file gives its bytes once (``--stopwords <(...)``), and a run needs them again.
+_ONE_SHOT: dict[tuple[int, int, int], bytes] = {}
+
+
 def _stopword_file(path: str) -> bytes:
-    return read_file(
+    try:
+        status = os.stat(path)
+        key = None if stat.S_ISREG(status.st_mode) else (status.st_dev, status.st_ino, status.st_mtime_ns)
+    except (OSError, ValueError):  # read_file names the error
+        key = None
+    if key is not None and key in _ONE_SHOT:
+        return _ONE_SHOT[key]
+    data = read_file(
         path, DataError, f"cannot open stopword list {path}", f"cannot read stopword list {path}"
     )
+    if key is not None:
+        _ONE_SHOT[key] = data
+    return data
 
 
 def stopword_file_lines(path: str) -> list[bytes]:

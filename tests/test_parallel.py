@@ -303,3 +303,17 @@ def test_evaluate_args_runs_j_in_workers(tmp_path: Path, monkeypatch: pytest.Mon
     many = rouge155py.evaluate_args([*args, "-j", "3", config])
     assert len(started) == 2
     assert write("text", many) == write("text", single) and many.warnings == single.warnings
+
+
+def test_a_forked_process_reaped_by_the_system() -> None:
+    """With SIGCHLD ignored (``trap '' CHLD``) the system reaps a child and keeps no exit status:
+    the child has ended, its exit code unknown, and waiting for it raises nothing."""
+    previous = signal.signal(signal.SIGCHLD, signal.SIG_IGN)
+    try:
+        child = forked.Process(target=lambda: None)
+        child.start()
+        child.join(10)
+        assert not child.is_alive() and child.exitcode is None
+        assert parallel._stopped(child) == "a worker process stopped (exit status unknown)"
+    finally:
+        signal.signal(signal.SIGCHLD, previous)
