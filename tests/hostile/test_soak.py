@@ -103,8 +103,10 @@ def test_command_runs_signalled_at_random_moments() -> None:
             assert err == b"", what
         else:
             assert signals, f"{what}: exit {run.returncode}: {err!r}"
-            code, line = ENDINGS[signals[0]]
-            assert (run.returncode, lines(err)) == (code, [line]), f"{what}: {err!r}"
+            # Two signals sent microseconds apart may be pending together, and the system then
+            # delivers them by number, not by arrival: either one may decide the ending.
+            endings_allowed = [(code, [line]) for code, line in (ENDINGS[sig] for sig in signals)]
+            assert (run.returncode, lines(err)) in endings_allowed, f"{what}: {err!r}"
         assert_group_gone(run.pid)
         endings[str(run.returncode)] = endings.get(str(run.returncode), 0) + 1
     assert sum(endings.values()) > 0
