@@ -27,6 +27,8 @@ import sys
 import time
 from typing import Any, Callable, Iterable, Optional
 
+from .writing import write_all
+
 try:  # pickle's C half alone: its Python half takes 2 ms to import, and is not needed here
     from _pickle import dumps, loads
 except ImportError:  # an interpreter without it
@@ -72,8 +74,8 @@ class Connection:
         """Send an object pickled already (:meth:`recv` loads it)."""
         if self._write is None:
             raise OSError("the connection is closed")
-        _write_all(self._write, _HEADER.pack(len(data)))
-        _write_all(self._write, data)
+        write_all(self._write, _HEADER.pack(len(data)))
+        write_all(self._write, data)
 
     def recv(self) -> Any:
         """The next object; EOFError once the other end is closed."""
@@ -90,12 +92,6 @@ class Connection:
         for fd in self.descriptors:
             os.close(fd)
         self._read = self._write = None
-
-
-def _write_all(fd: int, data: bytes) -> None:
-    view = memoryview(data)
-    while view:
-        view = view[os.write(fd, view) :]
 
 
 def _read_exactly(fd: int, size: int) -> bytes:
