@@ -205,13 +205,18 @@ def peer_id_list(peer_ids: Iterable[str]) -> list[str]:
     return named
 
 
+_MAX_POSITION = 2**63 - 1  # positions of 64 bits, as system IDs given as numbers
+
+
 def _placed(item: Any, input_format: str) -> tuple[int, Eval]:
     """An item's position in the run and its eval."""
     if not isinstance(item, tuple) or len(item) not in (2, 3):
         raise UsageError(f"an item is a TextItem or an EvalItem, got {type(item).__name__}")
     position = item[0]
-    if isinstance(position, bool) or not isinstance(position, numbers.Integral) or position < 0:
-        raise UsageError(f"an item's index must be a whole number from 0, got {described(position)}")
+    whole = isinstance(position, numbers.Integral) and not isinstance(position, bool)
+    if not whole or not 0 <= position < _MAX_POSITION:  # its eval ID is the number written out
+        expected = "a whole number from 0 to 2**63 - 2"
+        raise UsageError(f"an item's index must be {expected}, got {described(position)}")
     position = int(position)  # a numpy integer too, as a DataFrame's column gives it
     if len(item) == 3:
         return position, item_eval(position, item[1], item[2], input_format)

@@ -268,3 +268,13 @@ def test_the_batch_steps_run_where_no_file_is_written(tmp_path: Path, monkeypatc
     rouge = Rouge(max_ngram=1, resamples=10)
     summarize_batches([score_batch(text_items(["a b"], ["a c"]), rouge)], rouge)
     assert os.listdir(tmp_path) == []
+
+
+@pytest.mark.parametrize("index", [-1, 2**63 - 1, 10**5000], ids=["negative", "64-bits", "5000-digits"])
+def test_an_item_index_out_of_range_is_a_usage_error(index: int) -> None:
+    """An index is written out as its eval ID: one past 64 bits (a 5,000-digit one too) is refused
+    as an argument, where ``str()`` of it raised a ValueError deep inside."""
+    with pytest.raises(
+        UsageError, match=r"^an item's index must be a whole number from 0 to 2\*\*63 - 2, got "
+    ):
+        score_batch([TextItem(index, "a cat sat", "the cat sat")], Options(max_ngram=1))
