@@ -421,7 +421,9 @@ def call_rouge155(draw: st.DrawFn, where: Path) -> Planned:
         method == "output_to_dict" and not isinstance(text, str),
         method == "convert_text" and not (isinstance(text, str) and isinstance(title, str)),
         method in ("evaluate", "convert_and_evaluate") and not _text(rouge_args),
-        method in ("evaluate", "convert_and_evaluate") and not isinstance(system_id, (str, int, float)),
+        # pyrouge writes ``system_id or 1``: None is its default system ID, not a mistake.
+        method in ("evaluate", "convert_and_evaluate")
+        and not (system_id is None or isinstance(system_id, (str, int, float))),
     ]
     return run, any(wrong)
 
