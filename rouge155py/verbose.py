@@ -109,11 +109,11 @@ class _Dump:
                 (f"ROUGE-{metric.n}-R", f"ROUGE-{metric.n}-P", f"ROUGE-{metric.n}-F"),
             )
         elif isinstance(metric, SkipBigram):
-            head = f"ROUGE-S{o.skip_label or perl_number(metric.distance)}"
+            head = f"ROUGE-S{perl_number(metric.distance) if o.skip_label is None else o.skip_label}"
             names = (f"{head}-R", f"{head}-P", f"{head}-F")
             precision = f = recall  # the Perl prints the recall three times
         elif isinstance(metric, WeightedLcs):
-            head = f"ROUGE-W-{o.wlcs_label or perl_number(metric.weight)}"
+            head = f"ROUGE-W-{perl_number(metric.weight) if o.wlcs_label is None else o.wlcs_label}"
             names = (f"{head}-R score", f"{head}-P score", f"{head}-F score")
         elif isinstance(metric, Lcs):
             head, names = "ROUGE-L", ("ROUGE-L-R score", "ROUGE-L-P", "ROUGE-L-F")

@@ -165,3 +165,22 @@ def test_canonical_forgives_the_hash_order_alone() -> None:
     ):
         assert not same_report(perl, changed), changed
     assert canonical(b"a\nb") == [b"a", b"b"]
+
+
+@pytest.mark.parametrize("distance", ["", "4.0", "-1"], ids=["empty", "4.0", "unlimited"])
+def test_skip_bigram_lines_name_the_distance_as_written(oracle, distance: str) -> None:
+    """``total ROUGE-S$d ...`` prints ``-2`` as the Perl got it: ``-2 ''`` is ``ROUGE-S``, not
+    ``ROUGE-S0`` (found by the differential run, seed 912071)."""
+    options = ["-v", "-a", "-r", "10", "-n", "1", "-2", distance, "-U", EXAMPLE]
+    perl = oracle.run(["-e", str(oracle.data_dir), *options], cwd=REPO_ROOT, timeout=300)
+    assert perl.returncode == 0
+    env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
+    ours = subprocess.run(
+        [sys.executable, "-m", "rouge155py", "-e", str(REPO_ROOT / "data"), *options],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        env=env,
+        timeout=300,
+    )
+    assert ours.returncode == 0, ours.stderr.decode("utf-8", "replace")
+    assert same_report(perl.stdout, ours.stdout)
