@@ -18,7 +18,6 @@ the engine runs.
 
 from __future__ import annotations
 
-import os
 import re
 from collections import Counter
 from typing import Callable, Hashable, Iterator, Optional
@@ -30,7 +29,7 @@ from .metrics.be import BasicElements
 from .metrics.lcs import Lcs, LcsText, WeightedLcs, counted_hits
 from .metrics.ngram import NGram, ngrams
 from .metrics.skipbigram import SkipBigram, skip_bigrams
-from .options import Options
+from .options import Options, perl_string
 from .planning import walk_tasks
 from .readers import Document, limit_for_lcs, limit_for_ngrams, read_sentences
 from .report import perl_number
@@ -89,7 +88,7 @@ class _Dump:
 
     def _name(self, document: Document) -> str:
         """The path the Perl prints, as the characters it holds."""
-        return os.fsencode(document.name).decode("latin-1") if self._from_bytes else document.name
+        return perl_string(document.name) if self._from_bytes else document.name
 
     def task(self, metric: Metric, task: Task) -> Iterator[str]:
         """Every line of one instance: the texts and units, the totals, the instance ID."""
