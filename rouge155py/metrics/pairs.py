@@ -68,6 +68,11 @@ class UnitMetric(Metric):
     distance: Optional[float] = None
     unigrams: bool = False
 
+    @property
+    def reach(self) -> int:
+        """The largest j - i of the skip-bigrams counted (-1: no limit)."""
+        return skip_reach(-1 if self.distance is None else self.distance)
+
     def counts(self, corpus: Corpus, tasks: list[Task]) -> list[list[ModelCounts]]:
         if available(self.n):
             ids = corpus.token_ids
@@ -92,7 +97,7 @@ class UnitMetric(Metric):
         whether it is one task scored pair by pair (a document of more skip-bigrams than that)."""
         per_token = self.n  # 0 for skip-bigrams without a distance limit: quadratic
         if not self.n:
-            reach = skip_reach(-1 if self.distance is None else self.distance)
+            reach = self.reach
             per_token = reach + self.unigrams if reach >= 0 else 0
         chunk: list[Task] = []
         seen: set[tuple] = set()
@@ -125,7 +130,7 @@ class UnitMetric(Metric):
 
         from .units import skip_bigram_hits, skip_bigram_total
 
-        reach = skip_reach(-1 if self.distance is None else self.distance)
+        reach = self.reach
         peer = np.asarray(corpus.token_ids(task.peer, task.peer_stem), dtype=np.int64)
         peer_total = skip_bigram_total(len(peer), reach, self.unigrams)
         counts = []
