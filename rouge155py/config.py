@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Iterator, Mapping, NoReturn, Optional, Sequence
 
 from .errors import ConfigError, LimitError
-from .readers.document import MAX_CONFIG_BYTES, Document, SummaryFile, read_file
+from .files import MAX_CONFIG_BYTES, read_file
+from .readers.document import Document, SummaryFile
 
 if TYPE_CHECKING:  # lxml is imported only when an XML configuration is read
     from lxml import etree

@@ -18,7 +18,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Optional
 
 from .errors import DataError, LimitError
-from .readers.document import read_file
+from .files import read_file
 
 if TYPE_CHECKING:  # pathlib is imported only by the functions that return a Path
     from pathlib import Path

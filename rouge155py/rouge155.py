@@ -25,9 +25,10 @@ from typing import Optional, Union
 from .config import EvalConfig, config_from_documents
 from .errors import ConfigError, DataError, InputError, RougeError, UsageError
 from .evaluation import evaluate
+from .files import read_file
 from .options import described, parse_command_line
 from .readers import SummaryFile, SummaryText
-from .readers.document import Document, read_file
+from .readers.document import Document
 from .report import write
 
 __all__ = ["Rouge155"]

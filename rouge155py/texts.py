@@ -14,9 +14,9 @@ from typing import Any, Mapping, Optional, Sequence, TypeVar, Union
 
 from .config import Eval, EvalConfig, config_from_documents
 from .errors import InputError, UsageError
+from .files import MAX_CONFIG_BYTES, MAX_FILE_BYTES, read_file, read_stdin, too_large
 from .options import described
 from .readers import Document, SummaryText
-from .readers.document import MAX_CONFIG_BYTES, MAX_FILE_BYTES, read_file, read_stdin, too_large
 
 __all__ = [
     "DEFAULT_PEER_ID",
@@ -41,7 +41,7 @@ DEFAULT_PEER_ID = "1"
 
 def summary_document(summary: Summary, input_format: str, name: str) -> SummaryText:
     """The document of one summary: a string, bytes, or a list of sentences; one larger than a
-    summary file may be (:data:`~rouge155py.readers.document.MAX_FILE_BYTES`) is refused."""
+    summary file may be (:data:`~rouge155py.files.MAX_FILE_BYTES`) is refused."""
     if isinstance(summary, (str, bytes, bytearray)):
         document = SummaryText.of(summary, input_format, name)
     elif _is_list(summary):
@@ -174,7 +174,7 @@ def config_from_texts(
 
 def _file_lines(path: str) -> list[bytes]:
     """The lines of a file (``-``: standard input), without line ends; a file holds at most
-    what a configuration may (:data:`~rouge155py.readers.document.MAX_CONFIG_BYTES`)."""
+    what a configuration may (:data:`~rouge155py.files.MAX_CONFIG_BYTES`)."""
     reading = f"Cannot read {path}"
     if path == "-":
         data = read_stdin(InputError, reading, MAX_CONFIG_BYTES)

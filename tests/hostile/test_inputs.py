@@ -24,7 +24,7 @@ from rouge155py import InputError, Rouge155, score
 from rouge155py.cli import run
 from rouge155py.config import read_xml_config
 from rouge155py.errors import LimitError
-from rouge155py.readers.document import MAX_FILE_BYTES
+from rouge155py.files import MAX_FILE_BYTES
 
 from .support import DATA, REPO, fuzz
 
