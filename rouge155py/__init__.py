@@ -137,15 +137,10 @@ def __dir__() -> list[str]:
 def evaluate_args(argv: list[str]) -> Report:
     """Evaluate a ROUGE-1.5.5.pl command line (without the program name); ``-j N`` as the command does."""
     from .errors import UsageError
+    from .evaluation import evaluate
     from .options import parse_command_line
 
     request = parse_command_line(argv)
     if request.options is None:
         raise UsageError("the command line asks for no evaluation")
-    if request.options.jobs > 1:
-        from .parallel import evaluate_parallel
-
-        return evaluate_parallel(request.options)
-    from .evaluation import evaluate
-
     return evaluate(request.options)

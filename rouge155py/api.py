@@ -14,28 +14,18 @@ from __future__ import annotations
 from dataclasses import fields
 from typing import Any, Mapping, Sequence, Union
 
-from .errors import UsageError
+from .errors import UsageError, described
 from .evaluation import evaluate
 from .metrics.be import BE_MODES
-from .options import Options, described
+from .options import DOOR_FIELDS, Options
 from .report import Report
-from .texts import Summary, config_from_texts, text_format
+from .sources import SummaryInput, config_from_texts, text_format
 
 __all__ = ["OPTION_NAMES", "Rouge", "score"]
 
-# Options that name where the evals come from: each door sets them itself.
-_DOOR_FIELDS = {
-    "config_path",
-    "system_id",
-    "all_systems",
-    "file_list_format",
-    "file_list_peer_id",
-    "hypothesis_path",
-    "reference_paths",
-    "sentence_separator",
-}
-#: The keyword arguments :class:`Rouge` and :func:`score` take: the fields of :class:`Options`.
-OPTION_NAMES = tuple(f.name for f in fields(Options) if f.name not in _DOOR_FIELDS)
+#: The keyword arguments :class:`Rouge` and :func:`score` take: the fields of :class:`Options`
+#: but those of the doors (this door gives the evals itself).
+OPTION_NAMES = tuple(f.name for f in fields(Options) if f.name not in DOOR_FIELDS)
 
 
 class Rouge:
@@ -74,8 +64,8 @@ class Rouge:
 
     def score(
         self,
-        predictions: Union[Sequence[Summary], Mapping[str, Sequence[Summary]]],
-        references: Sequence[Union[Summary, Sequence[Summary]]],
+        predictions: Union[Sequence[SummaryInput], Mapping[str, Sequence[SummaryInput]]],
+        references: Sequence[Union[SummaryInput, Sequence[SummaryInput]]],
     ) -> Report:
         """Score predictions against references, item by item.
 
@@ -86,16 +76,12 @@ class Rouge:
         boundaries matter to ROUGE-L and ROUGE-W. Item i is eval ``str(i + 1)``.
         """
         config = config_from_texts(predictions, references, text_format(self.options.be_mode))
-        if self.options.jobs > 1:
-            from .parallel import evaluate_parallel
-
-            return evaluate_parallel(self.options, config)
         return evaluate(self.options, config)
 
 
 def score(
-    predictions: Union[Sequence[Summary], Mapping[str, Sequence[Summary]]],
-    references: Sequence[Union[Summary, Sequence[Summary]]],
+    predictions: Union[Sequence[SummaryInput], Mapping[str, Sequence[SummaryInput]]],
+    references: Sequence[Union[SummaryInput, Sequence[SummaryInput]]],
     **options: Any,
 ) -> Report:
     """``Rouge(**options).score(predictions, references)``."""

@@ -34,20 +34,41 @@ from __future__ import annotations
 
 import numbers
 import threading
-from dataclasses import dataclass, field, fields, replace
-from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping, NamedTuple, Optional, Sequence, Union
+from dataclasses import dataclass, field, fields
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    Callable,
+    Iterable,
+    Iterator,
+    Mapping,
+    NamedTuple,
+    Optional,
+    Sequence,
+    Union,
+)
 
 from .config import Eval, EvalConfig
-from .engine import Grouped, RowTable, Scorer, merge_rows, score_evals, summarized
-from .errors import RougeError, UsageError
+from .engine import (
+    Grouped,
+    RowTable,
+    Scorer,
+    instance_tables,
+    merge_rows,
+    metric_result,
+    score_evals,
+    table_summary,
+)
+from .errors import RougeError, UsageError, described
 from .metrics.base import Metric
 from .metrics.plan import metric_plan
-from .options import Options, as_options, described
-from .planning import check_evals, check_resamples, evaluated_peers, plan_tasks, scored_evals, walk_tasks
+from .options import Options, as_options
+from .planning import check_evals, check_resamples, eval_chunks, plan_tasks, walk_tasks
+from .progress import ProgressFn
 from .readers import Document, SummaryFile, SummaryText
 from .report import Report
-from .results import Row
-from .texts import DEFAULT_PEER_ID, Summary, item_eval, text_format, text_systems
+from .results import Counts, Row, Summary, eval_id_of
+from .sources import DEFAULT_PEER_ID, SummaryInput, item_eval, text_format, text_systems
 
 if TYPE_CHECKING:
     from .api import Rouge
@@ -58,10 +79,13 @@ __all__ = [
     "Failure",
     "InstanceRow",
     "ScoredBatch",
+    "TableSummaries",
     "TextItem",
+    "batch_scorer",
     "eval_items",
     "peer_id_list",
     "score_batch",
+    "summaries_here",
     "summarize_batches",
     "text_items",
 ]
@@ -77,8 +101,8 @@ class TextItem(NamedTuple):
     """
 
     index: int
-    predictions: Union[Summary, Mapping[Any, Summary]]
-    references: Union[Summary, Sequence[Summary]]
+    predictions: Union[SummaryInput, Mapping[Any, SummaryInput]]
+    references: Union[SummaryInput, Sequence[SummaryInput]]
 
 
 class EvalItem(NamedTuple):
@@ -92,9 +116,9 @@ Item = Union[TextItem, EvalItem]
 
 
 class Failure(NamedTuple):
-    """The error an eval's scoring met first: at metric ``spec`` (plan index), for peer ``peer_id``."""
+    """The error an eval's scoring met first: at metric ``metric_index`` (of the plan), for ``peer_id``."""
 
-    spec: int
+    metric_index: int
     peer_id: str
     error: RougeError
 
@@ -119,57 +143,40 @@ class InstanceRow(NamedTuple):
     row: Row
 
 
-Tables = dict[tuple[str, str], dict[str, Row]]  # (peer ID, metric label) -> instance ID -> row
-
-
 @dataclass
 class ScoredBatch:
     """The rows of some evals and what the report needs of each eval; small and picklable, no text.
 
-    ``stemmed_rows`` (``-m`` with ``-M`` only): rows of the same instances
-    with the peer stemmed, for those the Perl's walk may still stem.
+    ``settings``: what the rows depend on (:attr:`Options.rows_settings`), which
+    the summary must share; ``labels``: the metrics' labels. ``rows``: (peer ID,
+    metric index) -> its instances' rows, held compactly. ``stemmed_rows``
+    (``-m`` with ``-M`` only): rows of the same instances with the peer
+    stemmed, for those the Perl's walk may still stem.
     """
 
-    scoring: tuple[tuple[str, Any], ...]
+    settings: tuple[Any, ...]
+    labels: tuple[str, ...] = ()
     evals: list[EvalRecord] = field(default_factory=list)
-    rows: Tables = field(default_factory=dict)
-    stemmed_rows: Tables = field(default_factory=dict)
+    rows: Grouped = field(default_factory=dict)
+    stemmed_rows: Grouped = field(default_factory=dict)
 
     def instances(self) -> Iterator[InstanceRow]:
         """Every instance row of the batch (under ``-m -M``, as scored without the peer stemmed)."""
-        for (peer_id, label), rows in self.rows.items():
-            for instance_id, row in rows.items():
-                yield InstanceRow(instance_id[: -len(peer_id) - 1], peer_id, label, row)
+        for (peer_id, index), table in self.rows.items():
+            for instance_id, row in table.items():
+                yield InstanceRow(eval_id_of(instance_id, peer_id), peer_id, self.labels[index], row)
 
 
-# Options that change only how rows are summarized or printed, or where evals come from.
-_NOT_SCORING = {
-    "confidence",
-    "confidence_label",
-    "resamples",
-    "per_eval",
-    "verbose",
-    "jobs",
-    "config_path",
-    "file_list_format",
-    "file_list_peer_id",
-    "hypothesis_path",
-    "reference_paths",
-    "sentence_separator",
-}
+#: The bootstrap of instance tables, in their order: averages and intervals, or ``-t 2`` sums.
+TableSummaries = Callable[[list[RowTable], Options, Optional[ProgressFn]], list[Union[Summary, Counts]]]
 # A document standing for one a batch has read and scored.
 _SCORED = SummaryText("", "SPL", "<scored in a batch>")
 _local = threading.local()
 
 
-def _scoring(options: Options) -> tuple[tuple[str, Any], ...]:
-    """The options a batch's rows depend on: its summary must use the same."""
-    return tuple((f.name, getattr(options, f.name)) for f in fields(Options) if f.name not in _NOT_SCORING)
-
-
 def text_items(
-    predictions: Union[Sequence[Summary], Mapping[Any, Sequence[Summary]]],
-    references: Sequence[Union[Summary, Sequence[Summary]]],
+    predictions: Union[Sequence[SummaryInput], Mapping[Any, Sequence[SummaryInput]]],
+    references: Sequence[Union[SummaryInput, Sequence[SummaryInput]]],
     start: int = 0,
 ) -> list[TextItem]:
     """The items of :func:`rouge155py.score`'s arguments; item ``i`` gets index ``start + i``."""
@@ -225,60 +232,53 @@ def _placed(item: Any, input_format: str) -> tuple[int, Eval]:
     return position, item[1]
 
 
-def _scorer(options: Options) -> Scorer:
-    """This thread's scorer, kept between batches scored with the same options."""
+def batch_scorer(options: Options, fresh: bool = False) -> Scorer:
+    """This thread's scorer, kept between batches scored with the same text and scoring settings:
+    its data files are read once (``-j`` workers, forked later, inherit it). ``fresh``: a new one
+    (a run reads its data files anew)."""
     scorer = getattr(_local, "scorer", None)
-    if scorer is None or scorer.options != options:
-        scorer = _local.scorer = Scorer(options)
+    if fresh or scorer is None or (scorer.text, scorer.scoring) != (options.text, options.scoring):
+        scorer = _local.scorer = Scorer(options.text, options.scoring)
     return scorer
 
 
 def _switch(options: Options, plan: list[Metric]) -> Optional[int]:
     """``-m`` with ``-M``: the first metric whose reading of a model switches ``-m`` off, if any."""
-    if not (options.stem and options.stem_models_only):
+    if not options.text.stems_across_evals:
         return None
     return next((index for index, metric in enumerate(plan) if metric.switches_stemming), None)
 
 
 class _Scoring:
-    """One batch's scoring: its options, plan, evaluated peers and the ``-m -M`` switch."""
+    """One batch's scoring: its plan, evaluated peers and the ``-m -M`` switch."""
 
     def __init__(self, options: Options, plan: list[Metric], peers: list[str]) -> None:
         self.options, self.plan, self.peers = options, plan, peers
-        self.scorer = _scorer(options)
+        self.scorer = batch_scorer(options)
         self.switch = _switch(options, plan)
-        self.labels = [metric.label for metric in plan]
-        self.ids: dict[str, str] = {}  # one string per instance ID, whatever the metric
 
     def score(self, evals: list[Eval], batch: ScoredBatch) -> None:
         """Add the rows of some evals to the batch (raises what their scoring raises)."""
-        o, plan, peers = self.options, self.plan, self.peers
+        plan, peers = self.plan, self.peers
         if self.switch is None:
-            rows = score_evals(o, self.scorer, plan, evals, peers)
-            self._add(batch.rows, rows)
+            merge_rows(batch.rows, score_evals(self.scorer, plan, evals, peers))
             return
-        rows = score_evals(o, self.scorer, plan, evals, peers, stem_now=False)
+        rows = score_evals(self.scorer, plan, evals, peers, stem_now=False)
         with_models = [ev for ev in evals if ev.models]
-        stemmed = score_evals(o, self.scorer, plan[: self.switch + 1], with_models, peers, stem_now=True)
-        self._add(batch.rows, rows)
-        self._add(batch.stemmed_rows, stemmed)
-
-    def _add(self, tables: Tables, grouped: Grouped) -> None:
-        for (peer_id, spec), rows in grouped.items():
-            table = tables.setdefault((peer_id, self.labels[spec]), {})
-            for instance_id, row in rows.items():
-                table[self.ids.setdefault(instance_id, instance_id)] = row
+        stemmed = score_evals(self.scorer, plan[: self.switch + 1], with_models, peers, stem_now=True)
+        merge_rows(batch.rows, rows)
+        merge_rows(batch.stemmed_rows, stemmed)
 
     def failure(self, ev: Eval) -> Optional[Failure]:
         """The error scoring one eval meets first, metric by metric, then peer by peer."""
         stem_now = None if self.switch is None else False
-        tasks = plan_tasks(self.options, [ev], self.plan, self.peers, stem_now)
+        tasks = plan_tasks(self.options.text, [ev], self.plan, self.peers, stem_now)
         try:
-            for task in sorted(tasks, key=lambda t: t.spec):
+            for task in sorted(tasks, key=lambda t: t.metric_index):
                 try:
                     self.scorer.rows(self.plan, [task])
                 except RougeError as error:
-                    return Failure(task.spec, task.peer_id, error)
+                    return Failure(task.metric_index, task.peer_id, error)
         finally:
             self.scorer.corpus.clear()
         return None
@@ -294,15 +294,15 @@ def score_batch(items: Iterable[Item], options: Union[Options, Rouge]) -> Scored
     first. Any other error is raised here.
     """
     options = as_options(options)
-    plan = metric_plan(options)
-    batch = ScoredBatch(_scoring(options))
+    plan = metric_plan(options.metrics)
+    batch = ScoredBatch(options.rows_settings, tuple(metric.label for metric in plan))
     if not plan:
         return batch
-    check_resamples(options)
+    check_resamples(options.counting, options.resampling)
     input_format = text_format(options.be_mode)
     placed = [_placed(item, input_format) for item in _iterated(items, "items", "item")]
     evals = [ev for _, ev in placed]
-    peers = evaluated_peers(options, EvalConfig(evals, {p for ev in evals for p in ev.peers}))
+    peers = options.selection.evaluated({p for ev in evals for p in ev.peers})
     run = _Scoring(options, plan, peers)
     chosen = set(peers)
     peer_sets: dict[tuple[str, ...], tuple[str, ...]] = {}
@@ -318,8 +318,8 @@ def score_batch(items: Iterable[Item], options: Union[Options, Rouge]) -> Scored
     failures: dict[str, Failure] = {}
     if not missing:  # else the report stops at a missing model before it scores anything
         # Each variant fixes its -m state: any chunks will do.
-        chunking = options if run.switch is None else replace(options, stem_models_only=False)
-        for chunk in scored_evals(chunking, EvalConfig(evals, chosen), peers):
+        together = run.switch is None and options.text.stems_across_evals
+        for chunk in eval_chunks(evals, peers, together):
             try:
                 run.score(chunk, batch)
             except RougeError:
@@ -370,9 +370,10 @@ def _raise_first_failure(
     if not failed:
         return
     rank = {peer_id: i for i, peer_id in enumerate(peers)}
-    chunk_of = {ev.eval_id: k for k, chunk in enumerate(scored_evals(options, config, peers)) for ev in chunk}
+    chunks = eval_chunks(config.evals, peers, options.text.stems_across_evals)
+    chunk_of = {ev.eval_id: k for k, chunk in enumerate(chunks) for ev in chunk}
     _, first = min(
-        failed, key=lambda f: (chunk_of[records[f[0]].eval_id], f[1].spec, rank[f[1].peer_id], f[0])
+        failed, key=lambda f: (chunk_of[records[f[0]].eval_id], f[1].metric_index, rank[f[1].peer_id], f[0])
     )
     raise first.error
 
@@ -389,43 +390,59 @@ def _restem(
     switch = _switch(options, plan)
     if switch is None:
         return
-    for task in walk_tasks(options, config.evals, plan[: switch + 1], peers):
+    for task in walk_tasks(options.text, config.evals, plan[: switch + 1], peers):
         if not task.peer_stem:
             return  # switched off for good
-        table = stemmed.get((task.peer_id, task.spec))
+        table = stemmed.get((task.peer_id, task.metric_index))
         row = None if table is None else table.get(task.instance_id)
         if row is not None:
-            grouped.setdefault((task.peer_id, task.spec), RowTable()).set(task.instance_id, row)
+            grouped.setdefault((task.peer_id, task.metric_index), RowTable()).set(task.instance_id, row)
 
 
-def _row_tables(tables: Tables, spec: dict[str, int]) -> Grouped:
-    """A batch's rows as the engine groups them."""
-    grouped: Grouped = {}
-    for (peer_id, label), rows in tables.items():
-        table = grouped[(peer_id, spec[label])] = RowTable()
-        for instance_id, row in rows.items():
-            table.add(instance_id, row)
-    return grouped
+def _differing(theirs: tuple[Any, ...], ours: tuple[Any, ...]) -> list[str]:
+    """The names of the settings in which two batches' rows differ."""
+    if len(theirs) != len(ours) or any(type(a) is not type(b) for a, b in zip(theirs, ours)):
+        return ["the kind of settings"]
+    return sorted(
+        f.name for a, b in zip(theirs, ours) for f in fields(b) if getattr(a, f.name) != getattr(b, f.name)
+    )
+
+
+def summaries_here(
+    tables: list[RowTable], options: Options, progress: Optional[ProgressFn] = None
+) -> list[Union[Summary, Counts]]:
+    """The bootstrap of each table, in this process (``progress`` told of each)."""
+    out = []
+    for table in tables:
+        out.append(table_summary(options.scoring, options.resampling, table))
+        if progress is not None:
+            progress("bootstrap", len(out), len(tables))
+    return out
 
 
 def summarize_batches(
-    batches: Iterable[ScoredBatch], options: Union[Options, Rouge], peer_ids: Iterable[str] = ()
+    batches: Iterable[ScoredBatch],
+    options: Union[Options, Rouge],
+    peer_ids: Iterable[str] = (),
+    progress: Optional[ProgressFn] = None,
+    summaries: TableSummaries = summaries_here,
 ) -> Report:
     """The report of every eval in the batches, as one process makes it, whatever their order.
 
     Batches are merged one at a time as the iterable yields them. ``options``
     must score as the batches' did. ``peer_ids``: peers the configuration
-    names besides those of its evals (``-a`` reports every one).
+    names besides those of its evals (``-a`` reports every one). ``progress``
+    is told of each table resampled; ``summaries`` resamples the tables
+    (``-j`` shares them among its workers).
     """
     options = as_options(options)
     named = peer_id_list(peer_ids)
     report = Report(options)
-    plan = metric_plan(options)
+    plan = metric_plan(options.metrics)
     if not plan:
         return report
-    check_resamples(options)
-    scoring = _scoring(options)
-    spec = {metric.label: index for index, metric in enumerate(plan)}
+    check_resamples(options.counting, options.resampling)
+    settings = options.rows_settings
     records: dict[int, EvalRecord] = {}
     seen: set[str] = set()
     grouped: Grouped = {}
@@ -433,27 +450,30 @@ def summarize_batches(
     for batch in _iterated(batches, "batches", "ScoredBatch"):
         if not isinstance(batch, ScoredBatch):
             raise UsageError(f"batches holds {described(batch)}; expected ScoredBatch objects")
-        if batch.scoring != scoring:
-            theirs, ours = dict(batch.scoring), dict(scoring)
-            differ = sorted(name for name in ours if theirs.get(name) != ours[name])
-            raise UsageError(
-                f"a batch was scored with other options ({', '.join(differ)}) than the summary's"
-            )
+        if batch.settings != settings:
+            differ = ", ".join(_differing(batch.settings, settings))
+            raise UsageError(f"a batch was scored with other options ({differ}) than the summary's")
         for record in batch.evals:
             if record.position in records or record.eval_id in seen:
                 raise UsageError(f"eval {record.eval_id!r} (position {record.position}) is in two batches")
             records[record.position] = record
             seen.add(record.eval_id)
-        merge_rows(grouped, _row_tables(batch.rows, spec))
-        merge_rows(stemmed, _row_tables(batch.stemmed_rows, spec))
+        merge_rows(grouped, batch.rows)
+        merge_rows(stemmed, batch.stemmed_rows)
     ordered = [records[position] for position in sorted(records)]
     del records, seen
     config = EvalConfig(_stand_ins(ordered), {p for r in ordered for p in r.peer_ids} | set(named))
-    peers = evaluated_peers(options, config)
+    peers = options.selection.evaluated(config.peer_ids)
     report.warnings = check_evals(config, peers, lambda document: document is _SCORED, options.shown_peer_id)
     _raise_first_failure(options, config, peers, ordered)
     if stemmed:
         _restem(options, plan, config, peers, grouped, stemmed)
         stemmed.clear()
-    report.results.extend(summarized(options, plan, peers, grouped))
+    tables = instance_tables(plan, peers, grouped)
+    grouped.clear()
+    summed = summaries([rows for _, _, rows in tables], options, progress)
+    report.results = [
+        metric_result(plan[index], peer_id, rows, summary)
+        for (peer_id, index, rows), summary in zip(tables, summed)
+    ]
     return report

@@ -43,7 +43,7 @@ def _diagnostics(report: Report, seconds: float) -> None:
     o = report.options
     kernel = "C kernel" if kernel_available() else "pure Python"
     data = o.data_dir or "bundled data"
-    source = o.config_path or f"{o.hypothesis_path} against {', '.join(o.reference_paths)}"
+    source = o.source.name if o.source is not None else "evals given"
     _say(f"rouge155py {__version__}: {source}, {data}, {kernel}")
     for result in report.results:
         _say(f"  {result.peer_id} {result.label}: {len(result.instances)} instances")
@@ -243,10 +243,7 @@ def _run(argv: Sequence[str]) -> int:
     # A run makes millions of small objects and few reference cycles: the collector runs
     # less often (this process only; the Python API leaves it as the caller set it).
     gc.set_threshold(_GC_THRESHOLD, 50, 100)
-    if options.jobs > 1:
-        from .parallel import evaluate_parallel as evaluate
-    else:
-        from .evaluation import evaluate
+    from .evaluation import evaluate
 
     started = time.perf_counter()
     progress = terminal_progress(sys.stderr, request.quiet)

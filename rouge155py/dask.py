@@ -21,8 +21,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, Optional, Union
 
 from .batches import ScoredBatch, peer_id_list, score_batch, summarize_batches
-from .errors import UsageError
-from .options import Options, as_options, described
+from .errors import UsageError, described
+from .options import Options, as_options
 from .report import Report
 
 if TYPE_CHECKING:

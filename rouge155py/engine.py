@@ -12,15 +12,14 @@ import re
 from array import array
 from typing import Iterator, Optional, Union
 
-from .bootstrap import FlatRows, resample, summarize
+from .bootstrap import FlatRows, ResampleSettings, resample, summarize
 from .config import Eval
 from .corpus import Corpus
 from .metrics.base import Metric, Task
-from .options import Options
 from .planning import plan_tasks
 from .results import Counts, InstanceRows, MetricResult, Row, RowValues, Summary, float_rows, row_at, rows_at
-from .scoring import combine_models, instance_scores
-from .text.stage import text_stage
+from .scoring import ScoringSettings, combine_models, instance_scores
+from .text.stage import TextSettings, text_stage
 
 __all__ = [
     "Grouped",
@@ -33,8 +32,6 @@ __all__ = [
     "merge_rows",
     "metric_result",
     "score_evals",
-    "summarize_metric",
-    "summarized",
     "table_summary",
 ]
 
@@ -123,16 +120,16 @@ Grouped = dict[tuple[str, int], RowTable]  # (peer ID, metric index) -> its rows
 class Scorer:
     """Computes the rows of tasks; its corpus reads and tokenizes each document once."""
 
-    def __init__(self, options: Options) -> None:
-        self.options = options
-        self.corpus = Corpus(text_stage(options), options.length_limit, options.byte_limit)
+    def __init__(self, text: TextSettings, scoring: ScoringSettings) -> None:
+        self.text, self.scoring = text, scoring
+        self.corpus = Corpus(text_stage(text), text.length_limit, text.byte_limit)
 
     def rows(self, plan: list[Metric], tasks: list[Task]) -> list[Row]:
         """The row of every task: rounded R, P, F, or raw counts under ``-t``."""
-        o = self.options
+        o = self.scoring
         by_metric: dict[int, list[int]] = {}
         for i, t in enumerate(tasks):
-            by_metric.setdefault(t.spec, []).append(i)
+            by_metric.setdefault(t.metric_index, []).append(i)
         rows: list[Row] = [(0, 0, 0)] * len(tasks)
         best, alpha = o.best_model, o.alpha
         for index, members in by_metric.items():
@@ -146,7 +143,6 @@ class Scorer:
 
 
 def score_evals(
-    options: Options,
     scorer: Scorer,
     plan: list[Metric],
     evals: list[Eval],
@@ -158,7 +154,7 @@ def score_evals(
     ``stem_now`` fixes the ``-m`` state of every task (see :func:`~rouge155py.planning.walk_tasks`).
     """
     try:
-        tasks = plan_tasks(options, evals, plan, peers, stem_now)
+        tasks = plan_tasks(scorer.text, evals, plan, peers, stem_now)
         return group_rows(tasks, scorer.rows(plan, tasks))
     finally:
         scorer.corpus.clear()
@@ -170,8 +166,8 @@ def group_rows(tasks: list[Task], rows: list[Row]) -> Grouped:
     table: Optional[RowTable] = None
     key = None
     for task, row in zip(tasks, rows):
-        if (task.peer_id, task.spec) != key:
-            key = (task.peer_id, task.spec)
+        if (task.peer_id, task.metric_index) != key:
+            key = (task.peer_id, task.metric_index)
             table = grouped.get(key)
             if table is None:
                 table = grouped[key] = RowTable()
@@ -187,20 +183,6 @@ def merge_rows(grouped: Grouped, part: Grouped) -> None:
             grouped[key] = rows
         else:
             table.extend(rows)
-
-
-def summarized(
-    options: Options, plan: list[Metric], peers: list[str], grouped: Grouped
-) -> Iterator[MetricResult]:
-    """The result of every (peer, metric) in the Perl's output order; ``grouped`` is emptied and
-    each table of rows dropped once summarized."""
-    tables = instance_tables(plan, peers, grouped)
-    grouped.clear()
-    tables.reverse()
-    while tables:
-        peer_id, index, rows = tables.pop()
-        yield summarize_metric(options, plan[index], peer_id, rows)
-        del rows
 
 
 def instance_tables(
@@ -248,28 +230,23 @@ def eval_positions(ids: list[str]) -> list[int]:
     return sorted(positions, key=functools.cmp_to_key(lambda a, b: _by_eval_id(ids[a], ids[b])))
 
 
-def summarize_metric(options: Options, metric: Metric, peer_id: str, table: RowTable) -> MetricResult:
-    """Averages and confidence intervals (or ``-t 2`` count sums) of one peer's metric."""
-    return metric_result(metric, peer_id, table, table_summary(options, table))
-
-
-def table_summary(options: Options, table: RowTable) -> Union[Summary, Counts]:
+def table_summary(
+    scoring: ScoringSettings, resampling: ResampleSettings, table: RowTable
+) -> Union[Summary, Counts]:
     """The averages and confidence intervals of a table's rows, resampled in the Perl's order
     of instance IDs; under ``-t 2`` their summed counts."""
-    o = options
     ids = table.ids
     rows = rows_at(table.values, _by_id(ids))
-    if o.counting == 2:
+    if scoring.counting == 2:
         sums = [0, 0, 0]
         for k in range(len(ids)):
             row = row_at(rows, k)
             for j in range(3):
                 sums[j] += row[j]
         return int(sums[0]), int(sums[1]), int(sums[2])
-    values = resample(
-        FlatRows(rows) if isinstance(rows, array) else rows, o.resample_count, o.counting, o.alpha
-    )
-    return summarize(values, o.confidence, o.resamples)
+    flat = FlatRows(rows) if isinstance(rows, array) else rows
+    values = resample(flat, resampling.resample_count, scoring.counting, scoring.alpha)
+    return summarize(values, resampling.confidence, resampling.resamples)
 
 
 def metric_result(

@@ -15,6 +15,7 @@ __all__ = [
     "OutputError",
     "RougeError",
     "UsageError",
+    "described",
 ]
 
 
@@ -64,3 +65,17 @@ class OutputError(RougeError):
     """The report cannot be written (a full disk, a failing device)."""
 
     exit_code = 1
+
+
+def described(value: object) -> str:
+    """A value as an error message shows it: short, and without running the value's own code
+    (its ``__str__`` or ``__repr__`` may raise, or take for ever)."""
+    if value is None or type(value) in (bool, float):
+        return repr(value)
+    if isinstance(value, int) and type(value) is int:
+        return repr(value) if value.bit_length() <= 64 else f"an int of {value.bit_length()} bits"
+    if isinstance(value, (str, bytes)) and type(value) in (str, bytes):
+        return repr(value) if len(value) <= 40 else f"{value[:40]!r}... ({len(value)} characters)"
+    kind = type(value)
+    name = kind.__qualname__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__qualname__}"
+    return f"{'an' if name[:1].lower() in 'aeiou' else 'a'} {name}"

@@ -1,77 +1,150 @@
-"""The orchestrator: the only module that calls every stage.
+"""The front door: every surface's run, one sequence, on the executor chosen here.
 
-options -> config -> planning -> engine (corpus, metrics, scoring, bootstrap)
--> :class:`~rouge155py.results.Report`. Peers, metrics and evals are visited
-in the Perl's order, which matters for one of its quirks (``-m`` with ``-M``).
+The command line, :class:`~rouge155py.Rouge`, :func:`~rouge155py.score`,
+:func:`~rouge155py.evaluate_args` and :class:`~rouge155py.Rouge155` call
+:func:`evaluate`. The sequence: the evals (as the options' source gives them,
+or as given) -> the checks the Perl makes before it scores -> step 1,
+:func:`~rouge155py.batches.score_batch`, on chunks of evals -> step 2,
+:func:`~rouge155py.batches.summarize_batches` -> the report. The executor runs
+the steps: this process, or ``-j`` workers (:mod:`rouge155py.parallel`); the
+batch API and a Dask cluster (:mod:`rouge155py.dask`) run the same two steps.
+Peers, metrics and evals are visited in the Perl's order, which matters for
+one of its quirks (``-m`` with ``-M``).
 """
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Optional, Protocol, Union
 
-from .config import EvalConfig, read_file_list, read_xml_config
-from .engine import Grouped, Scorer, merge_rows, score_evals, summarized
-from .errors import UsageError
+from .batches import EvalItem, ScoredBatch, batch_scorer, score_batch, summaries_here, summarize_batches
+from .config import EvalConfig
+from .engine import RowTable
+from .errors import RougeError, UsageError
 from .metrics.plan import metric_plan
-from .options import Options, perl_string
-from .planning import check_evals, check_resamples, evaluated_peers, scored_evals
+from .options import Options
+from .planning import check_models, check_resamples
 from .progress import ProgressFn
 from .report import Report
-from .texts import read_aligned_files
+from .results import Counts, Summary
 
-__all__ = ["evaluate", "load_config"]
+__all__ = ["Evals", "Executor", "ThisProcess", "evaluate", "executor_for", "load_config"]
+
+# Evals scored at a time in this process, between two words to ``progress``.
+_CHUNK_EVALS = 256
+
+
+class Evals(Protocol):
+    """A run's evals as an executor reads them."""
+
+    def whole(self) -> EvalConfig:
+        """Every eval (read to the end of its source now, where it is not yet)."""
+        ...
+
+
+class Executor(Protocol):
+    """What runs the two steps: the scoring of every eval, and the bootstrap of the tables."""
+
+    def open(self, options: Options, config: Optional[EvalConfig]) -> Evals: ...
+
+    def start(self) -> None: ...
+
+    def score(self, evals: Evals, options: Options, progress: Optional[ProgressFn]) -> list[ScoredBatch]: ...
+
+    def summaries(
+        self, tables: list[RowTable], options: Options, progress: Optional[ProgressFn] = None
+    ) -> list[Union[Summary, Counts]]: ...
+
+    def close(self) -> None: ...
 
 
 def load_config(options: Options) -> EvalConfig:
-    """The evals the options name: line-aligned files, an XML configuration or a ``-z`` file list."""
-    if options.hypothesis_path is not None:
-        return read_aligned_files(
-            options.hypothesis_path, options.reference_paths, options.sentence_separator
-        )
-    if options.config_path is None:
+    """The evals the options' source names (line-aligned files, JSONL, XML, a ``-z`` list)."""
+    source = options.source
+    if source is None:
         raise UsageError("the options name no configuration: pass the evals to evaluate()")
-    if options.file_list_format is not None:
-        peer_id = perl_string(options.file_list_peer_id)
-        return read_file_list(options.config_path, options.file_list_format, peer_id)
-    return read_xml_config(options.config_path)
+    return source.read()
+
+
+class _Read:
+    """A configuration read whole."""
+
+    def __init__(self, config: EvalConfig) -> None:
+        self.config = config
+
+    def whole(self) -> EvalConfig:
+        return self.config
+
+
+class ThisProcess:
+    """The executor of one process: step 1 on consecutive chunks of evals, step 2 here."""
+
+    def open(self, options: Options, config: Optional[EvalConfig]) -> Evals:
+        return _Read(config if config is not None else load_config(options))
+
+    def start(self) -> None:
+        """Nothing to start."""
+
+    def score(self, evals: Evals, options: Options, progress: Optional[ProgressFn]) -> list[ScoredBatch]:
+        """The batches of every eval, a chunk at a time (each chunk's documents are then dropped)."""
+        entries = evals.whole().evals
+        batches = []
+        for start in range(0, len(entries), _CHUNK_EVALS):
+            chunk = entries[start : start + _CHUNK_EVALS]
+            batches.append(score_batch([EvalItem(start + k, ev) for k, ev in enumerate(chunk)], options))
+            if progress is not None:
+                progress("scoring", start + len(chunk), len(entries))
+        return batches
+
+    summaries = staticmethod(summaries_here)
+
+    def close(self) -> None:
+        """Nothing to stop."""
+
+
+def executor_for(options: Options) -> Executor:
+    """The one choice of executor: ``-j N`` workers, else (and under ``-v``, which prints every
+    instance's texts in the Perl's walk order) this process."""
+    if options.jobs > 1 and not options.verbose:
+        from .parallel import WorkerRun
+
+        return WorkerRun(options.jobs)
+    return ThisProcess()
 
 
 def evaluate(
     options: Options, config: Optional[EvalConfig] = None, progress: Optional[ProgressFn] = None
 ) -> Report:
-    """Run the evaluation the options describe (over ``config`` when given), in one process.
-
-    ``progress`` is told of each chunk of evals scored and each table resampled.
-    """
-    report = Report(options)
-    plan = metric_plan(options)
-    if config is None:
-        config = load_config(options)
-    if not plan:
-        return report
-    check_resamples(options)
-    peers = evaluated_peers(options, config)
-    scorer = Scorer(options)
-    report.warnings = check_evals(config, peers, scorer.corpus.exists, options.shown_peer_id)
-    if options.verbose:
-        from .verbose import verbose_traces
-
-        report.traces = verbose_traces(options, config, plan, peers)
-    grouped: Grouped = {}
-    chunks = scored_evals(options, config, peers)
-    del config  # each chunk of evals is dropped once scored (where the caller keeps no reference)
-    total, done = sum(map(len, chunks)), 0
-    chunks.reverse()
-    while chunks:
-        evals = chunks.pop()
-        merge_rows(grouped, score_evals(options, scorer, plan, evals, peers))
-        done += len(evals)
-        del evals
-        if progress is not None:
-            progress("scoring", done, total)
-    count = len(peers) * len(plan)
-    for result in summarized(options, plan, peers, grouped):
-        report.results.append(result)
-        if progress is not None:
-            progress("bootstrap", len(report.results), count)
+    """Run the evaluation the options describe (over ``config`` when given) on the executor they
+    choose; ``progress`` is told of each chunk of evals scored and each table resampled."""
+    plan = metric_plan(options.metrics)
+    executor = executor_for(options)
+    try:
+        evals = executor.open(options, config)  # a configuration's errors come first, as in the Perl
+        del config  # each chunk of evals is dropped once scored (where the caller keeps no reference)
+        if not plan:
+            evals.whole()
+            return Report(options)
+        try:
+            check_resamples(options.counting, options.resampling)
+            scorer = batch_scorer(options, fresh=True)  # the data files, read once, before any worker starts
+        except RougeError:
+            evals.whole()  # the configuration is read first, and its error is the first
+            raise
+        traces = _verbose_traces(options, evals.whole(), scorer.corpus.exists) if options.verbose else []
+        executor.start()
+        batches = executor.score(evals, options, progress)
+        peer_ids = evals.whole().peer_ids
+        report = summarize_batches(batches, options, peer_ids, progress, executor.summaries)
+    finally:
+        executor.close()
+    report.traces = traces
     return report
+
+
+def _verbose_traces(options: Options, config: EvalConfig, exists: object) -> list[list[str]]:
+    """``-v``'s lines, once every model is known to exist (the Perl looks before it reads)."""
+    from .verbose import verbose_traces
+
+    peers = options.selection.evaluated(config.peer_ids)
+    check_models(config.evals, peers, exists)  # type: ignore[arg-type]
+    return verbose_traces(options, config, metric_plan(options.metrics), peers)

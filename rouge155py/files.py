@@ -15,7 +15,7 @@ from typing import Callable, Optional
 
 from .errors import LimitError, RougeError
 
-__all__ = ["MAX_CONFIG_BYTES", "MAX_FILE_BYTES", "read_file", "read_stdin", "too_large"]
+__all__ = ["MAX_CONFIG_BYTES", "MAX_FILE_BYTES", "perl_string", "read_file", "read_stdin", "too_large"]
 
 #: The largest summary file read: its text takes many times its size in memory
 #: once tokenized, and /dev/zero never ends.
@@ -125,3 +125,13 @@ def read_file(
     if size > limit:
         raise too_large(path, limit)
     return b"".join(chunks)
+
+
+def perl_string(word: str) -> str:
+    """A command-line word as Perl holds it: each of its bytes one character below U+0100.
+
+    A system ID from the command line is bytes to the Perl, an ID in the XML is
+    characters: ``é`` typed (UTF-8) is not the XML's ``ID="é"``, and each is printed
+    as the Perl prints it (see :func:`rouge155py.report.perl_printed`).
+    """
+    return os.fsencode(word).decode("latin-1")

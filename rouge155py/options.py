@@ -12,22 +12,28 @@ import math
 import numbers
 import os
 import re
+import sys
 from dataclasses import dataclass, field, fields
+from functools import cached_property
 from typing import Any, Callable, Mapping, Optional, Sequence
 
-from .errors import LimitError, UsageError
-
-# --lang's names are imported where --lang is given: the Perl's text stage needs none of them.
-_ENGLISH = "en"  # text.unicode.ENGLISH: --lang en is the Perl's text stage
+from .bootstrap import ResampleSettings
+from .errors import LimitError, UsageError, described
+from .files import perl_string
+from .metrics.plan import MetricSettings
+from .planning import PeerSelection
+from .scoring import ScoringSettings
+from .sources import AlignedFiles, FileList, Source, XmlFile
+from .text.stage import TextSettings
 
 __all__ = [
+    "DOOR_FIELDS",
     "MAX_NGRAM",
     "MAX_RESAMPLES",
     "PERL_OPTION_SPEC",
     "Options",
     "Request",
     "as_options",
-    "described",
     "parse_command_line",
 ]
 
@@ -41,20 +47,6 @@ PERL_OPTION_SPEC = "ahHb:c:de:f:l:mMn:p:st:r:2:3:w:uUvxz:j:"
 
 _NUM_PREFIX = re.compile(r"\s*([+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)", re.ASCII)
 _SPECIAL = re.compile(r"\s*([+-]?(?:infinity|inf|nan))", re.ASCII | re.IGNORECASE)
-
-
-def described(value: object) -> str:
-    """A value as an error message shows it: short, and without running the value's own code
-    (its ``__str__`` or ``__repr__`` may raise, or take for ever)."""
-    if value is None or type(value) in (bool, float):
-        return repr(value)
-    if isinstance(value, int) and type(value) is int:
-        return repr(value) if value.bit_length() <= 64 else f"an int of {value.bit_length()} bits"
-    if isinstance(value, (str, bytes)) and type(value) in (str, bytes):
-        return repr(value) if len(value) <= 40 else f"{value[:40]!r}... ({len(value)} characters)"
-    kind = type(value)
-    name = kind.__qualname__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__qualname__}"
-    return f"{'an' if name[:1].lower() in 'aeiou' else 'a'} {name}"
 
 
 def _is_numpy_bool(value: object) -> bool:
@@ -118,6 +110,9 @@ _CHECKS: dict[str, Callable[[str, Any], Any]] = {
 }
 
 
+_DOOR = {"door": True}
+
+
 @dataclass(frozen=True)
 class Options:
     """Everything that changes what is computed or printed, with the Perl's defaults.
@@ -132,11 +127,12 @@ class Options:
     None, they are the numbers as Perl prints them.
     """
 
-    config_path: Optional[str] = None
-    system_id: Optional[str] = None
-    all_systems: bool = False
-    file_list_format: Optional[str] = None
-    file_list_peer_id: str = "X"
+    # Where the evals come from and which peers are reported: each door sets these (DOOR_FIELDS).
+    config_path: Optional[str] = field(default=None, metadata=_DOOR)
+    system_id: Optional[str] = field(default=None, metadata=_DOOR)
+    all_systems: bool = field(default=False, metadata=_DOOR)
+    file_list_format: Optional[str] = field(default=None, metadata=_DOOR)
+    file_list_peer_id: str = field(default="X", metadata=_DOOR)
     data_dir: Optional[str] = None
     max_ngram: int = 0  # -n: ROUGE-1 .. ROUGE-max_ngram
     lcs: bool = True
@@ -163,9 +159,9 @@ class Options:
     per_eval: bool = False
     verbose: bool = False
     jobs: int = 1
-    hypothesis_path: Optional[str] = None  # line-aligned files: one summary per line
-    reference_paths: tuple[str, ...] = ()
-    sentence_separator: Optional[str] = None
+    hypothesis_path: Optional[str] = field(default=None, metadata=_DOOR)  # line-aligned files
+    reference_paths: tuple[str, ...] = field(default=(), metadata=_DOOR)
+    sentence_separator: Optional[str] = field(default=None, metadata=_DOOR)
 
     def __post_init__(self) -> None:
         for option in fields(self):
@@ -245,66 +241,105 @@ class Options:
     @property
     def unicode_text(self) -> bool:
         """Whether the text stage is ``--lang``'s Unicode one (any language but English)."""
-        return self.lang is not None and self.lang != _ENGLISH
+        return self.text.unicode_text
+
+    # The value objects each stage is given; Options is the façade that checks and builds them.
+
+    @cached_property
+    def source(self) -> Optional[Source]:
+        """Where the evals come from: line-aligned files, a ``-z`` list or an XML
+        configuration; None where the caller gives the evals."""
+        if self.hypothesis_path is not None:
+            return AlignedFiles(self.hypothesis_path, self.reference_paths, self.sentence_separator)
+        if self.config_path is None:
+            return None
+        if self.file_list_format is not None:
+            return FileList(self.config_path, self.file_list_format, perl_string(self.file_list_peer_id))
+        return XmlFile(self.config_path)
+
+    @cached_property
+    def selection(self) -> PeerSelection:
+        """Which peers are reported (``-a``, or the system ID)."""
+        return PeerSelection(self.all_systems, self.system_id)
+
+    @cached_property
+    def text(self) -> TextSettings:
+        """The text stage: tokens, stopwords, stemming, length limits."""
+        return TextSettings(
+            self.data_dir,
+            self.stopwords,
+            self.stopwords_file,
+            self.lang,
+            self.stem,
+            self.stem_models_only,
+            self.length_limit,
+            self.byte_limit,
+        )
+
+    @cached_property
+    def metrics(self) -> MetricSettings:
+        """The metrics computed."""
+        return MetricSettings(
+            self.max_ngram,
+            self.lcs,
+            self.wlcs_weight,
+            self.wlcs_label,
+            self.skip_distance,
+            self.skip_label,
+            self.skip_unigrams,
+            self.skip_both,
+            self.be_mode,
+        )
+
+    @cached_property
+    def scoring(self) -> ScoringSettings:
+        """How model counts become an instance's row (``-f``, ``-p``, ``-t``)."""
+        return ScoringSettings(self.best_model, self.alpha, self.counting)
+
+    @cached_property
+    def resampling(self) -> ResampleSettings:
+        """The bootstrap (``-r``, ``-c``)."""
+        return ResampleSettings(self.resamples, self.confidence, self.confidence_label or "")
+
+    @property
+    def rows_settings(self) -> tuple[PeerSelection, TextSettings, MetricSettings, ScoringSettings]:
+        """What the instance rows depend on: rows scored apart (batches) must agree on all of it."""
+        return self.selection, self.text, self.metrics, self.scoring
 
     @property
     def resample_count(self) -> int:
         """How many resamples the Perl draws: ``for (i = 0; i < r; i++)``."""
-        return math.ceil(self.resamples) if self.resamples > 0 else 0
+        return self.resampling.resample_count
 
     @property
     def system_peer_id(self) -> str:
-        """The peer the system ID names, as the Perl holds it (:func:`perl_string`)."""
-        return perl_string(self.system_id or "")
+        """The peer the system ID names, as the Perl holds it (:func:`~rouge155py.files.perl_string`)."""
+        return self.selection.peer_id
 
     def shown_peer_id(self, peer_id: str) -> str:
         """A peer ID as a person reads it: the system ID as given, any other (the XML's) as it is."""
-        if not self.all_systems and self.system_id is not None and peer_id == self.system_peer_id:
-            return self.system_id
-        return peer_id
+        return self.selection.shown(peer_id)
 
     def signature(self, version: str) -> str:
-        """A short string naming every setting that changes the numbers.
+        """A short string naming every setting that changes the numbers: the parts of the
+        metrics, text stage, scoring and bootstrap settings, in a fixed order.
 
         A user's stopword list (``--stopwords``) adds ``sw:`` and the start of
         its SHA-256; the Unicode text stage adds its language, tokenizer, stemmer
         and nltk version. Without either, it is the legacy settings alone.
         """
-        parts = [
-            f"n:{self.max_ngram}",
-            f"L:{'yes' if self.lcs else 'no'}",
-            f"w:{self.wlcs_label or 'no'}",
-            f"2:{self.skip_label if self.skip_distance is not None else 'no'}",
-            f"u:{'yes' if self.skip_unigrams else 'no'}",
-            f"U:{'yes' if self.skip_both else 'no'}",
-            f"3:{self.be_mode or 'no'}",
-            f"m:{'yes' if self.stem else 'no'}",
-            f"M:{'yes' if self.stem_models_only else 'no'}",
-            f"s:{'yes' if self.stopwords else 'no'}",
-            f"l:{self.length_limit:g}",
-            f"b:{self.byte_limit:g}",
-            f"f:{'B' if self.best_model else 'A'}",
-            f"p:{self.alpha!r}",
-            f"t:{self.counting}",
-            f"c:{self.confidence_label}",
-            f"r:{self.resamples:g}",
-        ]
-        if self.stopwords_file is not None:
-            from .resources import stopword_file_digest
+        parts: dict[str, str] = {}
+        for settings in (self.metrics, self.text, self.scoring, self.resampling):
+            parts.update(settings.signature_parts())
+        ordered = [key for key in _SIGNATURE_ORDER if key in parts]
+        return "|".join([*(f"{key}:{parts[key]}" for key in ordered), f"version:{version}"])
 
-            parts.append(f"sw:sha256-{stopword_file_digest(self.stopwords_file)}")
-        if self.unicode_text:
-            from .text.unicode import SNOWBALL_LANGUAGES, TOKENIZER_NAME, nltk_version
 
-            stemmer = SNOWBALL_LANGUAGES.get(self.lang or "")
-            parts += [
-                f"lang:{self.lang}",
-                f"tok:{TOKENIZER_NAME}",
-                f"stem:{'snowball-' + stemmer if stemmer else 'none'}",
-                f"nltk:{nltk_version()}",
-            ]
-        parts.append(f"version:{version}")
-        return "|".join(parts)
+#: The order of the signature's parts (each settings object names its own).
+_SIGNATURE_ORDER = ("n", "L", "w", "2", "u", "U", "3", "m", "M", "s", "l", "b", "f", "p", "t", "c", "r")
+_SIGNATURE_ORDER += ("sw", "lang", "tok", "stem", "nltk")
+#: The fields of :class:`Options` that say where the evals come from and which peers are reported.
+DOOR_FIELDS = tuple(f.name for f in fields(Options) if f.metadata.get("door"))
 
 
 class MissingConfiguration(UsageError):
@@ -313,16 +348,6 @@ class MissingConfiguration(UsageError):
     def __init__(self, message: str, warnings: list[str]) -> None:
         super().__init__(message)
         self.warnings = warnings
-
-
-def perl_string(word: str) -> str:
-    """A command-line word as Perl holds it: each of its bytes one character below U+0100.
-
-    A system ID from the command line is bytes to the Perl, an ID in the XML is
-    characters: ``é`` typed (UTF-8) is not the XML's ``ID="é"``, and each is printed
-    as the Perl prints it (see :func:`rouge155py.report.perl_printed`).
-    """
-    return os.fsencode(word).decode("latin-1")
 
 
 @dataclass(frozen=True)
@@ -393,7 +418,15 @@ def _number(name: str, value: str, warnings: list[str]) -> float:
 
 
 _FLAGS = {"--json", "--signature", "--help", "--version", "--quiet"}
-_VALUED = {"--jobs", "--format", "--hyp", "--sentence-separator", "--make-home", "--lang", "--stopwords"}
+_VALUED = {
+    "--jobs",
+    "--format",
+    "--hyp",
+    "--sentence-separator",
+    "--make-home",
+    "--lang",
+    "--stopwords",
+}
 _REPEATED = {"--ref"}
 _ALIASES = {"--sep": "--sentence-separator"}
 
@@ -447,13 +480,13 @@ def _arguments(argv: object) -> list[str]:
 
 
 def as_options(value: object) -> Options:
-    """The options a batch or cluster function is given: an :class:`Options`, or a ``Rouge``'s."""
-    from .api import Rouge
-
+    """The options a batch or cluster function is given: an :class:`Options`, or a
+    :class:`~rouge155py.Rouge`'s (its module is loaded where one exists)."""
     if isinstance(value, Options):
         return value
-    if isinstance(value, Rouge):
-        return value.options
+    api = sys.modules.get(f"{__package__}.api")
+    if api is not None and isinstance(value, api.Rouge):
+        return value.options  # type: ignore[no-any-return]
     raise UsageError(f"options must be an Options or a Rouge, got {described(value)}")
 
 

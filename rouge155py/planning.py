@@ -8,22 +8,27 @@ with ``-M``) which instances are stemmed.
 from __future__ import annotations
 
 import math
-from typing import Callable, Iterator, Optional
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Optional
 
 from .config import Eval, EvalConfig
 from .errors import ComputeError, InputError
+from .files import perl_string
 from .metrics.base import Metric, Task
-from .options import Options
 from .readers import Document
 
+if TYPE_CHECKING:
+    from .bootstrap import ResampleSettings
+    from .text.stage import TextSettings
+
 __all__ = [
+    "PeerSelection",
     "check_evals",
     "check_models",
     "check_resamples",
-    "evaluated_peers",
+    "eval_chunks",
     "peer_warnings",
     "plan_tasks",
-    "scored_evals",
     "walk_tasks",
 ]
 
@@ -32,14 +37,32 @@ __all__ = [
 _CHUNK_FILES = 500
 
 
-def evaluated_peers(options: Options, config: EvalConfig) -> list[str]:
-    """The peers to report: all of the configuration's (sorted) under ``-a``, else the system ID."""
-    return sorted(config.peer_ids) if options.all_systems else [options.system_peer_id]
+@dataclass(frozen=True)
+class PeerSelection:
+    """Which peers a run reports: every one under ``-a``, else the one the system ID names."""
+
+    all_systems: bool = True
+    system_id: Optional[str] = None
+
+    @property
+    def peer_id(self) -> str:
+        """The peer the system ID names, as the Perl holds it (:func:`~rouge155py.files.perl_string`)."""
+        return perl_string(self.system_id or "")
+
+    def evaluated(self, peer_ids: Iterable[str]) -> list[str]:
+        """The peers to report, of those a configuration names: all (sorted) under ``-a``."""
+        return sorted(peer_ids) if self.all_systems else [self.peer_id]
+
+    def shown(self, peer_id: str) -> str:
+        """A peer ID as a person reads it: the system ID as given, any other (the XML's) as it is."""
+        if not self.all_systems and self.system_id is not None and peer_id == self.peer_id:
+            return self.system_id
+        return peer_id
 
 
-def check_resamples(options: Options) -> None:
-    """``-r 0``: the Perl divides by zero before it reads any file."""
-    if options.counting != 2 and options.resample_count == 0:
+def check_resamples(counting: int, resampling: ResampleSettings) -> None:
+    """``-r 0``: the Perl divides by zero before it reads any file (``-t 2`` draws none)."""
+    if counting != 2 and resampling.resample_count == 0:
         raise ComputeError("the number of resamples (-r) must be positive (division by zero)")
 
 
@@ -72,7 +95,7 @@ def check_models(evals: list[Eval], peers: list[str], exists: Callable[[Document
 
 def peer_warnings(config: EvalConfig, peers: list[str], shown: Callable[[str], str] = str) -> list[str]:
     """The Perl's warning for each evaluated peer (then eval) where an eval has no summary of it;
-    ``shown`` gives a peer ID as the warning names it (:meth:`Options.shown_peer_id`)."""
+    ``shown`` gives a peer ID as the warning names it (:meth:`PeerSelection.shown`)."""
     return [
         f"*ROUGE Warning: test instance for peer {shown(peer_id)} does not exist for evaluation {ev.eval_id}"
         for peer_id in peers
@@ -82,14 +105,22 @@ def peer_warnings(config: EvalConfig, peers: list[str], shown: Callable[[str], s
 
 
 def plan_tasks(
-    options: Options, evals: list[Eval], plan: list[Metric], peers: list[str], stem_now: Optional[bool] = None
+    text: TextSettings,
+    evals: list[Eval],
+    plan: list[Metric],
+    peers: list[str],
+    stem_now: Optional[bool] = None,
 ) -> list[Task]:
     """Every task of some evals in the Perl's order (peer, metric, eval): see :func:`walk_tasks`."""
-    return list(walk_tasks(options, evals, plan, peers, stem_now))
+    return list(walk_tasks(text, evals, plan, peers, stem_now))
 
 
 def walk_tasks(
-    options: Options, evals: list[Eval], plan: list[Metric], peers: list[str], stem_now: Optional[bool] = None
+    text: TextSettings,
+    evals: list[Eval],
+    plan: list[Metric],
+    peers: list[str],
+    stem_now: Optional[bool] = None,
 ) -> Iterator[Task]:
     """The tasks of some evals one by one, in the Perl's order (peer, metric, eval).
 
@@ -100,8 +131,8 @@ def walk_tasks(
     """
     fixed = stem_now is not None
     if stem_now is None:
-        stem_now = options.stem
-    only_models = options.stem_models_only
+        stem_now = text.stem
+    only_models = text.stem_models_only
     for peer_id in peers:
         instance_ids = [f"{ev.eval_id}.{peer_id}" for ev in evals]
         for index, metric in enumerate(plan):
@@ -117,15 +148,17 @@ def walk_tasks(
                     stem_now = False
 
 
-def scored_evals(options: Options, config: EvalConfig, peers: list[str], pieces: int = 1) -> list[list[Eval]]:
+def eval_chunks(
+    evals: list[Eval], peers: list[str], together: bool = False, pieces: int = 1
+) -> list[list[Eval]]:
     """The evals that hold an evaluated peer, in consecutive chunks of about _CHUNK_FILES documents.
 
-    At least ``pieces`` chunks where there are enough evals. With ``-m`` and
-    ``-M`` the Perl's stemming state runs across evals: one chunk.
+    At least ``pieces`` chunks where there are enough evals; one chunk where
+    they must be scored ``together`` (the Perl's ``-m -M`` state runs across evals).
     """
     chosen = set(peers)
-    evals = [ev for ev in config.evals if not chosen.isdisjoint(ev.peers)]
-    if options.stem and options.stem_models_only:
+    evals = [ev for ev in evals if not chosen.isdisjoint(ev.peers)]
+    if together:
         return [evals] if evals else []
     files = sum(len(ev.peers) + len(ev.models) for ev in evals)
     size = max(1, math.ceil(len(evals) / max(pieces, math.ceil(files / _CHUNK_FILES))))

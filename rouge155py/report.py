@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 
 from ._version import __version__
 from .errors import UsageError
-from .results import MetricResult
+from .results import MetricResult, eval_id_of
 from .scoring import fmt5
 from .writing import escape_surrogates
 
@@ -146,10 +146,6 @@ def _printed(value: float) -> float:
     return float(fmt5(value))
 
 
-def _eval_id(result: MetricResult, instance_id: str) -> str:
-    return instance_id[: -len(result.peer_id) - 1]
-
-
 def _metric_text(result: MetricResult, confidence: str, per_eval: bool, counting: int) -> list[str]:
     head = f"{result.peer_id} {result.label}"
     lines = [_RULE]
@@ -200,7 +196,7 @@ def json_document(report: Report) -> dict[str, Any]:
         else:
             entry["counts"] = dict(zip(_COUNTS, result.counts or (0, 0, 0)))
         entry["instances"] = {
-            _eval_id(result, i): dict(zip(names, row)) for i, row in result.instances.items()
+            eval_id_of(i, result.peer_id): dict(zip(names, row)) for i, row in result.instances.items()
         }
         systems.setdefault(o.shown_peer_id(result.peer_id), {})[result.label] = entry
     return {
@@ -230,7 +226,11 @@ def rows(report: Report) -> list[dict[str, Any]]:
             average.update(zip(("model_count", "peer_count", "hit_count"), result.counts or (0, 0, 0)))
         out.append(average)
         for instance, row in result.instances.items():
-            item: dict[str, Any] = {"row": "instance", **base, "eval_id": _eval_id(result, instance)}
+            item: dict[str, Any] = {
+                "row": "instance",
+                **base,
+                "eval_id": eval_id_of(instance, result.peer_id),
+            }
             names = ("model_count", "peer_count", "hit_count") if counting else _SCORES
             item.update(zip(names, row))
             out.append(item)

@@ -14,12 +14,21 @@ from collections.abc import ItemsView, Iterator, Mapping, ValuesView
 from dataclasses import dataclass
 from typing import Callable, Optional, Union
 
-__all__ = ["Counts", "InstanceRows", "MetricResult", "Row", "Summary"]
+__all__ = ["Counts", "InstanceRows", "MetricResult", "Row", "Scores", "Summary", "eval_id_of"]
 
-Row = tuple[Union[int, float], Union[int, float], Union[int, float]]
+#: An instance's rounded recall, precision and F (``-t 0``).
+Scores = tuple[float, float, float]
+#: Model, peer and hit counts: an instance's under ``-t 1``, their sums under ``-t 2``.
 Counts = tuple[Union[int, float], Union[int, float], Union[int, float]]
+#: An instance's row: its :data:`Scores`, or its :data:`Counts` under ``-t``.
+Row = Union[Scores, Counts]
 #: Rows held compactly: all floats as one array of 3 values a row, else the row tuples.
 RowValues = Union[array, list[Row]]
+
+
+def eval_id_of(instance_id: str, peer_id: str) -> str:
+    """The eval ID of an instance ID (``eval ID.peer ID``; both may hold dots)."""
+    return instance_id[: -len(peer_id) - 1]
 
 
 def float_rows(values: array) -> Iterator[Row]:

@@ -23,10 +23,10 @@ import re
 from typing import Optional, Union
 
 from .config import EvalConfig, config_from_documents
-from .errors import ConfigError, DataError, InputError, RougeError, UsageError
+from .errors import ConfigError, DataError, InputError, RougeError, UsageError, described
 from .evaluation import evaluate
 from .files import read_file
-from .options import described, parse_command_line
+from .options import parse_command_line
 from .readers import SummaryFile, SummaryText
 from .readers.document import Document
 from .report import write
@@ -263,12 +263,7 @@ def _run(argv: list[str], defaults: bool, config: EvalConfig) -> str:
     own = options.config_path == _OWN_CONFIG  # else ROUGE reads the configuration the arguments name
     if own and options.file_list_format is not None:
         raise UsageError("-z needs a file list: here the evals are those of the summary directories")
-    if options.jobs > 1:
-        from .parallel import evaluate_parallel
-
-        report = evaluate_parallel(options, config if own else None)
-    else:
-        report = evaluate(options, config if own else None)
+    report = evaluate(options, config if own else None)
     for warning in report.warnings:
         _LOG.warning(warning)
     return write(request.output_format, report)

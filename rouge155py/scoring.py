@@ -8,11 +8,35 @@ for the rounding the Perl does and by the report writers for printing.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import NamedTuple, Optional, Sequence
 
 from .metrics import ModelCounts, Number, rounded_ratio
 
-__all__ = ["Totals", "combine_models", "f_measure", "fmt5", "instance_scores", "ratio", "rounded"]
+__all__ = [
+    "ScoringSettings",
+    "Totals",
+    "combine_models",
+    "f_measure",
+    "fmt5",
+    "instance_scores",
+    "ratio",
+    "rounded",
+]
+
+
+@dataclass(frozen=True)
+class ScoringSettings:
+    """How an instance's model counts become its row: ``-f`` (``best_model``: B), ``-p``
+    (``alpha``) and ``-t`` (``counting``: 0 scores, 1 or 2 raw counts)."""
+
+    best_model: bool = False
+    alpha: float = 0.5
+    counting: int = 0
+
+    def signature_parts(self) -> dict[str, str]:
+        """The signature's parts that name the scoring (see :meth:`Options.signature`)."""
+        return {"f": "B" if self.best_model else "A", "p": repr(self.alpha), "t": str(self.counting)}
 
 
 class Totals(NamedTuple):

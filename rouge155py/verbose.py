@@ -24,12 +24,13 @@ from typing import Callable, Hashable, Iterator, Optional
 
 from .config import EvalConfig
 from .corpus import Corpus
+from .files import perl_string
 from .metrics.base import Metric, Task
 from .metrics.be import BasicElements
 from .metrics.lcs import Lcs, LcsText, WeightedLcs, counted_hits
 from .metrics.ngram import NGram, ngrams
 from .metrics.skipbigram import SkipBigram, skip_bigrams
-from .options import Options, perl_string
+from .options import Options
 from .planning import walk_tasks
 from .readers import Document, limit_for_lcs, limit_for_ngrams, read_sentences
 from .report import perl_number
@@ -47,10 +48,10 @@ def verbose_traces(
     options: Options, config: EvalConfig, plan: list[Metric], peers: list[str]
 ) -> list[list[str]]:
     """The ``-v`` lines printed before each (peer, metric) block, in the report's order."""
-    stage = text_stage(options)
+    stage = text_stage(options.text)
     corpus = Corpus(stage, options.length_limit, options.byte_limit)
     dump = _Dump(options, stage, corpus)
-    tasks = walk_tasks(options, config.evals, plan, peers)
+    tasks = walk_tasks(options.text, config.evals, plan, peers)
     traces = []
     for peer_id in peers:
         for metric in plan:

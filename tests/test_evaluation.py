@@ -51,7 +51,7 @@ def _walk(options: Options) -> list[tuple[str, bool, tuple]]:
     doc = SummaryText.of("x", "SPL")
     config = config_from_documents({"1": [doc, doc]}, [[doc, doc], [doc]])
     tasks = plan_tasks(options, config.evals, metric_plan(options), ["1"])
-    return [(metric_plan(options)[t.spec].label, t.peer_stem, t.model_stems) for t in tasks]
+    return [(metric_plan(options)[t.metric_index].label, t.peer_stem, t.model_stems) for t in tasks]
 
 
 def test_stem_models_only_switches_stemming_off_after_the_first_non_ngram_model() -> None:

@@ -452,11 +452,3 @@ def test_worker_processes_give_the_same_report() -> None:
     options = {"lang": "de", "max_ngram": 2, "stem": True, "per_eval": True}
     one = score(predictions, references, **options).to_legacy()
     assert score(predictions, references, jobs=2, **options).to_legacy() == one
-
-
-def test_options_name_english_as_the_unicode_stage_does() -> None:
-    # Options keeps its own copy of the name so that a legacy run does not import the Unicode stage.
-    from rouge155py import options
-    from rouge155py.text import unicode
-
-    assert options._ENGLISH == unicode.ENGLISH

@@ -14,7 +14,7 @@ from typing import Optional
 
 import pytest
 
-from rouge155py import forked, parallel
+from rouge155py import forked, parallel, workers
 from rouge155py.config import read_xml_config
 from rouge155py.errors import RougeError
 from rouge155py.evaluation import evaluate
@@ -70,7 +70,7 @@ def _outcome(config: str, jobs: int, *extra: str) -> tuple[Optional[str], list[s
         if jobs == 1:
             report = evaluate(_options(config, 1, *extra))
         else:
-            report = parallel.evaluate_parallel(_options(config, jobs, *extra))
+            report = evaluate(_options(config, jobs, *extra))
     except RougeError as error:
         return None, [], f"{type(error).__name__}: {error}"
     return write("text", report), report.warnings, ""
@@ -91,15 +91,15 @@ def test_evals_are_handed_out_in_order_as_they_are_read(tmp_path: Path) -> None:
     while not evals.done:
         evals.read(4)
         reads += 1
-        chunk, peers, pairs = evals.chunk(4)
+        chunk, pairs = evals.chunk(4)
         assert len(chunk) <= parallel._MAX_PAIRS
-        assert pairs == sum(len(ev.peers) * len(ev.models) for ev in chunk)
-        assert peers == sorted({p for ev in chunk for p in ev.peers})
-        handed.extend(ev.eval_id for ev in chunk)
+        assert pairs == sum(len(ev.peers) * len(ev.models) for _, ev in chunk)
+        assert [position for position, _ in chunk] == list(range(len(handed), len(handed) + len(chunk)))
+        handed.extend(ev.eval_id for _, ev in chunk)
     assert reads > 10  # handed out while the file was read, not once it was read
     whole = read_xml_config(config)
     assert handed == [ev.eval_id for ev in whole.evals]
-    mine = evals.config()
+    mine = evals.whole()
     assert [(ev.eval_id, ev.peers, ev.models) for ev in mine.evals] == [
         (ev.eval_id, ev.peers, ev.models) for ev in whole.evals
     ]
@@ -128,7 +128,7 @@ def test_one_system_id(tmp_path: Path) -> None:
     config = _config(tmp_path, 120, missing_peer_every=3)
     args = ["-n", "2", "-r", "50"]
     single = evaluate(parse_command_line([*args, config, "2"]).options)
-    many = parallel.evaluate_parallel(parse_command_line([*args, "-j", "2", config, "2"]).options)
+    many = evaluate(parse_command_line([*args, "-j", "2", config, "2"]).options)
     assert write("text", many) == write("text", single)
     assert many.warnings == single.warnings and len(single.warnings) == 40
     assert "\n2 ROUGE-1 " in write("text", single)
@@ -186,7 +186,7 @@ def test_a_file_list_and_an_in_memory_configuration(tmp_path: Path) -> None:
     listing.write_text("".join(f"{root}/{line.split()[0]} {root}/{line.split()[1]}\n" for line in lines))
     args = ["-n", "2", "-r", "50", "-z", "SPL", str(listing)]
     single = write("text", evaluate(parse_command_line(args).options))
-    many = parallel.evaluate_parallel(parse_command_line([*args[:-3], "-j", "2", *args[-3:]]).options)
+    many = evaluate(parse_command_line([*args[:-3], "-j", "2", *args[-3:]]).options)
     assert write("text", many) == single
 
 
@@ -199,7 +199,7 @@ def test_workers_made_by_multiprocessing_where_there_is_no_fork(
 
     config = _config(tmp_path, 40, missing_peer_every=4)
     one = _outcome(config, 1)
-    monkeypatch.setattr(parallel, "_process_kit", lambda: (multiprocessing.get_context("spawn"), wait))
+    monkeypatch.setattr(workers, "_process_kit", lambda: (multiprocessing.get_context("spawn"), wait))
     assert _outcome(config, 2) == one
 
 
@@ -272,15 +272,15 @@ def test_a_task_waits_in_the_pipe_or_until_its_worker_is_free(
     """A task given to a busy worker waits in its pipe when small, else until the worker's task ends."""
     config = _config(tmp_path, 300, missing_peer_every=6)
     one = _outcome(config, 1)
-    monkeypatch.setattr(parallel, "_room", lambda conn: room)
+    monkeypatch.setattr(workers, "_room", lambda conn: room)
     held = []
-    submit = parallel._Workers.submit
+    submit = workers.Workers.submit
 
-    def counting(self: parallel._Workers, *args: object) -> None:
+    def counting(self: workers.Workers, *args: object) -> None:
         submit(self, *args)  # type: ignore[arg-type]
         held.append(len(self._held))
 
-    monkeypatch.setattr(parallel._Workers, "submit", counting)
+    monkeypatch.setattr(workers.Workers, "submit", counting)
     assert _outcome(config, 3) == one
     assert any(held) == (room == 0)
 
@@ -314,6 +314,6 @@ def test_a_forked_process_reaped_by_the_system() -> None:
         child.start()
         child.join(10)
         assert not child.is_alive() and child.exitcode is None
-        assert parallel._stopped(child) == "a worker process stopped (exit status unknown)"
+        assert workers._stopped(child) == "a worker process stopped (exit status unknown)"
     finally:
         signal.signal(signal.SIGCHLD, previous)

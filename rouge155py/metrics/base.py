@@ -26,7 +26,7 @@ class Task(NamedTuple):
     """
 
     peer_id: str
-    spec: int
+    metric_index: int
     eval_id: str
     peer: Document
     models: tuple[Document, ...]

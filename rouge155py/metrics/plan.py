@@ -1,36 +1,65 @@
 """The metric registry: which metrics a run computes, in the Perl's output order.
 
-Each entry turns the options into zero or more metrics; the report lists
-them in registry order: ROUGE-N (1..n), L, W, S/SU, BE.
+Each entry turns the metric settings into zero or more metrics; the report
+lists them in registry order: ROUGE-N (1..n), L, W, S/SU, BE.
 """
 
 from __future__ import annotations
 
-from typing import Callable
+from dataclasses import dataclass
+from typing import Callable, Optional
 
-from ..options import Options
 from .base import Metric
 from .be import BasicElements
 from .lcs import Lcs, WeightedLcs
 from .ngram import NGram
 from .skipbigram import SkipBigram
 
-__all__ = ["REGISTRY", "metric_plan"]
+__all__ = ["REGISTRY", "MetricSettings", "metric_plan"]
 
 
-def _ngrams(o: Options) -> list[Metric]:
+@dataclass(frozen=True)
+class MetricSettings:
+    """Which metrics a run computes: ``-n``, ROUGE-L (off under ``-x``/``-3``), ``-w``, ``-2``
+    with ``-u``/``-U``, ``-3``. Labels are the values as given (``-w 1.20`` prints ``W-1.20``).
+    Checked by :class:`~rouge155py.options.Options`, which builds them."""
+
+    max_ngram: int = 0
+    lcs: bool = True
+    wlcs_weight: Optional[float] = None
+    wlcs_label: Optional[str] = None
+    skip_distance: Optional[float] = None
+    skip_label: Optional[str] = None
+    skip_unigrams: bool = False
+    skip_both: bool = False
+    be_mode: Optional[str] = None
+
+    def signature_parts(self) -> dict[str, str]:
+        """The signature's parts that name the metrics (see :meth:`Options.signature`)."""
+        return {
+            "n": str(self.max_ngram),
+            "L": "yes" if self.lcs else "no",
+            "w": self.wlcs_label or "no",
+            "2": self.skip_label if self.skip_distance is not None else "no",  # type: ignore[dict-item]
+            "u": "yes" if self.skip_unigrams else "no",
+            "U": "yes" if self.skip_both else "no",
+            "3": self.be_mode or "no",
+        }
+
+
+def _ngrams(o: MetricSettings) -> list[Metric]:
     return [NGram(n) for n in range(1, o.max_ngram + 1)]
 
 
-def _lcs(o: Options) -> list[Metric]:
+def _lcs(o: MetricSettings) -> list[Metric]:
     return [Lcs()] if o.lcs else []
 
 
-def _weighted_lcs(o: Options) -> list[Metric]:
+def _weighted_lcs(o: MetricSettings) -> list[Metric]:
     return [WeightedLcs(o.wlcs_weight, o.wlcs_label)] if o.wlcs_weight is not None else []
 
 
-def _skip_bigrams(o: Options) -> list[Metric]:
+def _skip_bigrams(o: MetricSettings) -> list[Metric]:
     if o.skip_distance is None:
         return []
     if o.skip_unigrams:
@@ -39,11 +68,11 @@ def _skip_bigrams(o: Options) -> list[Metric]:
     return [plain, SkipBigram(o.skip_distance, o.skip_label, unigrams=True)] if o.skip_both else [plain]
 
 
-def _basic_elements(o: Options) -> list[Metric]:
+def _basic_elements(o: MetricSettings) -> list[Metric]:
     return [BasicElements(o.be_mode)] if o.be_mode is not None else []
 
 
-REGISTRY: dict[str, Callable[[Options], list[Metric]]] = {
+REGISTRY: dict[str, Callable[[MetricSettings], list[Metric]]] = {
     "N": _ngrams,
     "L": _lcs,
     "W": _weighted_lcs,
@@ -52,6 +81,6 @@ REGISTRY: dict[str, Callable[[Options], list[Metric]]] = {
 }
 
 
-def metric_plan(options: Options) -> list[Metric]:
+def metric_plan(settings: MetricSettings) -> list[Metric]:
     """The metrics of a run, in the Perl's output order."""
-    return [metric for make in REGISTRY.values() for metric in make(options)]
+    return [metric for make in REGISTRY.values() for metric in make(settings)]

@@ -7,14 +7,63 @@ for both: a stage only turns a reader's text into the tokens the metrics count
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Optional, Protocol
 
-from ..options import Options
-from ..resources import load_data, stopword_file_lines
+from ..resources import load_data, stopword_file_digest, stopword_file_lines
 from . import tokenize, unicode
 
-__all__ = ["TextStage", "text_stage"]
+__all__ = ["TextSettings", "TextStage", "text_stage"]
+
+
+@dataclass(frozen=True)
+class TextSettings:
+    """What turns a summary into the tokens the metrics count: the stage, its data and the limits.
+
+    ``data_dir`` (``-e``; None: the bundled data), ``stopwords`` (``-s``),
+    ``stopwords_file`` (``--stopwords``), ``lang`` (``--lang``, its two-letter
+    code), ``stem`` (``-m``), ``stem_models_only`` (``-M``), ``length_limit``
+    (``-l`` words) and ``byte_limit`` (``-b``). Checked by
+    :class:`~rouge155py.options.Options`, which builds them.
+    """
+
+    data_dir: Optional[str] = None
+    stopwords: bool = False
+    stopwords_file: Optional[str] = None
+    lang: Optional[str] = None
+    stem: bool = False
+    stem_models_only: bool = False
+    length_limit: float = 0
+    byte_limit: float = 0
+
+    @property
+    def unicode_text(self) -> bool:
+        """Whether the stage is ``--lang``'s Unicode one (any language but English)."""
+        return self.lang is not None and self.lang != unicode.ENGLISH
+
+    @property
+    def stems_across_evals(self) -> bool:
+        """``-m`` with ``-M``: the Perl switches stemming off for good during the walk."""
+        return self.stem and self.stem_models_only
+
+    def signature_parts(self) -> dict[str, str]:
+        """The signature's parts that name this stage (see :meth:`Options.signature`)."""
+        parts = {
+            "m": "yes" if self.stem else "no",
+            "M": "yes" if self.stem_models_only else "no",
+            "s": "yes" if self.stopwords else "no",
+            "l": f"{self.length_limit:g}",
+            "b": f"{self.byte_limit:g}",
+        }
+        if self.stopwords_file is not None:
+            parts["sw"] = f"sha256-{stopword_file_digest(self.stopwords_file)}"
+        if self.unicode_text:
+            stemmer = unicode.SNOWBALL_LANGUAGES.get(self.lang or "")
+            parts["lang"] = self.lang or ""
+            parts["tok"] = unicode.TOKENIZER_NAME
+            parts["stem"] = f"snowball-{stemmer}" if stemmer else "none"
+            parts["nltk"] = unicode.nltk_version()
+        return parts
 
 
 class TextStage(Protocol):
@@ -46,20 +95,20 @@ class TextStage(Protocol):
         ...
 
 
-def text_stage(options: Options) -> TextStage:
-    """The stage ``options`` ask for: ``--lang`` (not ``en``) is Unicode, else the Perl's rules.
+def text_stage(settings: TextSettings) -> TextStage:
+    """The stage the settings ask for: ``--lang`` (not ``en``) is Unicode, else the Perl's rules.
 
     ``--stopwords FILE`` replaces the SMART list in either; the Unicode stage
     reads no data directory.
     """
-    user_list = stopword_file_lines(options.stopwords_file) if options.stopwords_file is not None else None
-    if options.unicode_text:
+    user_list = stopword_file_lines(settings.stopwords_file) if settings.stopwords_file is not None else None
+    if settings.unicode_text:
         return unicode.UnicodeTokenizer(
-            options.lang or "",
+            settings.lang or "",
             unicode.stopword_entries(user_list) if user_list is not None else frozenset(),
-            stem=options.stem or options.stem_models_only,
+            stem=settings.stem or settings.stem_models_only,
         )
-    data = load_data(options.data_dir)
+    data = load_data(settings.data_dir)
     if user_list is not None:
         data = replace(data, stopwords=tokenize.stopword_entries(user_list))
-    return tokenize.Tokenizer(data, options.stopwords)
+    return tokenize.Tokenizer(data, settings.stopwords)

@@ -1,4 +1,8 @@
-"""Summaries given as Python strings or line-aligned files, turned into in-memory documents.
+"""Where a run's evals come from: each door's input turned into evals over documents.
+
+A :class:`Source` is one door's input: an XML configuration (:class:`XmlFile`),
+a ``-z`` list (:class:`FileList`), line-aligned files (:class:`AlignedFiles`).
+Summaries given as Python values (the API) are made into documents here too.
 
 A summary is a string (its lines are its sentences, as in an SPL file) or a
 list of sentence strings (joined with newlines: the same SPL text). It becomes
@@ -10,17 +14,21 @@ is trimmed. With ``-3`` (BE) a summary is Basic Element lines, read as SIMPLE.
 from __future__ import annotations
 
 import numbers
-from typing import Any, Mapping, Optional, Sequence, TypeVar, Union
+from dataclasses import dataclass
+from typing import Any, Mapping, Optional, Protocol, Sequence, TypeVar, Union
 
-from .config import Eval, EvalConfig, config_from_documents
-from .errors import InputError, UsageError
+from .config import Eval, EvalConfig, XmlEvalStream, config_from_documents, read_file_list, read_xml_config
+from .errors import InputError, UsageError, described
 from .files import MAX_CONFIG_BYTES, MAX_FILE_BYTES, read_file, read_stdin, too_large
-from .options import described
 from .readers import Document, SummaryText
 
 __all__ = [
     "DEFAULT_PEER_ID",
-    "Summary",
+    "AlignedFiles",
+    "FileList",
+    "Source",
+    "SummaryInput",
+    "XmlFile",
     "by_system_id",
     "config_from_texts",
     "item_eval",
@@ -32,25 +40,32 @@ __all__ = [
     "text_systems",
 ]
 
-Summary = Union[str, bytes, Sequence[str]]
+SummaryInput = Union[str, bytes, Sequence[str]]
 T = TypeVar("T")
 _SUMMARY = "a str, bytes or a list of sentence strings"
 #: The peer ID of a single system given as a list (pyrouge's default system ID).
 DEFAULT_PEER_ID = "1"
 
 
-def summary_document(summary: Summary, input_format: str, name: str) -> SummaryText:
+def summary_document(summary: SummaryInput, input_format: str, name: str) -> SummaryText:
     """The document of one summary: a string, bytes, or a list of sentences; one larger than a
     summary file may be (:data:`~rouge155py.files.MAX_FILE_BYTES`) is refused."""
     if isinstance(summary, (str, bytes, bytearray)):
-        document = SummaryText.of(summary, input_format, name)
+        text = summary
     elif _is_list(summary):
         for number, sentence in enumerate(summary, start=1):
             if not isinstance(sentence, str):
                 raise UsageError(f"{name}: sentence {number} is {described(sentence)}; expected a str")
-        document = SummaryText.of("\n".join(summary), input_format, name)
+        text = "\n".join(summary)
     else:
         raise UsageError(f"{name} is {described(summary)}; expected {_SUMMARY}")
+    try:
+        document = SummaryText.of(text, input_format, name)
+    except UnicodeEncodeError as error:  # a lone surrogate: no bytes stand for it
+        where = error.start
+        raise UsageError(
+            f"{name} holds a lone surrogate (U+{ord(text[where]):04X}), which is not text"
+        ) from None
     if len(document.text) > MAX_FILE_BYTES:
         raise too_large(name)
     return document
@@ -73,13 +88,13 @@ def text_format(be_mode: Optional[str]) -> str:
     return "SIMPLE" if be_mode is not None else "SPL"
 
 
-def prediction_document(summary: Summary, input_format: str, index: int, peer_id: str) -> SummaryText:
+def prediction_document(summary: SummaryInput, input_format: str, index: int, peer_id: str) -> SummaryText:
     """The prediction of system ``peer_id`` for item ``index`` (0-based)."""
     return summary_document(summary, input_format, f"prediction {index + 1} of system {peer_id}")
 
 
 def reference_documents(
-    item: Union[Summary, Sequence[Summary]], input_format: str, index: int
+    item: Union[SummaryInput, Sequence[SummaryInput]], input_format: str, index: int
 ) -> list[SummaryText]:
     """The references of item ``index`` (0-based): one summary, or a list of them."""
     return [
@@ -104,8 +119,8 @@ def by_system_id(predictions: Mapping[Any, T]) -> dict[str, T]:
 
 def item_eval(
     index: int,
-    predictions: Union[Summary, Mapping[Any, Summary]],
-    references: Union[Summary, Sequence[Summary]],
+    predictions: Union[SummaryInput, Mapping[Any, SummaryInput]],
+    references: Union[SummaryInput, Sequence[SummaryInput]],
     input_format: str,
 ) -> Eval:
     """Eval ``str(index + 1)`` as :func:`config_from_texts` makes it, from one item alone.
@@ -121,7 +136,7 @@ def item_eval(
     return Eval(str(index + 1), peers, list(reference_documents(references, input_format, index)))
 
 
-def _references(item: Union[Summary, Sequence[Summary]], index: int) -> list[Summary]:
+def _references(item: Union[SummaryInput, Sequence[SummaryInput]], index: int) -> list[SummaryInput]:
     """One reference (a string) or several (a list of strings or of sentence lists)."""
     if isinstance(item, (str, bytes, bytearray)):
         return [item]
@@ -129,9 +144,9 @@ def _references(item: Union[Summary, Sequence[Summary]], index: int) -> list[Sum
 
 
 def text_systems(
-    predictions: Union[Sequence[Summary], Mapping[Any, Sequence[Summary]]],
-    references: Sequence[Union[Summary, Sequence[Summary]]],
-) -> dict[str, list[Summary]]:
+    predictions: Union[Sequence[SummaryInput], Mapping[Any, Sequence[SummaryInput]]],
+    references: Sequence[Union[SummaryInput, Sequence[SummaryInput]]],
+) -> dict[str, list[SummaryInput]]:
     """System ID -> its predictions (one system's list is system ``1``), one per reference entry."""
     if isinstance(predictions, Mapping):
         systems = {
@@ -153,8 +168,8 @@ def text_systems(
 
 
 def config_from_texts(
-    predictions: Union[Sequence[Summary], Mapping[str, Sequence[Summary]]],
-    references: Sequence[Union[Summary, Sequence[Summary]]],
+    predictions: Union[Sequence[SummaryInput], Mapping[str, Sequence[SummaryInput]]],
+    references: Sequence[Union[SummaryInput, Sequence[SummaryInput]]],
     input_format: str = "SPL",
 ) -> EvalConfig:
     """Evals ``1``..``N``: prediction i of every system against the references of item i.
@@ -209,3 +224,66 @@ def read_aligned_files(
         for i in range(len(lines[0]))
     ]
     return config_from_documents(peers, models)
+
+
+class Source(Protocol):
+    """One door's input: where the evals come from."""
+
+    @property
+    def name(self) -> str:
+        """What ``-v`` names as the run's input."""
+        ...
+
+    def read(self) -> EvalConfig:
+        """Every eval, read now."""
+        ...
+
+
+@dataclass(frozen=True)
+class XmlFile:
+    """A ROUGE-EVAL XML configuration; it may also be read as it is parsed (:meth:`stream`)."""
+
+    path: str
+
+    @property
+    def name(self) -> str:
+        return self.path
+
+    def read(self) -> EvalConfig:
+        return read_xml_config(self.path)
+
+    def stream(self) -> XmlEvalStream:
+        """The configuration read one child of its root at a time."""
+        return XmlEvalStream(self.path)
+
+
+@dataclass(frozen=True)
+class FileList:
+    """A ``-z`` file list of ``input_format`` files; its peers are ``peer_id`` (as the Perl holds it)."""
+
+    path: str
+    input_format: str
+    peer_id: str
+
+    @property
+    def name(self) -> str:
+        return self.path
+
+    def read(self) -> EvalConfig:
+        return read_file_list(self.path, self.input_format, self.peer_id)
+
+
+@dataclass(frozen=True)
+class AlignedFiles:
+    """Line-aligned files: line i of the hypothesis file against line i of each reference file."""
+
+    hypothesis: str
+    references: tuple[str, ...]
+    separator: Optional[str] = None
+
+    @property
+    def name(self) -> str:
+        return f"{self.hypothesis} against {', '.join(self.references)}"
+
+    def read(self) -> EvalConfig:
+        return read_aligned_files(self.hypothesis, self.references, self.separator)
