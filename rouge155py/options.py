@@ -23,7 +23,7 @@ from .files import perl_string
 from .metrics.plan import MetricSettings
 from .planning import PeerSelection
 from .scoring import ScoringSettings
-from .sources import AlignedFiles, FileList, Source, XmlFile
+from .sources import AlignedFiles, FileList, JsonlFile, Source, XmlFile, text_format
 from .text.stage import TextSettings
 
 __all__ = [
@@ -98,7 +98,7 @@ def _paths(name: str, value: Any) -> tuple[str, ...]:
 # Each option's check, which returns the value kept (a numpy scalar becomes a Python one);
 # an option whose default is None may be None.
 _CHECKS: dict[str, Callable[[str, Any], Any]] = {
-    **dict.fromkeys(("config_path", "data_dir", "stopwords_file", "hypothesis_path"), _path),
+    **dict.fromkeys(("config_path", "data_dir", "stopwords_file", "hypothesis_path", "jsonl_path"), _path),
     **dict.fromkeys(("system_id", "file_list_format", "file_list_peer_id", "be_mode", "lang"), _text),
     **dict.fromkeys(("wlcs_label", "skip_label", "confidence_label", "sentence_separator"), _text),
     **dict.fromkeys(("max_ngram", "counting", "jobs"), _whole),
@@ -162,6 +162,7 @@ class Options:
     hypothesis_path: Optional[str] = field(default=None, metadata=_DOOR)  # line-aligned files
     reference_paths: tuple[str, ...] = field(default=(), metadata=_DOOR)
     sentence_separator: Optional[str] = field(default=None, metadata=_DOOR)
+    jsonl_path: Optional[str] = field(default=None, metadata=_DOOR)  # one JSON object per item
 
     def __post_init__(self) -> None:
         for option in fields(self):
@@ -247,10 +248,12 @@ class Options:
 
     @cached_property
     def source(self) -> Optional[Source]:
-        """Where the evals come from: line-aligned files, a ``-z`` list or an XML
+        """Where the evals come from: line-aligned files, a JSONL file, a ``-z`` list or an XML
         configuration; None where the caller gives the evals."""
         if self.hypothesis_path is not None:
             return AlignedFiles(self.hypothesis_path, self.reference_paths, self.sentence_separator)
+        if self.jsonl_path is not None:
+            return JsonlFile(self.jsonl_path, self.sentence_separator, text_format(self.be_mode))
         if self.config_path is None:
             return None
         if self.file_list_format is not None:
@@ -422,6 +425,7 @@ _VALUED = {
     "--jobs",
     "--format",
     "--hyp",
+    "--jsonl",
     "--sentence-separator",
     "--make-home",
     "--lang",
@@ -509,16 +513,23 @@ def parse_command_line(argv: Sequence[str], environ: Optional[Mapping[str, str]]
     if "h" in opts:
         return Request(usage="short", warnings=warnings)
     hypothesis = long_opts.get("--hyp")
+    jsonl = long_opts.get("--jsonl")
     aligned = hypothesis is not None or bool(refs)
-    if aligned:
-        if hypothesis is None or not refs:
-            raise UsageError("line-aligned files need one --hyp FILE and at least one --ref FILE")
+    if aligned and jsonl is not None:
+        raise UsageError("--jsonl and --hyp/--ref are two inputs: give one")
+    if aligned and (hypothesis is None or not refs):
+        raise UsageError("line-aligned files need one --hyp FILE and at least one --ref FILE")
+    if aligned or jsonl is not None:
         if args or opts.get("z") is not None:
             extra = args[0] if args else "-z"
-            raise UsageError(f"--hyp and --ref replace the configuration file: remove {extra!r}")
-        args = [""]  # no configuration file; every peer (the one hypothesis) is evaluated
+            door = "--jsonl" if jsonl is not None else "--hyp and --ref"
+            raise UsageError(
+                f"{door} replace{'s' if jsonl is not None else ''} the configuration file: remove {extra!r}"
+            )
+        args = [""]  # no configuration file; every peer is evaluated
+        aligned = True
     elif "--sentence-separator" in long_opts:
-        raise UsageError("--sentence-separator applies to line-aligned files (--hyp, --ref)")
+        raise UsageError("--sentence-separator applies to line-aligned files (--hyp, --ref) and --jsonl")
     if not args:
         raise MissingConfiguration(
             "Please specify the ROUGE configuration file or use option '-h' for help", warnings
@@ -610,6 +621,7 @@ def parse_command_line(argv: Sequence[str], environ: Optional[Mapping[str, str]]
         hypothesis_path=hypothesis,
         reference_paths=tuple(refs),
         sentence_separator=long_opts.get("--sentence-separator"),
+        jsonl_path=jsonl,
     )
     return Request(
         options=options,

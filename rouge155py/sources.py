@@ -1,8 +1,9 @@
 """Where a run's evals come from: each door's input turned into evals over documents.
 
 A :class:`Source` is one door's input: an XML configuration (:class:`XmlFile`),
-a ``-z`` list (:class:`FileList`), line-aligned files (:class:`AlignedFiles`).
-Summaries given as Python values (the API) are made into documents here too.
+a ``-z`` list (:class:`FileList`), line-aligned files (:class:`AlignedFiles`),
+a JSONL file (:class:`JsonlFile`). Summaries given as Python values (the API,
+a JSONL line) are made into documents here too.
 
 A summary is a string (its lines are its sentences, as in an SPL file) or a
 list of sentence strings (joined with newlines: the same SPL text). It becomes
@@ -18,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping, Optional, Protocol, Sequence, TypeVar, Union
 
 from .config import Eval, EvalConfig, XmlEvalStream, config_from_documents, read_file_list, read_xml_config
-from .errors import InputError, UsageError, described
+from .errors import ConfigError, InputError, UsageError, described
 from .files import MAX_CONFIG_BYTES, MAX_FILE_BYTES, read_file, read_stdin, too_large
 from .readers import Document, SummaryText
 
@@ -26,6 +27,7 @@ __all__ = [
     "DEFAULT_PEER_ID",
     "AlignedFiles",
     "FileList",
+    "JsonlFile",
     "Source",
     "SummaryInput",
     "XmlFile",
@@ -287,3 +289,91 @@ class AlignedFiles:
 
     def read(self) -> EvalConfig:
         return read_aligned_files(self.hypothesis, self.references, self.separator)
+
+
+@dataclass(frozen=True)
+class JsonlFile:
+    """A JSONL file (``-``: standard input): one JSON object a line, one eval each.
+
+    An object holds ``"prediction"`` (one system's summary, system ``1``) or
+    ``"predictions"`` (system ID -> summary), and ``"references"`` (a list of
+    summaries) or ``"reference"`` (one); a summary is a string (its lines are
+    its sentences) or a list of sentence strings, as :func:`rouge155py.score`
+    takes them. ``"id"`` (a string or an integer) is the eval's ID, else its
+    number (1, 2 ...); other keys are ignored. ``separator`` (``--sep``) splits
+    a string into sentences, as for line-aligned files. Summaries are SPL
+    texts, or SIMPLE BE lines (``input_format``, under ``-3``).
+    """
+
+    path: str
+    separator: Optional[str] = None
+    input_format: str = "SPL"
+
+    @property
+    def name(self) -> str:
+        return self.path
+
+    def read(self) -> EvalConfig:
+        return read_jsonl(self.path, self.separator, self.input_format)
+
+
+def read_jsonl(path: str, separator: Optional[str] = None, input_format: str = "SPL") -> EvalConfig:
+    """The evals of a JSONL file (see :class:`JsonlFile`), in its order; blank lines are skipped."""
+    import json
+
+    evals: list[Eval] = []
+    peer_ids: set[str] = set()
+    seen: set[str] = set()
+    for number, line in enumerate(_file_lines(path), start=1):
+        if not line.strip():
+            continue
+        where = f"{path}:{number}"
+        try:
+            item = json.loads(line)
+        except ValueError as error:  # not JSON, or not UTF-8
+            raise ConfigError(f"{where}: not a JSON object ({error})") from None
+        if not isinstance(item, dict):
+            raise ConfigError(f"{where}: a line holds a JSON object, got {type(item).__name__}")
+        ev = _jsonl_eval(item, len(evals), where, separator, input_format)
+        if ev.eval_id in seen:
+            raise ConfigError(f"{where}: eval ID {ev.eval_id!r} is given twice")
+        seen.add(ev.eval_id)
+        peer_ids.update(ev.peers)
+        evals.append(ev)
+    return EvalConfig(evals, peer_ids)
+
+
+def _jsonl_eval(
+    item: dict[str, Any], index: int, where: str, separator: Optional[str], input_format: str
+) -> Eval:
+    """Eval ``index`` (0-based) of a JSONL file, from its line's object."""
+
+    def one(*keys: str) -> tuple[str, Any]:
+        found = [key for key in keys if key in item]
+        if len(found) != 1:
+            raise ConfigError(f"{where}: an object needs one of {' or '.join(map(repr, keys))}")
+        return found[0], item[found[0]]
+
+    def split(summary: Any) -> Any:
+        return summary.replace(separator, "\n") if separator and isinstance(summary, str) else summary
+
+    key, predictions = one("prediction", "predictions")
+    if key == "predictions" and not isinstance(predictions, dict):
+        raise ConfigError(f'{where}: "predictions" maps system IDs to summaries')
+    key, references = one("reference", "references")
+    if key == "references" and not isinstance(references, list):
+        raise ConfigError(f'{where}: "references" is a list of summaries')
+    eval_id = item.get("id", index + 1)
+    if not isinstance(eval_id, (str, int)) or isinstance(eval_id, bool):
+        raise ConfigError(f'{where}: "id" is a string or an integer, got {described(eval_id)}')
+    if isinstance(predictions, dict):
+        predictions = {peer_id: split(summary) for peer_id, summary in predictions.items()}
+    else:
+        predictions = split(predictions)
+    references = [split(r) for r in references] if key == "references" else [split(references)]
+    try:
+        ev = item_eval(index, predictions, references, input_format)
+    except UsageError as error:
+        raise ConfigError(f"{where}: {error}") from None
+    ev.eval_id = str(eval_id)
+    return ev

@@ -34,17 +34,20 @@ _SHORT = """\
          [--lang LANG (any language)] [--stopwords FILE (for -s)]
          <ROUGE-eval-config-file> [<systemID>]
 {prog} [options] --hyp FILE --ref FILE [--ref FILE ...] [--sep SEP (--sentence-separator)]
+{prog} [options] --jsonl FILE [--sep SEP]
 {prog} --make-home DIR
 Examples:
   {prog} -e data -a -n 2 -x -m -2 4 -u -c 95 -r 1000 -f A -p 0.5 -t 0 config.xml
   {prog} -n 2 -z SPL filelist.txt SYS1
   {prog} -n 2 -m --format csv --hyp system.txt --ref reference1.txt --ref reference2.txt
+  {prog} -n 2 -m --jsonl test-set.jsonl
 """
 
 #: What a command line without a configuration gets on stderr, before its error line.
 _SYNOPSIS = """\
 usage: {prog} [options] <ROUGE-eval-config-file> [<systemID>]
        {prog} [options] --hyp FILE --ref FILE [--ref FILE ...]
+       {prog} [options] --jsonl FILE
        {prog} -h (the options), -H (what each does)
 """
 
@@ -84,6 +87,10 @@ Additions of rouge155py:
   --hyp FILE --ref FILE [--ref FILE ...]: line-aligned files instead of a
   configuration, one summary per line (--hyp - reads standard input);
   --sep SEP (--sentence-separator) splits a line into sentences.
+  --jsonl FILE: one JSON object a line, each an evaluation: {"prediction": ...,
+  "references": [...]} ("predictions": {system: ...} for several systems,
+  "reference" for one, "id" for its ID); a summary is a string or a list of
+  sentences; --sep splits strings into sentences; --jsonl - reads standard input.
   --make-home DIR: make a ROUGE home (ROUGE-1.5.5.pl running rouge155py, data/).
   --quiet: no progress line (drawn on stderr only when it is a terminal and
   the run lasts over 2 s).

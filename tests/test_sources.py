@@ -1,0 +1,115 @@
+"""Where evals come from: the Source objects, JSONL files, summaries given as Python values."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from rouge155py import Options, Rouge, evaluate_args
+from rouge155py.errors import ConfigError, UsageError
+from rouge155py.options import DOOR_FIELDS, parse_command_line
+from rouge155py.sources import AlignedFiles, FileList, JsonlFile, XmlFile, read_jsonl
+
+
+def _jsonl(tmp_path: Path, *objects: object) -> str:
+    path = tmp_path / "items.jsonl"
+    path.write_text("".join(json.dumps(o) + "\n" for o in objects), encoding="utf-8")
+    return str(path)
+
+
+def test_each_door_is_one_source() -> None:
+    assert Options(config_path="c.xml").source == XmlFile("c.xml")
+    assert Options(config_path="l", file_list_format="SPL", file_list_peer_id="é").source == FileList(
+        "l", "SPL", "Ã©"
+    )
+    assert Options(hypothesis_path="h", reference_paths=("r",)).source == AlignedFiles("h", ("r",))
+    assert Options(jsonl_path="x.jsonl", sentence_separator="<q>").source == JsonlFile("x.jsonl", "<q>")
+    assert Options(jsonl_path="x.jsonl", be_mode="H").source == JsonlFile("x.jsonl", None, "SIMPLE")
+    assert Options().source is None
+    assert "jsonl_path" in DOOR_FIELDS and "max_ngram" not in DOOR_FIELDS
+
+
+def test_jsonl_shapes_are_the_apis(tmp_path: Path) -> None:
+    path = _jsonl(
+        tmp_path,
+        {"prediction": "the cat sat", "references": ["a cat sat", ["the cat", "sat down"]], "extra": 1},
+        {"prediction": ["the dog", "ran"], "reference": "a dog ran", "id": "doc-7"},
+    )
+    config = read_jsonl(path)
+    assert [ev.eval_id for ev in config.evals] == ["1", "doc-7"]
+    assert config.peer_ids == {"1"}
+    api = Rouge(max_ngram=2, per_eval=True).score(
+        ["the cat sat", ["the dog", "ran"]], [["a cat sat", ["the cat", "sat down"]], "a dog ran"]
+    )
+    door = evaluate_args(["-n", "2", "-d", "--jsonl", path])
+    assert door.to_legacy() == api.to_legacy().replace("Eval 2.1", "Eval doc-7.1")
+
+
+def test_jsonl_several_systems_and_a_missing_one(tmp_path: Path) -> None:
+    path = _jsonl(
+        tmp_path,
+        {"predictions": {"A": "the cat sat", "B": "a cat"}, "reference": "the cat sat"},
+        {"predictions": {"A": "the dog"}, "reference": "a dog"},
+    )
+    report = evaluate_args(["-n", "1", "--jsonl", path])
+    assert {r.peer_id for r in report.results} == {"A", "B"}
+    assert report.warnings == ["*ROUGE Warning: test instance for peer B does not exist for evaluation 2"]
+
+
+def test_jsonl_separator_splits_strings(tmp_path: Path) -> None:
+    path = _jsonl(tmp_path, {"prediction": "the cat<q>sat down", "reference": "the cat sat<q>down"})
+    split = evaluate_args(["-n", "1", "--sep", "<q>", "--jsonl", path]).to_legacy()
+    assert (
+        split == Rouge(max_ngram=1).score([["the cat", "sat down"]], [[["the cat sat", "down"]]]).to_legacy()
+    )
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("{not json", "not a JSON object"),
+        ("[1, 2]", "a line holds a JSON object, got list"),
+        ('{"reference": "a"}', "one of 'prediction' or 'predictions'"),
+        ('{"prediction": "a", "predictions": {"1": "a"}, "reference": "a"}', "one of"),
+        ('{"prediction": "a"}', "one of 'reference' or 'references'"),
+        ('{"prediction": "a", "references": "a"}', '"references" is a list'),
+        ('{"predictions": ["a"], "reference": "a"}', '"predictions" maps system IDs'),
+        ('{"prediction": 3, "reference": "a"}', "prediction 2 of system 1 is 3"),
+        ('{"prediction": "a", "reference": "a", "id": 1.5}', '"id" is a string or an integer'),
+        ('{"prediction": "a", "reference": "a", "id": true}', '"id" is a string or an integer'),
+    ],
+)
+def test_a_bad_jsonl_line_is_one_configuration_error(tmp_path: Path, line: str, message: str) -> None:
+    path = tmp_path / "bad.jsonl"
+    path.write_text('{"prediction": "x", "reference": "x"}\n\n' + line + "\n", encoding="utf-8")
+    with pytest.raises(ConfigError) as caught:
+        read_jsonl(str(path))
+    assert str(caught.value).startswith(f"{path}:3: ")
+    assert message in str(caught.value)
+
+
+def test_a_jsonl_eval_id_twice_is_an_error(tmp_path: Path) -> None:
+    path = _jsonl(
+        tmp_path, {"prediction": "a", "reference": "a"}, {"prediction": "b", "reference": "b", "id": 1}
+    )
+    with pytest.raises(ConfigError, match="eval ID '1' is given twice"):
+        read_jsonl(path)
+
+
+def test_jsonl_command_line_rules() -> None:
+    request = parse_command_line(["-n", "2", "--jsonl", "x.jsonl"])
+    assert request.options is not None and request.options.all_systems
+    for argv, message in (
+        (["--jsonl", "x.jsonl", "config.xml"], "--jsonl replaces the configuration file"),
+        (["--jsonl", "x.jsonl", "--hyp", "h", "--ref", "r"], "two inputs"),
+        (["--jsonl"], "needs a value"),
+    ):
+        with pytest.raises(UsageError, match=message):
+            parse_command_line(argv)
+
+
+def test_a_lone_surrogate_is_a_usage_error_not_a_crash() -> None:
+    with pytest.raises(UsageError, match=r"prediction 1 of system 1 holds a lone surrogate \(U\+D800\)"):
+        Rouge(max_ngram=1).score(["\ud800 a"], ["a"])
