@@ -29,36 +29,6 @@ import importlib
 
 from ._version import __version__
 
-# Type checkers take this name as true; "from typing import TYPE_CHECKING" would
-# import typing, the larger part of what "import rouge155py" costs.
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
-
-    from .api import Rouge, score
-    from .batches import (
-        EvalItem,
-        ScoredBatch,
-        TextItem,
-        eval_items,
-        score_batch,
-        summarize_batches,
-        text_items,
-    )
-    from .errors import (
-        ComputeError,
-        ConfigError,
-        DataError,
-        InputError,
-        RougeError,
-        UsageError,
-    )
-    from .evaluation import evaluate
-    from .options import Options, parse_command_line
-    from .report import FORMATS, Report, format_legacy
-    from .results import MetricResult, Summary
-    from .rouge155 import Rouge155
-
 __all__ = [
     "FORMATS",
     "ComputeError",
@@ -106,6 +76,7 @@ _HOMES = {
     "RougeError": "errors",
     "UsageError": "errors",
     "evaluate": "evaluation",
+    "evaluate_args": "evaluation",
     "Options": "options",
     "parse_command_line": "options",
     "FORMATS": "report",
@@ -117,30 +88,16 @@ _HOMES = {
 }
 
 
-if not TYPE_CHECKING:  # type checkers see the imports above, and flag a name that is not there
-
-    def __getattr__(name: str) -> Any:
-        """Import a public name's module on first access (PEP 562) and keep the name here."""
-        home = _HOMES.get(name)
-        if home is None:
-            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-        value = getattr(importlib.import_module(f".{home}", __name__), name)
-        globals()[name] = value
-        return value
+def __getattr__(name: str) -> object:
+    """Import a public name's module on first access (PEP 562) and keep the name here."""
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{home}", __name__), name)
+    globals()[name] = value
+    return value
 
 
 def __dir__() -> list[str]:
     """The module's names, the public ones not yet imported included."""
     return sorted(set(globals()) | set(__all__))
-
-
-def evaluate_args(argv: list[str]) -> Report:
-    """Evaluate a ROUGE-1.5.5.pl command line (without the program name); ``-j N`` as the command does."""
-    from .errors import UsageError
-    from .evaluation import evaluate
-    from .options import parse_command_line
-
-    request = parse_command_line(argv)
-    if request.options is None:
-        raise UsageError("the command line asks for no evaluation")
-    return evaluate(request.options)

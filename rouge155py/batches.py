@@ -36,7 +36,6 @@ import numbers
 import threading
 from dataclasses import dataclass, field, fields
 from typing import (
-    TYPE_CHECKING,
     Any,
     Callable,
     Iterable,
@@ -62,16 +61,13 @@ from .engine import (
 from .errors import RougeError, UsageError, described
 from .metrics.base import Metric
 from .metrics.plan import metric_plan
-from .options import Options, as_options
+from .options import HoldsOptions, Options, as_options
 from .planning import check_evals, check_resamples, eval_chunks, plan_tasks, walk_tasks
 from .progress import ProgressFn
 from .readers import Document, SummaryFile, SummaryText
 from .report import Report
 from .results import Counts, Row, Summary, eval_id_of
 from .sources import DEFAULT_PEER_ID, SummaryInput, item_eval, text_format, text_systems
-
-if TYPE_CHECKING:
-    from .api import Rouge
 
 __all__ = [
     "EvalItem",
@@ -284,7 +280,7 @@ class _Scoring:
         return None
 
 
-def score_batch(items: Iterable[Item], options: Union[Options, Rouge]) -> ScoredBatch:
+def score_batch(items: Iterable[Item], options: Union[Options, HoldsOptions]) -> ScoredBatch:
     """Score the evals of some items: their instance rows and what the report needs of each eval.
 
     ``options``: an :class:`Options` or a :class:`~rouge155py.Rouge` (texts
@@ -422,7 +418,7 @@ def summaries_here(
 
 def summarize_batches(
     batches: Iterable[ScoredBatch],
-    options: Union[Options, Rouge],
+    options: Union[Options, HoldsOptions],
     peer_ids: Iterable[str] = (),
     progress: Optional[ProgressFn] = None,
     summaries: TableSummaries = summaries_here,

@@ -18,15 +18,12 @@ Dask is imported when a function here is called (``pip install 'rouge155py[dask]
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterable, Iterator, Optional, Union
+from typing import Any, Iterable, Iterator, Optional, Union
 
 from .batches import ScoredBatch, peer_id_list, score_batch, summarize_batches
 from .errors import UsageError, described
-from .options import Options, as_options
+from .options import HoldsOptions, Options, as_options
 from .report import Report
-
-if TYPE_CHECKING:
-    from .api import Rouge
 
 __all__ = ["score_on_cluster"]
 
@@ -62,7 +59,7 @@ def _arrivals(distributed: Any, client: Any, futures: list[Any]) -> Iterator[Sco
 
 def score_on_cluster(
     items: Any,
-    options: Union[Options, Rouge],
+    options: Union[Options, HoldsOptions],
     client: Optional[Any] = None,
     peer_ids: Iterable[str] = (),
 ) -> Report:

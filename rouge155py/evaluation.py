@@ -21,13 +21,13 @@ from .config import EvalConfig
 from .engine import RowTable
 from .errors import RougeError, UsageError
 from .metrics.plan import metric_plan
-from .options import Options
+from .options import Options, parse_command_line
 from .planning import check_models, check_resamples
 from .progress import ProgressFn
 from .report import Report
 from .results import Counts, Summary
 
-__all__ = ["Evals", "Executor", "ThisProcess", "evaluate", "executor_for", "load_config"]
+__all__ = ["Evals", "Executor", "ThisProcess", "evaluate", "evaluate_args", "executor_for", "load_config"]
 
 # Evals scored at a time in this process, between two words to ``progress``.
 _CHUNK_EVALS = 256
@@ -148,3 +148,11 @@ def _verbose_traces(options: Options, config: EvalConfig, exists: object) -> lis
     peers = options.selection.evaluated(config.peer_ids)
     check_models(config.evals, peers, exists)  # type: ignore[arg-type]
     return verbose_traces(options, config, metric_plan(options.metrics), peers)
+
+
+def evaluate_args(argv: list[str]) -> Report:
+    """Evaluate a ROUGE-1.5.5.pl command line (without the program name), as the command does."""
+    request = parse_command_line(argv)
+    if request.options is None:
+        raise UsageError("the command line asks for no evaluation")
+    return evaluate(request.options)

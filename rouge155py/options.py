@@ -15,7 +15,7 @@ import re
 import sys
 from dataclasses import dataclass, field, fields
 from functools import cached_property
-from typing import Any, Callable, Mapping, Optional, Sequence
+from typing import Any, Callable, Mapping, Optional, Protocol, Sequence
 
 from .bootstrap import ResampleSettings
 from .errors import LimitError, UsageError, described
@@ -31,6 +31,7 @@ __all__ = [
     "MAX_NGRAM",
     "MAX_RESAMPLES",
     "PERL_OPTION_SPEC",
+    "HoldsOptions",
     "Options",
     "Request",
     "as_options",
@@ -481,6 +482,12 @@ def _arguments(argv: object) -> list[str]:
         if not isinstance(arg, str):
             raise UsageError(f"argument {index} of the command line is {described(arg)}; expected a str")
     return [str(arg) for arg in arguments]
+
+
+class HoldsOptions(Protocol):
+    """What holds its options as ``.options``: a :class:`~rouge155py.Rouge`."""
+
+    options: Options
 
 
 def as_options(value: object) -> Options:

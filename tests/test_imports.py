@@ -185,4 +185,4 @@ def test_jobs_fork_without_multiprocessing(tmp_path: Path, jobs: list[str]) -> N
 
 def test_this_process_sees_the_same_names() -> None:
     assert set(rouge155py.__all__) <= set(dir(rouge155py))
-    assert rouge155py.evaluate_args.__module__ == "rouge155py"
+    assert rouge155py.evaluate_args.__module__ == "rouge155py.evaluation"
