@@ -9,21 +9,22 @@ import sys
 from pathlib import Path
 from typing import Any, Optional
 
-REPO = Path(__file__).resolve().parents[2]
+from . import fuzz
+from .fuzz import DATA, REPO
+
 sys.path.insert(0, str(REPO / "scripts"))
 
-import fuzz  # noqa: E402
-import perl_oracle  # noqa: E402
+import perl_oracle
 
-from .catalogue import PERL, Case, Directory, Fifo, Refused, Symlink  # noqa: E402
+from .catalogue import PERL, Case, Directory, Fifo, Refused, Symlink
 
-DATA = str(REPO / "data")
 ARCHIVE = Path(__file__).resolve().parent / "perl_archive.json"
 TIMEOUT = 60.0  # against hangs only: every case ends in well under a second
 
 __all__ = [
     "ARCHIVE",
     "DATA",
+    "REPO",
     "TIMEOUT",
     "archived",
     "build",
