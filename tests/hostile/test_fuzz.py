@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Optional
 
 import pytest
-from perl_oracle import Oracle
+from reference.oracle import Oracle
 
 from .support import fuzz
 
