@@ -9,7 +9,8 @@
     python scripts/bench.py --only api-vs-rouge-score --repeat 3
 
 Both programs run on the same machine in the same call, one process each (rouge155py
-without ``-j``); their outputs must be byte-identical. Full options are
+without ``-j``); their outputs must be byte-identical. The Perl is the one
+``python tests/reference/oracle.py --install`` installs (the bench runs that first). Full options are
 ``-a -c 95 -r 1000 -n 4 -w 1.2 -2 4 -U -m``; DUC's official options are
 ``-a -n 2 -x -m -2 4 -u -c 95 -r 1000 -f A -p 0.5 -t 0``. A pair is a peer summary
 in an eval (evals x systems): the time per pair is the run's wall time divided by
@@ -102,9 +103,8 @@ from pathlib import Path
 from typing import Callable, Iterator, Optional
 
 REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO / "scripts"))
-
-import perl_oracle  # noqa: E402
+#: Installs the reference Perl and prints where it is; the tests' own, run as a program.
+ORACLE = REPO / "tests" / "reference" / "oracle.py"
 
 FULL = "-a -c 95 -r 1000 -n 4 -w 1.2 -2 4 -U -m"
 OFFICIAL = "-a -n 2 -x -m -2 4 -u -c 95 -r 1000 -f A -p 0.5 -t 0"
@@ -361,8 +361,23 @@ def ours(options: str, config: Path, jobs: int) -> list[str]:
     ]
 
 
-def perl(oracle: perl_oracle.Oracle, options: str, config: Path) -> list[str]:
-    return [oracle.perl, str(oracle.script), "-e", str(oracle.data_dir), *options.split(), str(config)]
+def reference_perl() -> list[str]:
+    """``perl ROUGE-1.5.5.pl -e DATA``, as the oracle reports it after installing it if needed."""
+    done = subprocess.run(
+        [sys.executable, str(ORACLE), "--install"],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        raise SystemExit(f"bench: no reference Perl: {done.stderr.strip()}")
+    paths = dict(line.split(": ", 1) for line in done.stdout.splitlines())
+    return [paths["perl"], paths["script"], "-e", paths["data_dir"]]
+
+
+def perl(reference: list[str], options: str, config: Path) -> list[str]:
+    return [*reference, *options.split(), str(config)]
 
 
 def _first_difference(a: bytes, b: bytes) -> str:
@@ -389,8 +404,8 @@ class Compared:
 class Runner:
     """Runs and measures both programs; a command measured once in the call is reused."""
 
-    def __init__(self, oracle: Optional[perl_oracle.Oracle], out_dir: Path, repeat: int) -> None:
-        self.oracle = oracle
+    def __init__(self, reference: Optional[list[str]], out_dir: Path, repeat: int) -> None:
+        self.reference = reference
         self.out_dir = out_dir
         self.repeat = repeat
         self.cache: dict[tuple[str, str, str], Measure] = {}
@@ -406,10 +421,10 @@ class Runner:
     def perl(self, label: str, config: Path, options: str) -> Optional[Measure]:
         key = ("perl", str(config), options)
         if key not in self.cache:
-            if self.oracle is None:
+            if self.reference is None:
                 return None
             self.cache[key] = measure(
-                perl(self.oracle, options, config), self.out_dir / f"{label}.perl", 1, _corpus_dir(config)
+                perl(self.reference, options, config), self.out_dir / f"{label}.perl", 1, _corpus_dir(config)
             )
         return self.cache[key]
 
@@ -419,7 +434,7 @@ class Runner:
         if mine.code != 0:
             return Compared(mine, theirs, f"FAILED: rouge155py exit {mine.code}", False)
         if theirs is None:
-            reason = "--skip-perl" if self.oracle is None else "no Perl on this step"
+            reason = "--skip-perl" if self.reference is None else "no Perl on this step"
             return Compared(mine, None, f"not checked ({reason})", True)
         if theirs.code != 0:
             return Compared(mine, theirs, f"FAILED: the Perl exit {theirs.code}", False)
@@ -644,10 +659,10 @@ def main(argv: Optional[list[str]] = None) -> int:
     compileall.compile_dir(str(REPO / "rouge155py"), quiet=1)
     workloads = [w for w in WORKLOADS if chosen(w.name)]
     with_perl = bool(workloads) or chosen("scaling") or chosen("cnn-scaling")
-    oracle = None if args.skip_perl or not with_perl else perl_oracle.ensure_oracle()
+    reference = None if args.skip_perl or not with_perl else reference_perl()
     out_dir = args.workdir / "outputs"
     out_dir.mkdir(parents=True, exist_ok=True)
-    runner = Runner(oracle, out_dir, args.repeat)
+    runner = Runner(reference, out_dir, args.repeat)
     failed = False
     acceptance: list[str] = []
 

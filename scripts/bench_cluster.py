@@ -44,10 +44,9 @@ from pathlib import Path
 from typing import Any, Optional
 from unittest import mock
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO / "scripts"))
+import bench
 
-import bench  # noqa: E402
+REPO = Path(__file__).resolve().parent.parent
 
 SEPARATOR = "<q>"
 RUNS = ("one process", "-j 2", "dask")

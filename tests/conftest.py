@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from reference.oracle import INSTALL, Oracle, find_oracle
 
 REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO / "scripts"))
-
-import perl_oracle  # noqa: E402
 
 
 @pytest.fixture(scope="session")
@@ -35,9 +32,9 @@ def cli_runner() -> CliRunner:
 
 
 @pytest.fixture(scope="session")
-def oracle() -> perl_oracle.Oracle:
+def oracle() -> Oracle:
     """The reference ROUGE-1.5.5.pl; the test is skipped where it is not installed."""
-    found = perl_oracle.find_oracle()
+    found = find_oracle()
     if found is None:
-        pytest.skip("reference Perl not available (python scripts/perl_oracle.py --install)")
+        pytest.skip(f"reference Perl not available ({INSTALL})")
     return found

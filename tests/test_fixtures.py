@@ -1,4 +1,4 @@
-"""The port against archived ROUGE-1.5.5.pl outputs (``scripts/make_fixtures.py``).
+"""The port against archived ROUGE-1.5.5.pl outputs (``reference/make_fixtures.py``).
 
 Each directory under ``tests/fixtures/perl/`` holding an ``args.json`` is one
 case: the port runs in this process, from the repository root, with

@@ -10,8 +10,9 @@ import re
 from pathlib import Path
 from typing import Callable
 
-import perl_oracle
 import pytest
+from reference.make_stem_fixture import perl_stems
+from reference.oracle import Oracle
 
 from rouge155py import _kernel
 from rouge155py.resources import load_data
@@ -110,12 +111,7 @@ def _random_words(count: int, seed: int) -> list[str]:
 
 
 @STEMMERS
-def test_random_strings_match_live_perl(stem: Callable[[str], str]) -> None:
-    oracle = perl_oracle.find_oracle()
-    if oracle is None:
-        pytest.skip("reference Perl not installed (python scripts/perl_oracle.py --install)")
-    from make_stem_fixture import perl_stems
-
+def test_random_strings_match_live_perl(stem: Callable[[str], str], oracle: Oracle) -> None:
     words = _random_words(2000, seed=1555)
     perl = perl_stems(words, oracle)
     mismatches = []

@@ -16,10 +16,10 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from reference.oracle import Oracle
 
     from .generate import Case
 
@@ -27,7 +27,6 @@ __all__ = [
     "DATA_DIR",
     "REPO_ROOT",
     "Outcome",
-    "PerlRunner",
     "Result",
     "canonical",
     "compare",
@@ -42,16 +41,6 @@ DATA_DIR = REPO_ROOT / "data"
 DEFAULT_TIMEOUT = 120.0
 _DIFF_LINES = 40
 _STDERR_CHARS = 600
-
-
-class PerlRunner(Protocol):
-    """What ``scripts/perl_oracle.Oracle`` provides."""
-
-    data_dir: Path
-
-    def run(
-        self, args: Sequence[str], cwd: Path | None = None, timeout: float = 600
-    ) -> subprocess.CompletedProcess[bytes]: ...
 
 
 @dataclass
@@ -87,7 +76,7 @@ def _timed_out(exc: subprocess.TimeoutExpired, seconds: float) -> Outcome:
     return Outcome(-1, as_bytes(exc.stdout), as_bytes(exc.stderr), seconds, timed_out=True)
 
 
-def run_perl(case: Case, oracle: PerlRunner, timeout: float = DEFAULT_TIMEOUT) -> Outcome:
+def run_perl(case: Case, oracle: Oracle, timeout: float = DEFAULT_TIMEOUT) -> Outcome:
     """Run the reference Perl on ``case``."""
     start = time.perf_counter()
     try:
@@ -123,7 +112,7 @@ def run_port(case: Case, timeout: float = DEFAULT_TIMEOUT) -> Outcome:
     return Outcome(proc.returncode, proc.stdout, proc.stderr, time.perf_counter() - start)
 
 
-def run_both(case: Case, oracle: PerlRunner, timeout: float = DEFAULT_TIMEOUT) -> Result:
+def run_both(case: Case, oracle: Oracle, timeout: float = DEFAULT_TIMEOUT) -> Result:
     """Run ``case`` through the Perl and through the port."""
     return Result(case, run_perl(case, oracle, timeout), run_port(case, timeout))
 

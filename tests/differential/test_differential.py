@@ -1,15 +1,21 @@
 """Live differential tests: the port against the reference ROUGE-1.5.5.pl.
 
-``ROUGE155PY_DIFF_CASES`` (default 150) random cases per metric family; they are
-skipped when the reference Perl is not installed (``python scripts/perl_oracle.py
---install``).  The generator tests need no Perl.
+``ROUGE155PY_DIFF_CASES`` (default 150) random cases per metric family, from the seed
+``ROUGE155PY_DIFF_SEED`` (default 0; the ALL family's seeds start 100,000 above it);
+they are skipped when the reference Perl is not installed
+(``python tests/reference/oracle.py --install``).  A large batch, for instance::
+
+    ROUGE155PY_DIFF_CASES=2000 ROUGE155PY_DIFF_SEED=5000 \\
+        python -m pytest tests/differential/test_differential.py -k ALL
+
+A failure names each mismatching case with its seed: ``make_case(seed, directory,
+metrics)`` writes it again.  The generator tests need no Perl.
 """
 
 from __future__ import annotations
 
 import os
 import re
-import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -22,29 +28,13 @@ from .runner import REPO_ROOT, compare, run_both
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
+    from reference.oracle import Oracle
+
 CASES = int(os.environ.get("ROUGE155PY_DIFF_CASES", "150"))
+SEED = int(os.environ.get("ROUGE155PY_DIFF_SEED", "0"))
 CHUNK = 10
 # Seeds of the two families do not overlap, so a failure names one case.
-FIRST_SEED = {"N": 0, "ALL": 100_000}
-
-
-def _oracle():
-    scripts = str(REPO_ROOT / "scripts")
-    if scripts not in sys.path:
-        sys.path.insert(0, scripts)
-    try:
-        from perl_oracle import find_oracle
-    except ImportError:
-        return None
-    return find_oracle()
-
-
-@pytest.fixture(scope="module")
-def oracle():
-    found = _oracle()
-    if found is None:
-        pytest.skip("reference Perl not available")
-    return found
+FIRST_SEED = {"N": SEED, "ALL": SEED + 100_000}
 
 
 def _chunks(metrics: str) -> list[tuple[str, int, int]]:
@@ -57,7 +47,7 @@ def _chunks(metrics: str) -> list[tuple[str, int, int]]:
     _chunks("N") + _chunks("ALL"),
     ids=lambda v: str(v),
 )
-def test_port_matches_perl(oracle, tmp_path: Path, metrics: str, start: int, stop: int) -> None:
+def test_port_matches_perl(oracle: Oracle, tmp_path: Path, metrics: str, start: int, stop: int) -> None:
     problems = []
     for seed in range(start, stop):
         case = make_case(seed, tmp_path / f"{metrics}-{seed}", metrics)

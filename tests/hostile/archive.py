@@ -1,7 +1,7 @@
 """Record what ROUGE-1.5.5.pl does with each case of the catalogue, in ``perl_archive.json``.
 
-    python -m tests.hostile.archive            # from the repository root; needs the Perl
-    python -m tests.hostile.archive --check    # exit 1 when the archive is stale
+    cd tests && python -m hostile.archive            # needs the Perl
+    cd tests && python -m hostile.archive --check    # exit 1 when the archive is stale
 
 For each case: the arguments, what the Perl does (``same``: exits 0, and its
 stdout is kept; ``dies``; ``hangs``: no end within ``--timeout`` seconds;
@@ -20,8 +20,10 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from reference.oracle import INSTALL, find_oracle
+
 from .catalogue import CASES, PERL
-from .support import ARCHIVE, build, perl_args, perl_oracle
+from .support import ARCHIVE, build, perl_args
 
 LARGE_OUTPUT = 16384  # bytes of stdout above which only their SHA-256 is kept
 
@@ -54,11 +56,9 @@ def main() -> int:
     parser.add_argument("--check", action="store_true")
     parser.add_argument("--timeout", type=float, default=20.0)
     opts = parser.parse_args()
-    oracle = perl_oracle.find_oracle()
+    oracle = find_oracle()
     if oracle is None:
-        print(
-            "the reference Perl is not installed (python scripts/perl_oracle.py --install)", file=sys.stderr
-        )
+        print(f"the reference Perl is not installed ({INSTALL})", file=sys.stderr)
         return 2
     archive = {case.name: perl_outcome(case, oracle, opts.timeout) for case in CASES}
     wrong = [

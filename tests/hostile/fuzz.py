@@ -1,8 +1,10 @@
-#!/usr/bin/env python3
 """Fuzz the command line: generated and mutated configurations, file lists, summaries and options.
 
-    python scripts/fuzz.py --cases 10000             # outcome counts and runtime
-    python scripts/fuzz.py --cases 500 --seed 7 --keep fuzz-failures
+``test_fuzz.py`` runs a few hundred cases; a long run is the same test with more::
+
+    ROUGE155PY_FUZZ_CASES=10000 python -m pytest -s tests/hostile/test_fuzz.py
+    ROUGE155PY_FUZZ_CASES=500 ROUGE155PY_FUZZ_SEED=7 ROUGE155PY_FUZZ_KEEP=fuzz-failures \\
+        ROUGE155PY_FUZZ_PERL=1 python -m pytest -s tests/hostile/test_fuzz.py
 
 Every case is a fresh directory holding summary files (SEE, SPL, ISI or SIMPLE
 BE), an XML configuration, a ``-z`` file list or line-aligned files, any of
@@ -14,15 +16,15 @@ process (no interpreter start-up), in its own process group, with stdin from
 An outcome is good when the run exits 0, or with a documented exit code and
 exactly one ``rouge155py: error:`` line as its last stderr line; any other
 stderr line must be one of the known warnings. Bad outcomes: a traceback, an
-undocumented exit code or stderr line, a hang (over ``--timeout`` seconds), a
-death by signal, or a file created in the case directory. The script exits 1
-when any case is bad; ``--keep DIR`` keeps those cases (their files and the
-command) for replay.
+undocumented exit code or stderr line, a hang, a death by signal, or a file
+created in the case directory. ``ROUGE155PY_FUZZ_KEEP=DIR`` keeps the bad cases
+(their files and the command) for replay; ``ROUGE155PY_FUZZ_PERL=1`` also runs
+the reference Perl on the good cases and fails where its bytes differ. ``-s``
+shows the outcome counts.
 """
 
 from __future__ import annotations
 
-import argparse
 import io
 import os
 import random
@@ -39,7 +41,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Optional, Sequence
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 DATA = str(REPO / "data")
 
 #: Exit codes of rouge155py/errors.py (1 to 7) and of the documented stops.
@@ -54,7 +56,16 @@ _WARNINGS = (
     re.compile(r"\*ROUGE Warning: test instance for peer .* does not exist for evaluation .*$", re.S),
 )
 
-__all__ = ["DOCUMENTED_EXITS", "Outcome", "generate_case", "judge", "main", "run_cases", "run_isolated"]
+__all__ = [
+    "DOCUMENTED_EXITS",
+    "Outcome",
+    "describe",
+    "generate_case",
+    "judge",
+    "run_cases",
+    "run_isolated",
+    "summary",
+]
 
 
 # --------------------------------------------------------------------------
@@ -218,6 +229,17 @@ def judge(outcome: Outcome) -> str:
 
 
 GOOD = ("ok", "error")
+#: Every verdict of :func:`judge`, in the order a summary counts them.
+VERDICTS = (
+    *GOOD,
+    "traceback",
+    "hang",
+    "signal",
+    "undocumented exit",
+    "not one error line",
+    "unknown stderr",
+    "file created",
+)
 
 
 # --------------------------------------------------------------------------
@@ -670,59 +692,13 @@ def describe(case: Case, outcome: Outcome, verdict: str) -> str:
     )
 
 
-def main(argv: Optional[Sequence[str]] = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--cases", type=int, default=1000)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--timeout", type=float, default=10.0, help="seconds before a run counts as a hang")
-    parser.add_argument("--keep", type=Path, help="keep the bad cases in this directory")
-    parser.add_argument("--perl", action="store_true", help="also run the reference Perl on the good cases")
-    opts = parser.parse_args(argv)
-    sys.path.insert(0, str(REPO))
-    oracle = None
-    if opts.perl:
-        sys.path.insert(0, str(REPO / "scripts"))
-        import perl_oracle
-
-        oracle = perl_oracle.find_oracle()
-        if oracle is None:
-            print(
-                "fuzz: the reference Perl is not installed (scripts/perl_oracle.py --install)",
-                file=sys.stderr,
-            )
-            return 2
-
-    def progress(done: int, tally: Tally) -> None:
-        if done % 500 == 0 or done == opts.cases:
-            print(f"{done} cases: {dict(tally.counts)}", file=sys.stderr, flush=True)
-
-    tally = run_cases(opts.cases, opts.seed, opts.timeout, opts.keep, progress, oracle)
-    for case, outcome, verdict in tally.bad[:20] + tally.perl_cases[:20]:
-        print(describe(case, outcome, verdict))
-    bad = sum(n for verdict, n in tally.counts.items() if verdict not in GOOD)
-    print(
-        f"cases: {opts.cases}, seed {opts.seed}, {tally.seconds:.1f} s (slowest case {tally.slowest:.2f} s)"
-    )
-    for verdict in (
-        "ok",
-        "error",
-        "traceback",
-        "hang",
-        "signal",
-        "undocumented exit",
-        "not one error line",
-        "unknown stderr",
-        "file created",
-    ):
-        print(f"  {verdict}: {tally.counts.get(verdict, 0)}")
-    print("  exit codes: " + ", ".join(f"{k}: {v}" for k, v in sorted(tally.exits.items(), key=str)))
-    if oracle is not None:
-        print(
-            "  against the Perl: "
-            + (", ".join(f"{k}: {v}" for k, v in tally.perl.items()) or "no difference")
-        )
-    return 1 if bad or tally.perl["differs from the Perl"] else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+def summary(tally: Tally, seed: int, with_perl: bool) -> str:
+    """The outcome counts of a run, its exit codes and, with the Perl, the differences from it."""
+    cases = sum(tally.counts.values())
+    lines = [f"cases: {cases}, seed {seed}, {tally.seconds:.1f} s (slowest case {tally.slowest:.2f} s)"]
+    lines += [f"  {verdict}: {tally.counts.get(verdict, 0)}" for verdict in VERDICTS]
+    lines.append("  exit codes: " + ", ".join(f"{k}: {v}" for k, v in sorted(tally.exits.items(), key=str)))
+    if with_perl:
+        against = ", ".join(f"{k}: {v}" for k, v in tally.perl.items()) or "no difference"
+        lines.append(f"  against the Perl: {against}")
+    return "\n".join(lines)
