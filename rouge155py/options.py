@@ -112,6 +112,8 @@ _CHECKS: dict[str, Callable[[str, Any], Any]] = {
 
 
 _DOOR = {"door": True}
+#: The value objects :class:`Options` builds (each made once, when first asked for).
+_SETTINGS = ("source", "selection", "text", "metrics", "scoring", "resampling")
 
 
 @dataclass(frozen=True)
@@ -208,6 +210,8 @@ class Options:
         for name, value in labels:
             if getattr(self, name) is None and value is not None:
                 object.__setattr__(self, name, f"{value:.15g}")
+        for name in _SETTINGS:  # a value object made while the checks ran saw values not yet final
+            self.__dict__.pop(name, None)
 
     def _check_text_stage(self) -> None:
         """``lang`` in its two-letter form, and the options that go with it.
