@@ -7,11 +7,12 @@ recall, precision and F.
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from dataclasses import dataclass
 from typing import Hashable, NamedTuple, Optional, Union
 
-__all__ = ["Grams", "ModelCounts", "clipped_hits", "rounded_ratio", "score_grams"]
+__all__ = ["Grams", "ModelCounts", "clipped_hits", "rounded_ratio", "score_grams", "skip_reach"]
 
 Number = Union[int, float]
 
@@ -52,3 +53,19 @@ def rounded_ratio(hit: Number, count: Number) -> float:
 def score_grams(model: Grams, peer: Grams) -> ModelCounts:
     """Clipped unit matches of one model against the peer."""
     return ModelCounts(clipped_hits(model.counts, peer.counts), model.total, peer.total)
+
+
+# Token positions are int32: a skip-bigram reach of this much or more is no limit.
+_NO_LIMIT = 2**31
+
+
+def skip_reach(distance: float) -> int:
+    """The largest j - i of a skip-bigram (i, j) under ``-2 distance``; -1 for no limit.
+
+    The Perl pairs token i with j <= i + distance + 1, any j when distance < 0.
+    A distance of 1e19 pairs every token with every later one, as no limit does
+    (and as an integer it would not fit the kernel's).
+    """
+    if distance < 0 or distance + 1 >= _NO_LIMIT:
+        return -1
+    return math.floor(distance + 1)

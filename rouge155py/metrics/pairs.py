@@ -11,13 +11,12 @@ hold only the units of the text with fewer of them.
 
 from __future__ import annotations
 
-import math
 from array import array
 from itertools import starmap
 from typing import TYPE_CHECKING, Iterator, Optional, Sequence
 
 from .._kernel import accel
-from . import ModelCounts
+from . import ModelCounts, skip_reach
 from .base import Metric, Task
 
 if TYPE_CHECKING:
@@ -28,20 +27,6 @@ __all__ = ["UnitMetric", "available", "peer_counts", "skip_reach"]
 _LONGEST_NGRAM = 64  # the kernel's limit; longer n-grams take the numpy path
 # About this many units (n-grams, skip-bigrams) are counted at once without the kernel: a bound on memory.
 _CHUNK_UNITS = 100_000
-# Token positions are int32: a skip-bigram reach of this much or more is no limit.
-_NO_LIMIT = 2**31
-
-
-def skip_reach(distance: float) -> int:
-    """The largest j - i of a skip-bigram (i, j) under ``-2 distance``; -1 for no limit.
-
-    The Perl pairs token i with j <= i + distance + 1, any j when distance < 0.
-    A distance of 1e19 pairs every token with every later one, as no limit does
-    (and as an integer it would not fit the kernel's).
-    """
-    if distance < 0 or distance + 1 >= _NO_LIMIT:
-        return -1
-    return math.floor(distance + 1)
 
 
 def available(n: int) -> bool:

@@ -16,7 +16,7 @@ from typing import Sequence
 
 import numpy as np
 
-from .pairs import skip_reach
+from . import skip_reach
 
 __all__ = ["UnitTable", "ngram_units", "skip_bigram_hits", "skip_bigram_total", "skip_bigram_units"]
 
