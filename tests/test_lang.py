@@ -436,7 +436,15 @@ def test_nltk_is_imported_only_in_the_mode(tmp_path: Path) -> None:
 
 def test_same_scores_as_rouge_score_on_generated_pairs() -> None:
     pytest.importorskip("rouge_score")
-    import crosscheck_lang
+    import importlib.util
+
+    # The user's script, loaded from its file (the test tree does not put scripts/ on sys.path).
+    path = Path(__file__).resolve().parents[1] / "scripts" / "crosscheck_lang.py"
+    spec = importlib.util.spec_from_file_location("crosscheck_lang", path)
+    assert spec is not None and spec.loader is not None
+    crosscheck_lang = importlib.util.module_from_spec(spec)
+    sys.modules["crosscheck_lang"] = crosscheck_lang  # its dataclasses look their module up
+    spec.loader.exec_module(crosscheck_lang)
 
     outcome = crosscheck_lang.run(40, crosscheck_lang.LANGUAGES, seed=11)
     assert outcome.pairs == 40 * len(crosscheck_lang.LANGUAGES) >= 200
