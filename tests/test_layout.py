@@ -1,0 +1,65 @@
+"""``scripts/`` holds what a user runs, ``tests/`` what the tests need: neither imports the other.
+
+A script imports the installed package and its siblings in ``scripts/`` (the
+directory of a script run is on the path already), and edits no ``sys.path``;
+the tests import their own modules with ``tests/`` as the import root. Where a
+script needs the tests' code (the reference Perl's installer), it runs it as a
+program.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+SCRIPTS = REPO / "scripts"
+TESTS = REPO / "tests"
+
+
+def _imported(path: Path) -> Iterator[tuple[int, str]]:
+    """The line and top-level name of each absolute import in a file."""
+    for node in ast.walk(ast.parse(path.read_bytes(), str(path))):
+        if isinstance(node, ast.Import):
+            yield from ((node.lineno, alias.name.split(".")[0]) for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            yield node.lineno, node.module.split(".")[0]
+
+
+def _top_level_names(root: Path) -> set[str]:
+    """What ``import NAME`` finds with ``root`` on the path: its modules and packages."""
+    packages = {p.name for p in root.iterdir() if (p / "__init__.py").is_file()}
+    return {p.stem for p in root.glob("*.py")} | packages
+
+
+def _where(path: Path, line: int) -> str:
+    return f"{path.relative_to(REPO)}:{line}"
+
+
+@pytest.mark.parametrize(
+    ("files", "other"),
+    [(sorted(SCRIPTS.glob("*.py")), TESTS), (sorted(TESTS.rglob("*.py")), SCRIPTS)],
+    ids=["scripts-import-no-test-module", "tests-import-no-script"],
+)
+def test_neither_tree_imports_the_other(files: list[Path], other: Path) -> None:
+    names = _top_level_names(other) | {other.name}
+    found = [
+        f"{_where(path, line)} imports {name}"
+        for path in files
+        for line, name in _imported(path)
+        if name in names
+    ]
+    assert not found, found
+
+
+def test_no_script_edits_the_import_path() -> None:
+    found = [
+        _where(path, number)
+        for path in sorted(SCRIPTS.glob("*.py"))
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if "sys.path" in line
+    ]
+    assert not found, found
