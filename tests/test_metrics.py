@@ -21,7 +21,7 @@ from rouge155py.corpus import Vocabulary
 from rouge155py.errors import ComputeError, InputError
 from rouge155py.metrics import Grams, ModelCounts, clipped_hits, rounded_ratio, score_grams
 from rouge155py.metrics.be import BE_MODES, basic_elements
-from rouge155py.metrics.lcs import LcsText, lcs_marks, score_lcs, score_wlcs, wlcs_marks
+from rouge155py.metrics.lcs import LcsText, lcs_marks, score_lcs, score_wlcs
 from rouge155py.metrics.ngram import ngrams
 from rouge155py.metrics.skipbigram import skip_bigrams
 from rouge155py.scoring import Totals, combine_models
@@ -314,7 +314,7 @@ def test_wlcs_prefers_consecutive_matches() -> None:
     #   which beats the two separate hits x, y (1 + 1 = 2) and is carried to (4,5).
     # Backtrack: left, left, left to (4,2), diag marks b, diag marks a.
     mask = [False] * 4
-    wlcs_marks(2.0)(["x", "y", "a", "b"], ["a", "b", "x", "z", "y"], mask)
+    lcs_marks(["x", "y", "a", "b"], ["a", "b", "x", "z", "y"], mask, 2.0)
     assert mask == [False, False, True, True]
 
 
