@@ -9,9 +9,20 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import Hashable, NamedTuple, Optional, Union
+from typing import Any, Hashable, NamedTuple, Optional, Sequence, Union
 
-__all__ = ["Grams", "ModelCounts", "clipped_hits", "rounded_ratio", "score_grams"]
+from ..errors import UsageError
+
+__all__ = [
+    "GIVEN_MODEL",
+    "GIVEN_PEER",
+    "Grams",
+    "ModelCounts",
+    "clipped_hits",
+    "given_list",
+    "rounded_ratio",
+    "score_grams",
+]
 
 Number = Union[int, float]
 
@@ -52,3 +63,16 @@ def rounded_ratio(hit: Number, count: Number) -> float:
 def score_grams(model: Grams, peer: Grams) -> ModelCounts:
     """Clipped unit matches of one model against the peer."""
     return ModelCounts(clipped_hits(model.counts, peer.counts), model.total, peer.total)
+
+
+#: The names of the two texts of :meth:`~rouge155py.metrics.base.Metric.score_pair` in its errors.
+GIVEN_PEER, GIVEN_MODEL = "the peer given", "the model given"
+
+
+def given_list(text: Sequence[Any], name: str) -> list[Any]:
+    """A text given to ``score_pair``, as a list: a string is refused, its items would be characters."""
+    if isinstance(text, (str, bytes, bytearray)):
+        raise UsageError(
+            f"{name} is a {type(text).__name__}; expected a list (of tokens, sentences or BE lines)"
+        )
+    return list(text)

@@ -15,21 +15,22 @@ import math
 import operator
 from array import array
 from collections import Counter
-from typing import TYPE_CHECKING, Callable, Hashable, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Hashable, Optional, Sequence
 
 from .._kernel import accel
-from ..errors import ComputeError, LimitError
-from . import ModelCounts
+from ..corpus import Corpus, Vocabulary
+from ..errors import ComputeError, LimitError, UsageError
+from . import GIVEN_MODEL, GIVEN_PEER, ModelCounts, given_list
 from .base import Metric, Task
 
 if TYPE_CHECKING:
-    from ..corpus import Corpus
     from ..readers import Document
 
 __all__ = [
     "MAX_LCS_CELLS",
     "Lcs",
     "LcsText",
+    "UnionLcs",
     "WeightedLcs",
     "check_table_size",
     "counted_hits",
@@ -37,6 +38,7 @@ __all__ = [
     "lcs_text",
     "score_lcs",
     "score_wlcs",
+    "token_text",
 ]
 
 #: The largest LCS table of one model sentence against one peer sentence (m × n
@@ -306,32 +308,55 @@ def lcs_text(corpus: Corpus, document: Document, stem: bool, unigram_stem: bool)
     return corpus.view(("lcs", document, stem, unigram_stem), make)
 
 
-def _union_lcs_counts(
-    label: str, corpus: Corpus, tasks: list[Task], score: Callable[[LcsText, LcsText, str], ModelCounts]
-) -> list[list[ModelCounts]]:
-    """Per task, ``score(model, peer, model name)`` of each model, after the table size check."""
-    out = []
-    for t in tasks:
-        peer = lcs_text(corpus, t.peer, t.peer_stem, t.peer_stem)
-        per_model = []
-        for m, (s, u) in zip(t.models, t.model_stems):
-            model = lcs_text(corpus, m, s, u)
-            check_table_size(label, model, peer, m.name, t.peer.name)
-            per_model.append(score(model, peer, m.name))
-        out.append(per_model)
-    return out
+def token_text(text: Sequence[Any], name: str, vocabulary: dict[Hashable, int]) -> LcsText:
+    """The LCS view of a text given as tokens: a list of sentences (lists of tokens), or a
+    flat list of tokens as one sentence; its unigrams are all its tokens."""
+    items = given_list(text, name)
+    nested = [isinstance(s, (list, tuple)) for s in items]
+    if any(nested) and not all(nested):
+        raise UsageError(f"{name} mixes sentences (lists of tokens) and tokens")
+    sentences = [list(s) for s in items] if any(nested) else [items]
+    unigrams = [t for s in sentences for t in s]
+    return LcsText(sentences, Counter(unigrams), len(unigrams), vocabulary)
 
 
-class Lcs(Metric):
+class UnionLcs(Metric):
+    """ROUGE-L and ROUGE-W: the union LCS of each model sentence with the peer's sentences."""
+
+    def text_counts(self, model: LcsText, peer: LcsText, name: str) -> ModelCounts:
+        """The counts of one model (named ``name`` in errors) against the peer."""
+        raise NotImplementedError
+
+    def counts(self, corpus: Corpus, tasks: list[Task]) -> list[list[ModelCounts]]:
+        out = []
+        for t in tasks:
+            peer = lcs_text(corpus, t.peer, t.peer_stem, t.peer_stem)
+            per_model = []
+            for m, (s, u) in zip(t.models, t.model_stems):
+                model = lcs_text(corpus, m, s, u)
+                check_table_size(self.label, model, peer, m.name, t.peer.name)
+                per_model.append(self.text_counts(model, peer, m.name))
+            out.append(per_model)
+        return out
+
+    def score_pair(self, peer: Sequence[Any], model: Sequence[Any]) -> ModelCounts:
+        vocabulary = Vocabulary()
+        peer_text = token_text(peer, GIVEN_PEER, vocabulary)
+        model_text = token_text(model, GIVEN_MODEL, vocabulary)
+        check_table_size(self.label, model_text, peer_text, GIVEN_MODEL, GIVEN_PEER)
+        return self.text_counts(model_text, peer_text, GIVEN_MODEL)
+
+
+class Lcs(UnionLcs):
     """ROUGE-L."""
 
     label = "ROUGE-L"
 
-    def counts(self, corpus: Corpus, tasks: list[Task]) -> list[list[ModelCounts]]:
-        return _union_lcs_counts(self.label, corpus, tasks, lambda model, peer, name: score_lcs(model, peer))
+    def text_counts(self, model: LcsText, peer: LcsText, name: str) -> ModelCounts:
+        return score_lcs(model, peer)
 
 
-class WeightedLcs(Metric):
+class WeightedLcs(UnionLcs):
     """ROUGE-W with weight ``w`` (f(k) = k ** w); R and P are raised to 1/w."""
 
     def __init__(self, weight: float, label: str) -> None:
@@ -347,8 +372,5 @@ class WeightedLcs(Metric):
         rest = stem_now and not only_models
         return ((stem_now, forced),) + ((rest, forced),) * (models - 1)
 
-    def counts(self, corpus: Corpus, tasks: list[Task]) -> list[list[ModelCounts]]:
-        def score(model: LcsText, peer: LcsText, name: str) -> ModelCounts:
-            return score_wlcs(model, peer, self.weight, name)
-
-        return _union_lcs_counts(self.label, corpus, tasks, score)
+    def text_counts(self, model: LcsText, peer: LcsText, name: str) -> ModelCounts:
+        return score_wlcs(model, peer, self.weight, name)
