@@ -6,14 +6,14 @@
  * diagonal on equal tokens, else up when the cell above is >= the cell to the
  * left, else left); marked positions are then counted while the token's
  * budget (min of model and peer unigram counts) lasts.  With a weight table
- * f[k] = k ** w the weighted DP and run weights are used instead.  The float
- * operations are those of the pure-Python path: (diag + f[k+1]) - f[k].
- * The table is kept as two rows of values and one bit per cell (up or left,
- * where the tokens differ), so a pair of sentences of m and n tokens takes
- * m * n / 8 bytes.  ROUGE-L keeps each row as n bits instead (bit vectors: a
- * row costs n / 64 word operations), unless the peer sentence has so many
- * distinct tokens that their masks would outgrow the table.  Each text's
- * clipping budget is counted once, by budget().
+ * f[k] = k ** w the weighted DP and run weights are used instead.  One routine,
+ * mark_lcs, makes either table and walks the backtrack.  The weighted table is
+ * kept as two rows of values and one bit per cell (up or left, where the tokens
+ * differ), so a pair of sentences of m and n tokens takes m * n / 8 bytes; its
+ * float operations are those of the pure-Python path: (diag + f[k+1]) - f[k].
+ * ROUGE-L keeps each row as n bits (bit vectors: a row costs n / 64 word
+ * operations), as many bytes.  Each text's clipping budget is counted once, by
+ * budget().
  *
  * No function keeps state from call to call: every buffer belongs to one call, so calls
  * from several threads, or from a signal handler run in the middle of a call, never
@@ -65,14 +65,19 @@ static int gil_check(Gil *g, size_t cells) {
 }
 
 typedef struct {
-    int *lcs[2];          /* ROUGE-L by cells: the row above and the current row of cell values */
-    double *wlcs[2];      /* ROUGE-W: the same, weighted */
-    int *runs[2];         /* ROUGE-W: lengths of the consecutive matches ending in a cell */
-    unsigned char *up;    /* by cells: one bit per cell, the backtrack goes up there (when tokens
-                           * differ); ROUGE-L by bit vectors: the rows of the table */
-    unsigned long long *masks; /* ROUGE-L: per distinct peer token, the positions holding it */
-    int *slots;           /* ROUGE-L: a hash table of the peer's tokens (token, index of its mask) */
-    Py_ssize_t words, table_slots; /* ROUGE-L: the current peer sentence's words per row, slots */
+    /* ROUGE-W, by cells */
+    double *cells[2];     /* the row above and the current row of the table's values */
+    int *runs[2];         /* lengths of the consecutive matches ending in a cell */
+    unsigned char *up;    /* one bit per cell: the backtrack goes up there (when tokens differ) */
+    /* ROUGE-L, by bit vectors */
+    unsigned long long *rows;  /* the rows of the table: (m + 1) * n / 64 words */
+    unsigned long long *masks; /* per peer token given one, the positions holding it */
+    int *slots;           /* a hash table of the peer sentence's tokens: (token, its kind) */
+    int *kinds;           /* per peer position, the kind of its token (the order of first sight) */
+    int *mask_of;         /* per kind, the index of its mask; -1: none */
+    int *given;           /* the kinds given a mask for the current model sentence */
+    Py_ssize_t words, table_slots; /* the current peer sentence's words per row, and slots */
+    int every_kind;       /* every kind has its mask, for all model sentences */
     void *block;          /* all of the above, in one allocation */
     Gil gil;
 } Work;
@@ -84,42 +89,38 @@ static Py_ssize_t peer_slots(Py_ssize_t n) {
     return slots;
 }
 
-/* The most distinct tokens a peer sentence may have for ROUGE-L by bit vectors against model
- * sentences of up to m tokens: beyond it the masks would outgrow the table by cells. */
+/* The most kinds of token a peer sentence may have for their masks to be made once, for
+ * model sentences of up to m tokens: beyond it they would take more memory than the rows. */
 static Py_ssize_t vector_tokens(Py_ssize_t m) { return m + 1 > 64 ? m + 1 : 64; }
 
 /* Every buffer of a model sentence of up to m tokens against a peer sentence of up to n, in
- * one block made once per call: -1 on no memory. */
+ * one block made once per call: -1 on no memory.  Eight-byte items come first, as malloc
+ * aligns them. */
 static int work_make(Work *w, Py_ssize_t m, Py_ssize_t n, int weighted) {
-    size_t rows = (size_t)n + 1, words = ((size_t)n + 63) / 64, up = (size_t)m * ((size_t)n / 8 + 1);
-    size_t masks = 0, slots = 0, bytes;
+    size_t rows = (size_t)n + 1, words = ((size_t)n + 63) / 64;
+    size_t masks = ((size_t)vector_tokens(m) < (size_t)n ? (size_t)vector_tokens(m) : (size_t)n) * words;
+    size_t slots = (size_t)peer_slots(n), vectors = ((size_t)m + 1) * words;
     char *at;
-    if (weighted) {
-        bytes = rows * 2 * (sizeof(double) + sizeof(int));
-    } else {
-        size_t vectors = ((size_t)m + 1) * words * 8, tokens = (size_t)vector_tokens(m);
-        if (vectors > up) up = vectors;
-        masks = (tokens < (size_t)n ? tokens : (size_t)n) * words;
-        slots = (size_t)peer_slots(n);
-        bytes = masks * 8 + slots * 2 * sizeof(int) + rows * 2 * sizeof(int);
-    }
-    at = (char *)malloc(bytes + up + 1);
+    if (weighted)
+        at = (char *)malloc(rows * 2 * (sizeof(double) + sizeof(int)) + (size_t)m * ((size_t)n / 8 + 1) + 1);
+    else
+        at = (char *)malloc((vectors + masks) * 8 + (slots * 2 + (size_t)n * 2 + (size_t)m + 1) * sizeof(int));
     if (!at) return -1;
     w->block = at;
-    if (weighted) { /* doubles first, as malloc aligns them */
-        w->wlcs[0] = (double *)at;
-        w->wlcs[1] = w->wlcs[0] + rows;
-        w->runs[0] = (int *)(w->wlcs[1] + rows);
+    if (weighted) {
+        w->cells[0] = (double *)at;
+        w->cells[1] = w->cells[0] + rows;
+        w->runs[0] = (int *)(w->cells[1] + rows);
         w->runs[1] = w->runs[0] + rows;
-        at = (char *)(w->runs[1] + rows);
+        w->up = (unsigned char *)(w->runs[1] + rows);
     } else {
-        w->masks = (unsigned long long *)at;
+        w->rows = (unsigned long long *)at;
+        w->masks = w->rows + vectors;
         w->slots = (int *)(w->masks + masks);
-        w->lcs[0] = w->slots + 2 * slots;
-        w->lcs[1] = w->lcs[0] + rows;
-        at = (char *)(w->lcs[1] + rows);
+        w->kinds = w->slots + 2 * slots;
+        w->mask_of = w->kinds + n;
+        w->given = w->mask_of + n;
     }
-    w->up = (unsigned char *)at;
     return 0;
 }
 
@@ -128,24 +129,6 @@ static int row_done(Work *w, Py_ssize_t n) { return gil_check(&w->gil, (size_t)n
 
 /* Bit j of a row of backtrack bits, j = 1 .. n (bit 0 is the unused boundary column). */
 #define UP_BIT(row, j) (((row)[(j) >> 3] >> ((j) & 7)) & 1)
-
-/* The Perl's backtrack from (m, n): diagonal on equal tokens, else up when the
- * cell above was >= the cell to the left, else left.  Marks model positions. */
-static void backtrack(const int *model, Py_ssize_t m, const int *peer, Py_ssize_t n,
-                      const unsigned char *up, size_t stride, unsigned char *mask) {
-    Py_ssize_t i = m, j = n;
-    while (i && j) {
-        if (model[i - 1] == peer[j - 1]) {
-            i--;
-            j--;
-            mask[i] = 1;
-        } else if (UP_BIT(up + (size_t)(i - 1) * stride, j)) {
-            i--;
-        } else {
-            j--;
-        }
-    }
-}
 
 /* Bit j of a row of backtrack bits, gathered in *acc and stored a byte at a time (a
  * read-modify-write of the same byte per cell would chain the cells through memory).
@@ -188,10 +171,10 @@ static Py_ssize_t token_slot(const int *table, Py_ssize_t slots, int token) {
  * holding it: V_i = (V + (V & M)) | (V & ~M).  The values, and so the backtrack's choices
  * (up when the cell above >= the cell to the left), are those of the plain DP. */
 
-/* The peer sentence's table of tokens and their masks, for model sentences of up to m
- * tokens: 0, or 1 when the sentence has more distinct tokens than vector_tokens(m), where the
- * masks would take more memory than the table by cells (mark_lcs_cells is used then). */
-static int lcs_peer(Work *w, const int *peer, Py_ssize_t n, Py_ssize_t m) {
+/* The peer sentence's kinds of token, and their masks when they are few enough to be made
+ * once for model sentences of up to m tokens (else sentence_masks makes those of each model
+ * sentence). */
+static void lcs_peer(Work *w, const int *peer, Py_ssize_t n, Py_ssize_t m) {
     Py_ssize_t words = (n + 63) / 64, slots = peer_slots(n), distinct = 0, j, k;
     int *table = w->slots;
     for (k = 0; k < slots; k++) table[2 * k + 1] = -1;
@@ -201,35 +184,55 @@ static int lcs_peer(Work *w, const int *peer, Py_ssize_t n, Py_ssize_t m) {
             table[2 * at] = peer[j];
             table[2 * at + 1] = (int)distinct++;
         }
-    }
-    if (distinct > vector_tokens(m)) return 1;
-    memset(w->masks, 0, (size_t)distinct * (size_t)words * 8);
-    for (j = 0; j < n; j++) { /* a token the first pass did not see (a held buffer written to
-                               * meanwhile) has no mask: garbage in, but no write out of bounds */
-        int d = table[2 * token_slot(table, slots, peer[j]) + 1];
-        if (d >= 0) w->masks[d * words + (j >> 6)] |= 1ULL << (j & 63);
+        w->kinds[j] = table[2 * at + 1];
     }
     w->words = words;
     w->table_slots = slots;
-    return 0;
+    w->every_kind = distinct <= vector_tokens(m);
+    for (k = 0; k < distinct; k++) w->mask_of[k] = w->every_kind ? (int)k : -1;
+    if (!w->every_kind) return;
+    memset(w->masks, 0, (size_t)distinct * (size_t)words * 8);
+    for (j = 0; j < n; j++) w->masks[w->kinds[j] * words + (j >> 6)] |= 1ULL << (j & 63);
 }
 
-/* ROUGE-L: the table of model[0..m) against the peer sentence of lcs_peer, then the Perl's
- * backtrack, which marks model positions.  -1 when a signal handler raised. */
-static int mark_lcs(const int *model, Py_ssize_t m, const int *peer, Py_ssize_t n, Work *w,
-                    unsigned char *mask) {
-    Py_ssize_t words = w->words, slots = w->table_slots, i, j, k;
-    unsigned long long *rows = (unsigned long long *)w->up;
-    const int *table = w->slots;
+/* The kind of a model token in the peer sentence of lcs_peer; -1: the sentence lacks it. */
+static int token_kind(const Work *w, int token) {
+    return w->slots[2 * token_slot(w->slots, w->table_slots, token) + 1];
+}
+
+/* The masks of the kinds of the model sentence's tokens: a mask per kind at most, so no more
+ * than the model sentence has tokens.  Returns how many kinds were given one. */
+static Py_ssize_t sentence_masks(Work *w, const int *model, Py_ssize_t m, Py_ssize_t n) {
+    Py_ssize_t words = w->words, given = 0, i, j;
+    for (i = 0; i < m; i++) {
+        int kind = token_kind(w, model[i]);
+        if (kind >= 0 && w->mask_of[kind] < 0) {
+            w->mask_of[kind] = (int)given;
+            w->given[given++] = kind;
+        }
+    }
+    memset(w->masks, 0, (size_t)given * (size_t)words * 8);
+    for (j = 0; j < n; j++) {
+        int at = w->mask_of[w->kinds[j]];
+        if (at >= 0) w->masks[at * words + (j >> 6)] |= 1ULL << (j & 63);
+    }
+    return given;
+}
+
+/* The rows of the table by bit vectors, against the peer sentence of lcs_peer. */
+static int vector_rows(const int *model, Py_ssize_t m, Py_ssize_t n, Work *w) {
+    Py_ssize_t words = w->words, given = w->every_kind ? 0 : sentence_masks(w, model, m, n), i, k;
+    unsigned long long *rows = w->rows;
+    int status = 0;
     for (k = 0; k < words; k++) rows[k] = ~0ULL;
-    for (i = 1; i <= m; i++) {
+    for (i = 1; i <= m && status == 0; i++) {
         const unsigned long long *above = rows + (i - 1) * words;
         unsigned long long *row = rows + i * words;
-        Py_ssize_t at = token_slot(table, slots, model[i - 1]);
-        if (table[2 * at + 1] < 0) {
+        int kind = token_kind(w, model[i - 1]), at = kind < 0 ? -1 : w->mask_of[kind];
+        if (at < 0) {
             memcpy(row, above, (size_t)words * 8); /* a token the peer sentence lacks */
         } else {
-            const unsigned long long *match = w->masks + table[2 * at + 1] * words;
+            const unsigned long long *match = w->masks + at * words;
             unsigned long long carry = 0;
             for (k = 0; k < words; k++) {
                 unsigned long long v = above[k], sum = v + (v & match[k]), out = sum + carry;
@@ -237,63 +240,20 @@ static int mark_lcs(const int *model, Py_ssize_t m, const int *peer, Py_ssize_t 
                 row[k] = out | (v & ~match[k]);
             }
         }
-        if (row_done(w, n) < 0) return -1;
+        status = row_done(w, n);
     }
-    i = m;
-    j = n;
-    while (i && j) {
-        if (model[i - 1] == peer[j - 1]) {
-            i--;
-            j--;
-            mask[i] = 1;
-        } else if (lcs_at(rows + (i - 1) * words, j) >= lcs_at(rows + i * words, j - 1)) {
-            i--;
-        } else {
-            j--;
-        }
-    }
-    return 0;
+    for (k = 0; k < given; k++) w->mask_of[w->given[k]] = -1;
+    return status;
 }
 
-/* ROUGE-L by cells: the table of model[0..m) x peer[0..n), two rows at a time, then the
- * backtrack.  For a peer sentence of many distinct tokens (see lcs_peer). */
-static int mark_lcs_cells(const int *model, Py_ssize_t m, const int *peer, Py_ssize_t n, Work *w,
-                          unsigned char *mask) {
+/* The backtrack bits of the weighted table by cells, two rows of values at a time:
+ * f[k] = k ** w, a match adds f[k+1] then subtracts f[k] (the Perl's two roundings, in its
+ * order). */
+static int cell_rows(const int *model, Py_ssize_t m, const int *peer, Py_ssize_t n, const double *f,
+                     Work *w) {
     Py_ssize_t i, j;
     size_t stride = (size_t)n / 8 + 1;
-    int *above = w->lcs[0], *row = w->lcs[1];
-    memset(above, 0, (size_t)(n + 1) * sizeof(int));
-    for (i = 1; i <= m; i++) {
-        unsigned char *bits = w->up + (size_t)(i - 1) * stride;
-        int token = model[i - 1], *swap;
-        /* Without branches: the up bit is also set where the tokens are equal,
-         * where the backtrack never reads it. */
-        unsigned int acc = 0;
-        int left = 0, diag = 0; /* row[j - 1] and above[j - 1], kept in registers */
-        row[0] = 0;
-        for (j = 1; j <= n; j++) {
-            int a = above[j], up = a >= left, best = up ? a : left;
-            left = token == peer[j - 1] ? diag + 1 : best;
-            diag = a;
-            row[j] = left;
-            put_bit(bits, j, up, &acc);
-        }
-        if ((n & 7) != 7) bits[n >> 3] = (unsigned char)acc;
-        swap = above;
-        above = row;
-        row = swap;
-        if (row_done(w, n) < 0) return -1;
-    }
-    backtrack(model, m, peer, n, w->up, stride, mask);
-    return 0;
-}
-
-/* ROUGE-W: the weighted LCS table, f[k] = k ** w; a match adds f[k+1] then subtracts f[k]. */
-static int mark_wlcs(const int *model, Py_ssize_t m, const int *peer, Py_ssize_t n, const double *f,
-                     Work *w, unsigned char *mask) {
-    Py_ssize_t i, j;
-    size_t stride = (size_t)n / 8 + 1;
-    double *above = w->wlcs[0], *row = w->wlcs[1];
+    double *above = w->cells[0], *row = w->cells[1];
     int *rabove = w->runs[0], *rrow = w->runs[1];
     for (j = 0; j <= n; j++) {
         above[j] = 0.0;
@@ -303,22 +263,19 @@ static int mark_wlcs(const int *model, Py_ssize_t m, const int *peer, Py_ssize_t
         unsigned char *bits = w->up + (size_t)(i - 1) * stride;
         int token = model[i - 1], *rswap;
         double *swap;
-        row[0] = 0.0;
-        rrow[0] = 0;
+        /* Without branches: a match's value is computed at every cell (k < m, so f[k + 1] is
+         * in the table) and kept where the tokens are equal; the up bit is set there too,
+         * where the backtrack never reads it. */
         unsigned int acc = 0;
         double left = 0.0, diag = 0.0; /* row[j - 1] and above[j - 1], kept in registers */
+        row[0] = 0.0;
+        rrow[0] = 0;
         for (j = 1; j <= n; j++) {
             double a = above[j];
-            int up = a >= left;
-            if (token == peer[j - 1]) {
-                int k = rabove[j - 1];
-                double v = diag + f[k + 1];
-                left = v - f[k];
-                rrow[j] = k + 1;
-            } else {
-                left = up ? a : left;
-                rrow[j] = 0;
-            }
+            int up = a >= left, equal = token == peer[j - 1], k = rabove[j - 1];
+            double match = diag + f[k + 1] - f[k];
+            left = equal ? match : up ? a : left;
+            rrow[j] = equal ? k + 1 : 0;
             diag = a;
             row[j] = left;
             put_bit(bits, j, up, &acc);
@@ -332,7 +289,42 @@ static int mark_wlcs(const int *model, Py_ssize_t m, const int *peer, Py_ssize_t
         rrow = rswap;
         if (row_done(w, n) < 0) return -1;
     }
-    backtrack(model, m, peer, n, w->up, stride, mask);
+    return 0;
+}
+
+/* The LCS table of model[0..m) against peer[0..n) (f NULL: plain, by bit vectors against the
+ * peer sentence of lcs_peer; else weighted, f[k] = k ** w, by cells), then the Perl's
+ * backtrack from (m, n): diagonal on equal tokens, else up when the cell above is >= the cell
+ * to the left, else left.  It marks model positions.  Where the tokens differ, the plain
+ * L[i][j] is the larger of the cell above and the one to the left, so on bit vectors the
+ * backtrack goes up exactly where L[i-1][j] = L[i][j].  It follows here = L[i][j] and above =
+ * L[i-1][j], counting the bits of a row once, as it reaches the row below it: a diagonal move
+ * takes one from here, a move up keeps it, and a move left keeps both (it is taken where
+ * L[i][j-1] = L[i][j] = L[i-1][j] + 1, so L[i-1][j-1] = L[i-1][j]).  -1 when a signal handler
+ * raised. */
+static int mark_lcs(const int *model, Py_ssize_t m, const int *peer, Py_ssize_t n, const double *f,
+                    Work *w, unsigned char *mask) {
+    const unsigned long long *rows = w->rows;
+    Py_ssize_t words = w->words, i = m, j = n, here = 0, above = 0;
+    size_t stride = (size_t)n / 8 + 1;
+    if ((f ? cell_rows(model, m, peer, n, f, w) : vector_rows(model, m, n, w)) < 0) return -1;
+    if (!f) {
+        here = lcs_at(rows + m * words, n);
+        above = lcs_at(rows + (m - 1) * words, n);
+    }
+    while (i && j) {
+        if (model[i - 1] == peer[j - 1]) {
+            j--;
+            mask[--i] = 1;
+            here--;
+        } else if (f ? UP_BIT(w->up + (size_t)(i - 1) * stride, j) : above == here) {
+            i--;
+        } else {
+            j--;
+            continue;
+        }
+        if (!f && i) above = lcs_at(rows + (i - 1) * words, j);
+    }
     return 0;
 }
 
@@ -503,22 +495,12 @@ static int union_counts(const LcsPair *p, Work *w, double *hit_out, double *base
      * model's order: a token's budget goes to its first marked occurrences. */
     for (t = 0; t < p->ps; t++) {
         Py_ssize_t n = po[t + 1] - po[t];
-        int marked = 0, by_cells = f != NULL;
+        int marked = 0;
         if (n == 0) continue;
-        if (!f) {
-            marked = lcs_peer(w, pt + po[t], n, p->mlongest);
-            by_cells = marked == 1;
-            if (by_cells) marked = 0;
-        }
+        if (!f) lcs_peer(w, pt + po[t], n, p->mlongest);
         for (s = 0; s < p->ms && marked == 0; s++) {
             Py_ssize_t start = mo[s], m = mo[s + 1] - mo[s];
-            if (m == 0) continue;
-            if (!by_cells)
-                marked = mark_lcs(mt + start, m, pt + po[t], n, w, mask + start);
-            else if (f)
-                marked = mark_wlcs(mt + start, m, pt + po[t], n, f, w, mask + start);
-            else
-                marked = mark_lcs_cells(mt + start, m, pt + po[t], n, w, mask + start);
+            if (m > 0) marked = mark_lcs(mt + start, m, pt + po[t], n, f, w, mask + start);
         }
         if (marked < 0) return marked;
     }

@@ -96,6 +96,32 @@ def test_long_sentences_kernel_matches_python(model, peer, extra) -> None:
         _assert_same_wlcs(*texts, 1.2)
 
 
+@st.composite
+def many_kinds(draw: st.DrawFn) -> tuple[list[list[str]], list[list[str]]]:
+    """(model, peer): a peer sentence of more than 64 distinct tokens, so more than the longest
+    model sentence has tokens, before or after one of a few; model sentences of its tokens."""
+    long = draw(
+        st.lists(st.sampled_from([f"w{k}" for k in range(300)]), min_size=90, max_size=200).filter(
+            lambda s: len(set(s)) > 64
+        )
+    )
+    short = draw(st.lists(st.sampled_from([*WORDS, long[0]]), max_size=8))
+    peer = draw(st.sampled_from([[long, short], [short, long]]))
+    model = draw(st.lists(st.lists(st.sampled_from([*long, "z"]), max_size=20), min_size=2, max_size=6))
+    return model, peer
+
+
+@needs_kernel
+@settings(max_examples=150, deadline=None)
+@given(many_kinds())
+def test_masks_of_each_model_sentence_kernel_matches_python(texts) -> None:
+    """ROUGE-L against a peer sentence of many distinct tokens: the kernel makes the masks of
+    each model sentence's tokens in turn (those of the one before must not be left)."""
+    model, peer = texts
+    fast_m, fast_p, slow_m, slow_p = _texts(model, peer, [])
+    assert score_lcs(fast_m, fast_p) == score_lcs(slow_m, slow_p)
+
+
 token_lists = st.lists(st.lists(st.sampled_from(WORDS), max_size=15), min_size=1, max_size=6)
 
 

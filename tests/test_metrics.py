@@ -9,21 +9,26 @@ createBE/getBEScore.
 from __future__ import annotations
 
 from collections import Counter
+from contextlib import contextmanager
 from fractions import Fraction
-from typing import Optional
+from typing import Callable, Iterator, Optional
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import rouge155py
 from rouge155py._kernel import kernel_available
 from rouge155py.corpus import Vocabulary
-from rouge155py.errors import ComputeError, InputError
+from rouge155py.errors import ComputeError, InputError, LimitError, UsageError
 from rouge155py.metrics import Grams, ModelCounts, clipped_hits, rounded_ratio, score_grams
-from rouge155py.metrics.be import BE_MODES, basic_elements
-from rouge155py.metrics.lcs import LcsText, lcs_marks, score_lcs, score_wlcs, wlcs_marks
-from rouge155py.metrics.ngram import ngrams
-from rouge155py.metrics.skipbigram import skip_bigrams
+from rouge155py.metrics import lcs as lcs_module
+from rouge155py.metrics import pairs as pairs_module
+from rouge155py.metrics.base import Metric
+from rouge155py.metrics.be import BE_MODES, BasicElements, basic_elements
+from rouge155py.metrics.lcs import Lcs, LcsText, WeightedLcs, lcs_marks, score_lcs, score_wlcs
+from rouge155py.metrics.ngram import NGram, ngrams
+from rouge155py.metrics.skipbigram import SkipBigram, skip_bigrams
 from rouge155py.scoring import Totals, combine_models
 
 # ---------------------------------------------------------------------------
@@ -314,7 +319,7 @@ def test_wlcs_prefers_consecutive_matches() -> None:
     #   which beats the two separate hits x, y (1 + 1 = 2) and is carried to (4,5).
     # Backtrack: left, left, left to (4,2), diag marks b, diag marks a.
     mask = [False] * 4
-    wlcs_marks(2.0)(["x", "y", "a", "b"], ["a", "b", "x", "z", "y"], mask)
+    lcs_marks(["x", "y", "a", "b"], ["a", "b", "x", "z", "y"], mask, 2.0)
     assert mask == [False, False, True, True]
 
 
@@ -484,3 +489,150 @@ def test_be_scores_clip_like_ngrams() -> None:
     counts = score_grams(model, peer)
     assert counts == ModelCounts(2, 3, 3)
     assert rounded_ratio(counts.hit, counts.model_count) == 0.66667
+
+
+# ---------------------------------------------------------------------------
+# score_pair: one peer and one model given as tokens
+# ---------------------------------------------------------------------------
+
+SEVEN = [*FIVE, "f", "g"]
+# Sentences of words the Perl's tokenizer keeps as they are; a text of up to five.
+token_sentences = st.lists(st.lists(st.sampled_from(SEVEN), min_size=1, max_size=8), max_size=5)
+
+
+@contextmanager
+def _pure_path(kernel: bool) -> Iterator[None]:
+    """The metrics with the C kernel (when built), or forced onto the pure-Python/numpy path."""
+    with pytest.MonkeyPatch.context() as patch:
+        if not kernel:
+            patch.setattr(lcs_module, "accel", None)
+            patch.setattr(pairs_module, "accel", None)
+        yield
+
+
+def _flat(sentences: list[list[str]]) -> list[str]:
+    return [t for s in sentences for t in s]
+
+
+def _lines(sentences: list[list[str]]) -> str:
+    """A summary as rouge155py.score takes it: one line per sentence."""
+    return "\n".join(" ".join(s) for s in sentences)
+
+
+def _definition_text(sentences: list[list[str]]) -> LcsText:
+    """The pure-Python LCS view of a text (no vocabulary: no kernel)."""
+    tokens = _flat(sentences)
+    return LcsText(sentences, Counter(tokens), len(tokens))
+
+
+def _unit_metrics() -> list[tuple[Metric, Callable[[list[str]], Grams]]]:
+    """ROUGE-N and ROUGE-S metrics, each with its plain definition."""
+    out: list[tuple[Metric, Callable[[list[str]], Grams]]] = [
+        (NGram(n), lambda tokens, n=n: ngrams(tokens, n)) for n in (1, 2, 3, 4)
+    ]
+    for distance, unigrams in [(4, False), (4, True), (0, False), (-1, True)]:
+        out.append(
+            (
+                SkipBigram(distance, str(distance), unigrams),
+                lambda tokens, d=distance, u=unigrams: skip_bigrams(tokens, d, u),
+            )
+        )
+    return out
+
+
+@pytest.mark.parametrize("kernel", [pytest.param(True, id="kernel"), pytest.param(False, id="python")])
+@settings(max_examples=150, deadline=None)
+@given(peer=token_sentences, model=token_sentences)
+def test_score_pair_is_the_plain_definition(
+    kernel: bool, peer: list[list[str]], model: list[list[str]]
+) -> None:
+    """ROUGE-N and ROUGE-S: clipped units of the definitions; ROUGE-L and ROUGE-W: the Python LCS."""
+    with _pure_path(kernel):
+        for metric, units in _unit_metrics():
+            found = metric.score_pair(_flat(peer), _flat(model))
+            assert found == score_grams(units(_flat(model)), units(_flat(peer)))
+        assert Lcs().score_pair(peer, model) == score_lcs(_definition_text(model), _definition_text(peer))
+        if _flat(model):
+            found = WeightedLcs(1.2, "1.2").score_pair(peer, model)
+            assert found == score_wlcs(_definition_text(model), _definition_text(peer), 1.2, "m")
+
+
+@pytest.mark.parametrize("kernel", [pytest.param(True, id="kernel"), pytest.param(False, id="python")])
+@settings(max_examples=8, deadline=None)
+@given(st.lists(st.tuples(token_sentences, token_sentences.filter(any)), min_size=25, max_size=50))
+def test_score_pair_gives_the_counts_of_a_run(kernel: bool, pairs: list[tuple]) -> None:
+    """Per item, score_pair's counts are the instance's counts of rouge155py.score (-t 1, one model)."""
+    report = rouge155py.score(
+        [_lines(peer) for peer, _ in pairs],
+        [_lines(model) for _, model in pairs],
+        max_ngram=4,
+        wlcs_weight=1.2,
+        skip_distance=4,
+        skip_both=True,
+        counting=1,
+        resamples=1,
+    )
+    metrics = [m for m, _ in _unit_metrics()[:6]] + [Lcs(), WeightedLcs(1.2, "1.2")]
+    with _pure_path(kernel):
+        for metric in metrics:
+            rows = report.result(metric.label).instances
+            for item, (peer, model) in enumerate(pairs, start=1):
+                flat = not isinstance(metric, (Lcs, WeightedLcs))
+                found = metric.score_pair(_flat(peer) if flat else peer, _flat(model) if flat else model)
+                assert (found.model_count, found.peer_count, found.hit) == rows[f"{item}.1"], metric.label
+
+
+be_lines = st.lists(
+    st.tuples(*(st.sampled_from(["dog", "Cat", "nil", "big", "x"]),) * 3).map("|".join), max_size=6
+)
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.lists(st.tuples(be_lines, be_lines), min_size=10, max_size=30), st.sampled_from(BE_MODES))
+def test_be_score_pair_gives_the_counts_of_a_run(pairs: list[tuple], mode: str) -> None:
+    """ROUGE-BE: BE lines as the reader gives them; the counts of rouge155py.score and of the definition."""
+    report = rouge155py.score(
+        ["\n".join(peer) for peer, _ in pairs],
+        ["\n".join(model) for _, model in pairs],
+        be_mode=mode,
+        counting=1,
+        resamples=1,
+    )
+    metric = BasicElements(mode)
+    rows = report.result(metric.label).instances
+    for item, (peer, model) in enumerate(pairs, start=1):
+        found = metric.score_pair(peer, model)
+        assert found == score_grams(
+            basic_elements(model, mode, None, "m"), basic_elements(peer, mode, None, "p")
+        )
+        assert (found.model_count, found.peer_count, found.hit) == rows[f"{item}.1"]
+
+
+def test_score_pair_takes_a_flat_list_as_one_sentence() -> None:
+    assert Lcs().score_pair(["a", "b", "c"], ["a", "c"]) == Lcs().score_pair([["a", "b", "c"]], [["a", "c"]])
+    assert Lcs().score_pair([("a", "b")], [["a"], ("b",)]) == Lcs().score_pair([["a", "b"]], [["a"], ["b"]])
+
+
+def test_score_pair_refuses_sentences_mixed_with_tokens() -> None:
+    with pytest.raises(UsageError, match="the peer given mixes sentences"):
+        Lcs().score_pair([["a"], "b"], ["a"])
+
+
+@pytest.mark.parametrize(
+    "metric", [NGram(1), SkipBigram(4, "4", False), Lcs(), WeightedLcs(1.2, "1.2"), BasicElements("HM")]
+)
+def test_score_pair_refuses_a_string_for_a_list(metric: Metric) -> None:
+    """A string's items are its characters: refused, not counted as tokens."""
+    with pytest.raises(UsageError, match="the model given is a str; expected a list"):
+        metric.score_pair(["a|b|c"], "a|b|c")
+
+
+def test_score_pair_of_an_empty_rouge_w_model_divides_by_zero() -> None:
+    with pytest.raises(ComputeError, match="the model given has no tokens"):
+        WeightedLcs(1.2, "1.2").score_pair(["a"], [])
+
+
+def test_score_pair_refuses_an_lcs_table_past_the_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(lcs_module, "MAX_LCS_CELLS", 5)
+    with pytest.raises(LimitError, match="a sentence of 3 tokens in the model given against one of 2 tokens"):
+        Lcs().score_pair(["a", "b"], ["a", "b", "c"])

@@ -10,9 +10,21 @@ from __future__ import annotations
 import math
 from collections import Counter
 from dataclasses import dataclass
-from typing import Hashable, NamedTuple, Optional, Union
+from typing import Any, Hashable, NamedTuple, Optional, Sequence, Union
 
-__all__ = ["Grams", "ModelCounts", "clipped_hits", "rounded_ratio", "score_grams", "skip_reach"]
+from ..errors import UsageError
+
+__all__ = [
+    "GIVEN_MODEL",
+    "GIVEN_PEER",
+    "Grams",
+    "ModelCounts",
+    "clipped_hits",
+    "given_list",
+    "rounded_ratio",
+    "score_grams",
+    "skip_reach",
+]
 
 Number = Union[int, float]
 
@@ -69,3 +81,16 @@ def skip_reach(distance: float) -> int:
     if distance < 0 or distance + 1 >= _NO_LIMIT:
         return -1
     return math.floor(distance + 1)
+
+
+#: The names of the two texts of :meth:`~rouge155py.metrics.base.Metric.score_pair` in its errors.
+GIVEN_PEER, GIVEN_MODEL = "the peer given", "the model given"
+
+
+def given_list(text: Sequence[Any], name: str) -> list[Any]:
+    """A text given to ``score_pair``, as a list: a string is refused, its items would be characters."""
+    if isinstance(text, (str, bytes, bytearray)):
+        raise UsageError(
+            f"{name} is a {type(text).__name__}; expected a list (of tokens, sentences or BE lines)"
+        )
+    return list(text)

@@ -8,7 +8,7 @@ Scores come later, from those counts alone (:mod:`rouge155py.scoring`).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple, Optional
+from typing import TYPE_CHECKING, Any, NamedTuple, Optional, Sequence
 
 if TYPE_CHECKING:
     from ..corpus import Corpus
@@ -52,4 +52,18 @@ class Metric:
 
     def counts(self, corpus: Corpus, tasks: list[Task]) -> list[list[ModelCounts]]:
         """Per task, the counts of each of its models against its peer."""
+        raise NotImplementedError
+
+    def score_pair(self, peer: Sequence[Any], model: Sequence[Any]) -> ModelCounts:
+        """The counts of one peer against one model given as tokens, those a run gives for
+        texts of those tokens: no corpus, no tokenizing, stemming or stopwords.
+
+        ROUGE-N and ROUGE-S take a list of tokens each; ROUGE-L and ROUGE-W a list of
+        sentences (lists of tokens), or a flat list of tokens as one sentence; ROUGE-BE its
+        ``head|modifier|relation`` lines::
+
+            >>> from rouge155py.metrics.ngram import NGram
+            >>> NGram(2).score_pair("the cat sat".split(), "the cat sat down".split())
+            ModelCounts(hit=2, model_count=3, peer_count=2, score=None)
+        """
         raise NotImplementedError

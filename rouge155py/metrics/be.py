@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from typing import TYPE_CHECKING, Callable, Hashable, Optional
+from typing import TYPE_CHECKING, Callable, Hashable, Optional, Sequence
 
 from ..errors import InputError
 from ..text.normalize import ASCII_LOWER
-from . import Grams, ModelCounts, score_grams
+from . import GIVEN_MODEL, GIVEN_PEER, Grams, ModelCounts, given_list, score_grams
 from .base import Metric, Task
 
 if TYPE_CHECKING:
@@ -96,6 +96,12 @@ class BasicElements(Metric):
             return basic_elements(corpus.be_lines(document), self.mode, stemmer, document.name)
 
         return corpus.view(("be", document, stem, self.mode), make)
+
+    def score_pair(self, peer: Sequence[str], model: Sequence[str]) -> ModelCounts:
+        # The peer is read first, as in a run: its error comes first.
+        peer_units = basic_elements(given_list(peer, GIVEN_PEER), self.mode, None, GIVEN_PEER)
+        model_units = basic_elements(given_list(model, GIVEN_MODEL), self.mode, None, GIVEN_MODEL)
+        return score_grams(model_units, peer_units)
 
     def counts(self, corpus: Corpus, tasks: list[Task]) -> list[list[ModelCounts]]:
         out = []

@@ -15,21 +15,22 @@ import math
 import operator
 from array import array
 from collections import Counter
-from typing import TYPE_CHECKING, Callable, Hashable, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Hashable, Optional, Sequence
 
 from .._kernel import accel
-from ..errors import ComputeError, LimitError
-from . import ModelCounts
+from ..corpus import Corpus, Vocabulary
+from ..errors import ComputeError, LimitError, UsageError
+from . import GIVEN_MODEL, GIVEN_PEER, ModelCounts, given_list
 from .base import Metric, Task
 
 if TYPE_CHECKING:
-    from ..corpus import Corpus
     from ..readers import Document
 
 __all__ = [
     "MAX_LCS_CELLS",
     "Lcs",
     "LcsText",
+    "UnionLcs",
     "WeightedLcs",
     "check_table_size",
     "counted_hits",
@@ -37,15 +38,13 @@ __all__ = [
     "lcs_text",
     "score_lcs",
     "score_wlcs",
-    "wlcs_marks",
+    "token_text",
 ]
 
 #: The largest LCS table of one model sentence against one peer sentence (m × n
 #: cells). Its backtrack takes one bit per cell, so at most 256 MiB; the Perl
 #: keeps two tables of Perl scalars, some 100 GB for as many cells.
 MAX_LCS_CELLS = 2**31
-
-Marker = Callable[[list[str], list[str], list[bool]], None]
 
 
 def _budget(unigram_ids: array) -> memoryview:
@@ -122,26 +121,39 @@ def check_table_size(label: str, model: LcsText, peer: LcsText, model_name: str,
         )
 
 
-def lcs_marks(model: list[str], peer: list[str], mask: list[bool]) -> None:
-    """Mark in ``mask`` the model positions of the Perl's LCS backtrack."""
+def lcs_marks(
+    model: Sequence[Hashable], peer: Sequence[Hashable], mask: list[bool], weight: Optional[float] = None
+) -> None:
+    """Mark in ``mask`` the model positions of the Perl's LCS backtrack: of the plain LCS, or
+    with ``weight`` of ROUGE-W's weighted LCS (f(k) = k ** weight)."""
     n = len(peer)
     if not model or not n:
         return
-    above = [0] * (n + 1)
+    f = None if weight is None else _weights(weight, len(model) + 2)
+    zero = 0 if f is None else 0.0
+    above = [zero] * (n + 1)
+    above_runs = [0] * (n + 1)
     ups = []
     for token in model:
-        row = [0] * (n + 1)
+        row = [zero] * (n + 1)
+        runs = above_runs if f is None else [0] * (n + 1)  # ROUGE-W alone counts runs
         up = bytearray(n + 1)
         for j in range(1, n + 1):
             if token == peer[j - 1]:
-                row[j] = above[j - 1] + 1
+                if f is None:
+                    row[j] = above[j - 1] + 1
+                else:
+                    k = above_runs[j - 1]
+                    # f(k+1) is added, then f(k) subtracted: two roundings, in this order.
+                    row[j] = above[j - 1] + f[k + 1] - f[k]
+                    runs[j] = k + 1
             elif above[j] >= row[j - 1]:
                 row[j] = above[j]
                 up[j] = 1
             else:
                 row[j] = row[j - 1]
         ups.append(_packed_bits(up))
-        above = row
+        above, above_runs = row, runs
     _backtrack(model, peer, ups, mask)
 
 
@@ -152,7 +164,9 @@ def _packed_bits(flags: bytearray) -> bytes:
     return np.packbits(np.frombuffer(flags, dtype=np.uint8)).tobytes()
 
 
-def _backtrack(model: list[str], peer: list[str], ups: list[bytes], mask: list[bool]) -> None:
+def _backtrack(
+    model: Sequence[Hashable], peer: Sequence[Hashable], ups: list[bytes], mask: list[bool]
+) -> None:
     """Diagonal on equal tokens, else up where the cell above was at least the one to the left."""
     i, j = len(model), len(peer)
     while i and j:
@@ -174,47 +188,26 @@ def _power(x: float, y: float) -> float:
         return math.inf
 
 
-def wlcs_marks(weight: float) -> Marker:
-    """The weighted-LCS marker for ``-w weight``: f(k) = k ** weight."""
-
-    def mark(model: list[str], peer: list[str], mask: list[bool]) -> None:
-        n = len(peer)
-        if not model or not n:
-            return
-        above: list[float] = [0.0] * (n + 1)
-        above_runs = [0] * (n + 1)
-        ups = []
-        for token in model:
-            row: list[float] = [0.0] * (n + 1)
-            runs = [0] * (n + 1)
-            up = bytearray(n + 1)
-            for j in range(1, n + 1):
-                if token == peer[j - 1]:
-                    k = above_runs[j - 1]
-                    # f(k+1) is added, then f(k) subtracted: two roundings, in this order.
-                    row[j] = above[j - 1] + _power(k + 1, weight) - _power(k, weight)
-                    runs[j] = k + 1
-                elif above[j] >= row[j - 1]:
-                    row[j] = above[j]
-                    up[j] = 1
-                else:
-                    row[j] = row[j - 1]
-            ups.append(_packed_bits(up))
-            above, above_runs = row, runs
-        _backtrack(model, peer, ups, mask)
-
-    return mark
+_WEIGHT_TABLES: dict[float, array] = {}
 
 
-def _union_hits(model: LcsText, peer: LcsText, marker: Marker, on_sentence: Callable) -> None:
-    """Shared walk: union LCS per model sentence, clipped by the unigram budgets."""
+def _weights(weight: float, size: int) -> array:
+    """f[k] = k ** weight for k < size, the same for the kernel and the pure path."""
+    table = _WEIGHT_TABLES.get(weight)
+    if table is None or len(table) < size:
+        table = _WEIGHT_TABLES[weight] = array("d", [_power(k, weight) for k in range(max(size, 256))])
+    return table
+
+
+def _union_hits(model: LcsText, peer: LcsText, weight: Optional[float], on_sentence: Callable) -> None:
+    """Shared walk: union LCS (``weight``: ROUGE-W's) per model sentence, clipped by the unigram budgets."""
     model_budget = Counter(model.unigrams)
     peer_budget = Counter(peer.unigrams)
     peer_sentences = peer.sentences
     for sentence in model.sentences:
         mask = [False] * len(sentence)
         for peer_sentence in peer_sentences:
-            marker(sentence, peer_sentence, mask)
+            lcs_marks(sentence, peer_sentence, mask, weight)
         counted = []
         for j, token in enumerate(sentence):
             ok = mask[j] and model_budget[token] > 0 and peer_budget[token] > 0
@@ -233,7 +226,7 @@ def counted_hits(model: LcsText, peer: LcsText, weight: Optional[float] = None) 
     def add(sentence: list[str], mask: list[bool], counted: list[bool]) -> None:
         found.append([token for token, ok in zip(sentence, counted) if ok])
 
-    _union_hits(model, peer, lcs_marks if weight is None else wlcs_marks(weight), add)
+    _union_hits(model, peer, weight, add)
     return found
 
 
@@ -244,17 +237,6 @@ def _kernel(model: LcsText, peer: LcsText, weight: Optional[float]) -> Optional[
         return None
     weights = None if weight is None else _weights(weight, max(model.longest, peer.longest) + 2)
     return accel.union_lcs(m[0], m[1], m[2], p[0], p[1], p[2], weights)
-
-
-_WEIGHT_TABLES: dict[float, array] = {}
-
-
-def _weights(weight: float, size: int) -> array:
-    """f[k] = k ** weight for k < size, computed by Python as the pure path does."""
-    table = _WEIGHT_TABLES.get(weight)
-    if table is None or len(table) < size:
-        table = _WEIGHT_TABLES[weight] = array("d", [_power(k, weight) for k in range(max(size, 256))])
-    return table
 
 
 def score_lcs(model: LcsText, peer: LcsText) -> ModelCounts:
@@ -270,7 +252,7 @@ def score_lcs(model: LcsText, peer: LcsText) -> ModelCounts:
         base += len(sentence)
         hit += sum(counted)
 
-    _union_hits(model, peer, lcs_marks, add)
+    _union_hits(model, peer, None, add)
     return _lcs_counts(hit, base, peer)
 
 
@@ -300,7 +282,7 @@ def score_wlcs(model: LcsText, peer: LcsText, weight: float, name: str) -> Model
                 hit += _power(run, weight)
                 run = 0
 
-    _union_hits(model, peer, wlcs_marks(weight), add)
+    _union_hits(model, peer, weight, add)
     return _wlcs_counts(hit, base, peer, weight, name)
 
 
@@ -326,32 +308,55 @@ def lcs_text(corpus: Corpus, document: Document, stem: bool, unigram_stem: bool)
     return corpus.view(("lcs", document, stem, unigram_stem), make)
 
 
-def _union_lcs_counts(
-    label: str, corpus: Corpus, tasks: list[Task], score: Callable[[LcsText, LcsText, str], ModelCounts]
-) -> list[list[ModelCounts]]:
-    """Per task, ``score(model, peer, model name)`` of each model, after the table size check."""
-    out = []
-    for t in tasks:
-        peer = lcs_text(corpus, t.peer, t.peer_stem, t.peer_stem)
-        per_model = []
-        for m, (s, u) in zip(t.models, t.model_stems):
-            model = lcs_text(corpus, m, s, u)
-            check_table_size(label, model, peer, m.name, t.peer.name)
-            per_model.append(score(model, peer, m.name))
-        out.append(per_model)
-    return out
+def token_text(text: Sequence[Any], name: str, vocabulary: dict[Hashable, int]) -> LcsText:
+    """The LCS view of a text given as tokens: a list of sentences (lists of tokens), or a
+    flat list of tokens as one sentence; its unigrams are all its tokens."""
+    items = given_list(text, name)
+    nested = [isinstance(s, (list, tuple)) for s in items]
+    if any(nested) and not all(nested):
+        raise UsageError(f"{name} mixes sentences (lists of tokens) and tokens")
+    sentences = [list(s) for s in items] if any(nested) else [items]
+    unigrams = [t for s in sentences for t in s]
+    return LcsText(sentences, Counter(unigrams), len(unigrams), vocabulary)
 
 
-class Lcs(Metric):
+class UnionLcs(Metric):
+    """ROUGE-L and ROUGE-W: the union LCS of each model sentence with the peer's sentences."""
+
+    def text_counts(self, model: LcsText, peer: LcsText, name: str) -> ModelCounts:
+        """The counts of one model (named ``name`` in errors) against the peer."""
+        raise NotImplementedError
+
+    def counts(self, corpus: Corpus, tasks: list[Task]) -> list[list[ModelCounts]]:
+        out = []
+        for t in tasks:
+            peer = lcs_text(corpus, t.peer, t.peer_stem, t.peer_stem)
+            per_model = []
+            for m, (s, u) in zip(t.models, t.model_stems):
+                model = lcs_text(corpus, m, s, u)
+                check_table_size(self.label, model, peer, m.name, t.peer.name)
+                per_model.append(self.text_counts(model, peer, m.name))
+            out.append(per_model)
+        return out
+
+    def score_pair(self, peer: Sequence[Any], model: Sequence[Any]) -> ModelCounts:
+        vocabulary = Vocabulary()
+        peer_text = token_text(peer, GIVEN_PEER, vocabulary)
+        model_text = token_text(model, GIVEN_MODEL, vocabulary)
+        check_table_size(self.label, model_text, peer_text, GIVEN_MODEL, GIVEN_PEER)
+        return self.text_counts(model_text, peer_text, GIVEN_MODEL)
+
+
+class Lcs(UnionLcs):
     """ROUGE-L."""
 
     label = "ROUGE-L"
 
-    def counts(self, corpus: Corpus, tasks: list[Task]) -> list[list[ModelCounts]]:
-        return _union_lcs_counts(self.label, corpus, tasks, lambda model, peer, name: score_lcs(model, peer))
+    def text_counts(self, model: LcsText, peer: LcsText, name: str) -> ModelCounts:
+        return score_lcs(model, peer)
 
 
-class WeightedLcs(Metric):
+class WeightedLcs(UnionLcs):
     """ROUGE-W with weight ``w`` (f(k) = k ** w); R and P are raised to 1/w."""
 
     def __init__(self, weight: float, label: str) -> None:
@@ -367,8 +372,5 @@ class WeightedLcs(Metric):
         rest = stem_now and not only_models
         return ((stem_now, forced),) + ((rest, forced),) * (models - 1)
 
-    def counts(self, corpus: Corpus, tasks: list[Task]) -> list[list[ModelCounts]]:
-        def score(model: LcsText, peer: LcsText, name: str) -> ModelCounts:
-            return score_wlcs(model, peer, self.weight, name)
-
-        return _union_lcs_counts(self.label, corpus, tasks, score)
+    def text_counts(self, model: LcsText, peer: LcsText, name: str) -> ModelCounts:
+        return score_wlcs(model, peer, self.weight, name)

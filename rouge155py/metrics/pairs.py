@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from array import array
 from itertools import starmap
-from typing import TYPE_CHECKING, Iterator, Optional, Sequence
+from typing import TYPE_CHECKING, Hashable, Iterator, Optional, Sequence
 
 from .._kernel import accel
-from . import ModelCounts, skip_reach
+from . import GIVEN_MODEL, GIVEN_PEER, ModelCounts, given_list, skip_reach
 from .base import Metric, Task
 
 if TYPE_CHECKING:
@@ -61,14 +61,9 @@ class UnitMetric(Metric):
     def counts(self, corpus: Corpus, tasks: list[Task]) -> list[list[ModelCounts]]:
         if available(self.n):
             ids = corpus.token_ids
-            n, distance, unigrams = self.n, self.distance, self.unigrams
             return [
-                peer_counts(
-                    ids(t.peer, t.peer_stem),
-                    [ids(m, s) for m, (s, _) in zip(t.models, t.model_stems)],
-                    n,
-                    distance,
-                    unigrams,
+                self._kernel_counts(
+                    ids(t.peer, t.peer_stem), [ids(m, s) for m, (s, _) in zip(t.models, t.model_stems)]
                 )
                 for t in tasks
             ]
@@ -76,6 +71,22 @@ class UnitMetric(Metric):
         for chunk, alone in self._chunks(corpus, tasks):
             out.extend(self._pair_counts(corpus, chunk[0]) if alone else self._batch_counts(corpus, chunk))
         return out
+
+    def score_pair(self, peer: Sequence[Hashable], model: Sequence[Hashable]) -> ModelCounts:
+        ids: dict[Hashable, int] = {}
+        peer_ids, model_ids = (
+            array("i", [ids.setdefault(t, len(ids)) for t in given_list(text, name)])
+            for text, name in ((peer, GIVEN_PEER), (model, GIVEN_MODEL))
+        )
+        if available(self.n):
+            return self._kernel_counts(peer_ids, [model_ids])[0]
+        if self.n:
+            return self._table_counts([peer_ids, model_ids], [(0, 1)])[0]
+        return self._skip_bigram_counts(peer_ids, [model_ids])[0]
+
+    def _kernel_counts(self, peer: array, models: Sequence[array]) -> list[ModelCounts]:
+        """The kernel's counts of a peer against each model, from their token ids."""
+        return peer_counts(peer, models, self.n, self.distance, self.unigrams)
 
     def _chunks(self, corpus: Corpus, tasks: list[Task]) -> Iterator[tuple[list[Task], bool]]:
         """Consecutive groups of tasks whose documents hold about _CHUNK_UNITS units, each with
@@ -110,34 +121,53 @@ class UnitMetric(Metric):
             yield chunk, False
 
     def _pair_counts(self, corpus: Corpus, task: Task) -> list[list[ModelCounts]]:
-        """The skip-bigram counts of one task, pair by pair (see :func:`.units.skip_bigram_hits`)."""
+        """The skip-bigram counts of one task, pair by pair."""
+        ids = corpus.token_ids
+        models = [ids(m, stem) for m, (stem, _) in zip(task.models, task.model_stems)]
+        return [self._skip_bigram_counts(ids(task.peer, task.peer_stem), models)]
+
+    def _skip_bigram_counts(self, peer: Sequence[int], models: Sequence[Sequence[int]]) -> list[ModelCounts]:
+        """Skip-bigram counts of a peer against each model, from their token ids, pair by pair
+        (see :func:`.units.skip_bigram_hits`)."""
         import numpy as np
 
         from .units import skip_bigram_hits, skip_bigram_total
 
         reach = self.reach
-        peer = np.asarray(corpus.token_ids(task.peer, task.peer_stem), dtype=np.int64)
-        peer_total = skip_bigram_total(len(peer), reach, self.unigrams)
+        peer_ids = np.asarray(peer, dtype=np.int64)
+        peer_total = skip_bigram_total(len(peer_ids), reach, self.unigrams)
         counts = []
-        for m, (stem, _) in zip(task.models, task.model_stems):
-            model = np.asarray(corpus.token_ids(m, stem), dtype=np.int64)
-            hit = skip_bigram_hits(peer, model, reach, self.unigrams)
-            counts.append(ModelCounts(hit, skip_bigram_total(len(model), reach, self.unigrams), peer_total))
-        return [counts]
+        for model in models:
+            model_ids = np.asarray(model, dtype=np.int64)
+            hit = skip_bigram_hits(peer_ids, model_ids, reach, self.unigrams)
+            counts.append(
+                ModelCounts(hit, skip_bigram_total(len(model_ids), reach, self.unigrams), peer_total)
+            )
+        return counts
 
     def _batch_counts(self, corpus: Corpus, tasks: list[Task]) -> list[list[ModelCounts]]:
         """The counts of a group of tasks, all pairs at once, with numpy."""
-        import numpy as np
-
-        from .units import UnitTable, ngram_units, skip_bigram_units
-
         views: dict[tuple, int] = {}
         pair_list = []
         for t in tasks:
             p = views.setdefault((t.peer, t.peer_stem), len(views))
             for m, (stem, _) in zip(t.models, t.model_stems):
                 pair_list.append((p, views.setdefault((m, stem), len(views))))
-        files = [corpus.token_ids(*view) for view in views]
+        flat = self._table_counts([corpus.token_ids(*view) for view in views], pair_list)
+        out, at = [], 0
+        for t in tasks:
+            out.append(flat[at : at + len(t.models)])
+            at += len(t.models)
+        return out
+
+    def _table_counts(
+        self, files: Sequence[Sequence[int]], pair_list: list[tuple[int, int]]
+    ) -> list[ModelCounts]:
+        """The counts of each (peer, model) pair of files given as token ids, all at once, with numpy."""
+        import numpy as np
+
+        from .units import UnitTable, ngram_units, skip_bigram_units
+
         if self.n:
             codes, owner = ngram_units(files, self.n)
         else:
@@ -147,9 +177,4 @@ class UnitMetric(Metric):
         pair_array = np.array(pair_list, dtype=np.int64).reshape(-1, 2)
         hits = table.hits(pair_array[:, 0], pair_array[:, 1]).tolist()
         totals = table.totals.tolist()
-        flat = [ModelCounts(h, totals[m], totals[p]) for h, (p, m) in zip(hits, pair_list)]
-        out, at = [], 0
-        for t in tasks:
-            out.append(flat[at : at + len(t.models)])
-            at += len(t.models)
-        return out
+        return [ModelCounts(h, totals[m], totals[p]) for h, (p, m) in zip(hits, pair_list)]
