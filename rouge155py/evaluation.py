@@ -14,7 +14,7 @@ one of its quirks (``-m`` with ``-M``).
 
 from __future__ import annotations
 
-from typing import Optional, Protocol, Union
+from typing import Iterator, Optional, Protocol, Union
 
 from .batches import EvalItem, ScoredBatch, batch_scorer, score_batch, summaries_here, summarize_batches
 from .config import EvalConfig
@@ -66,10 +66,11 @@ def load_config(options: Options) -> EvalConfig:
 
 
 class _Read:
-    """A configuration read whole."""
+    """A configuration read whole; ``owned`` where the run read it (its evals may then be
+    dropped as they are scored: a caller's configuration is left as it was given)."""
 
-    def __init__(self, config: EvalConfig) -> None:
-        self.config = config
+    def __init__(self, config: EvalConfig, owned: bool) -> None:
+        self.config, self.owned = config, owned
 
     def whole(self) -> EvalConfig:
         return self.config
@@ -79,20 +80,30 @@ class ThisProcess:
     """The executor of one process: step 1 on consecutive chunks of evals, step 2 here."""
 
     def open(self, options: Options, config: Optional[EvalConfig]) -> Evals:
-        return _Read(config if config is not None else load_config(options))
+        if config is not None:
+            return _Read(config, owned=False)
+        return _Read(load_config(options), owned=True)
 
     def start(self) -> None:
         """Nothing to start."""
 
     def score(self, evals: Evals, options: Options, progress: Optional[ProgressFn]) -> list[ScoredBatch]:
-        """The batches of every eval, a chunk at a time (each chunk's documents are then dropped)."""
+        """The batches of every eval, a chunk at a time (each chunk's documents are then dropped,
+        and its evals too where the run read them)."""
         entries = evals.whole().evals
-        batches = []
-        for start in range(0, len(entries), _CHUNK_EVALS):
-            chunk = entries[start : start + _CHUNK_EVALS]
-            batches.append(score_batch([EvalItem(start + k, ev) for k, ev in enumerate(chunk)], options))
+        total = len(entries)
+        chunks = [entries[start : start + _CHUNK_EVALS] for start in range(0, total, _CHUNK_EVALS)]
+        if isinstance(evals, _Read) and evals.owned:
+            entries.clear()  # only the chunks hold the evals now
+        chunks.reverse()
+        batches, done = [], 0
+        while chunks:
+            chunk = chunks.pop()
+            batches.append(score_batch([EvalItem(done + k, ev) for k, ev in enumerate(chunk)], options))
+            done += len(chunk)
+            del chunk
             if progress is not None:
-                progress("scoring", start + len(chunk), len(entries))
+                progress("scoring", done, total)
         return batches
 
     summaries = staticmethod(summaries_here)
@@ -134,7 +145,8 @@ def evaluate(
         executor.start()
         batches = executor.score(evals, options, progress)
         peer_ids = evals.whole().peer_ids
-        report = summarize_batches(batches, options, peer_ids, progress, executor.summaries)
+        del evals
+        report = summarize_batches(_handed_over(batches), options, peer_ids, progress, executor.summaries)
     finally:
         executor.close()
     report.traces = traces
@@ -156,3 +168,10 @@ def evaluate_args(argv: list[str]) -> Report:
     if request.options is None:
         raise UsageError("the command line asks for no evaluation")
     return evaluate(request.options)
+
+
+def _handed_over(batches: list[ScoredBatch]) -> Iterator[ScoredBatch]:
+    """The batches one by one, each let go as it is merged (its rows then live in one table)."""
+    batches.reverse()
+    while batches:
+        yield batches.pop()
