@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import numbers
 import threading
+from array import array
 from dataclasses import dataclass, field, fields
 from typing import (
     Any,
@@ -58,11 +59,11 @@ from .engine import (
     score_evals,
     table_summary,
 )
-from .errors import RougeError, UsageError, described
+from .errors import InputError, RougeError, UsageError, described
 from .metrics.base import Metric
 from .metrics.plan import metric_plan
 from .options import HoldsOptions, Options, as_options
-from .planning import check_evals, check_resamples, eval_chunks, plan_tasks, walk_tasks
+from .planning import check_resamples, eval_chunks, plan_tasks, walk_tasks
 from .progress import ProgressFn
 from .readers import Document, SummaryFile, SummaryText
 from .report import Report
@@ -72,6 +73,7 @@ from .sources import DEFAULT_PEER_ID, SummaryInput, item_eval, text_format, text
 __all__ = [
     "EvalItem",
     "EvalRecord",
+    "EvalTable",
     "Failure",
     "InstanceRow",
     "ScoredBatch",
@@ -140,6 +142,56 @@ class InstanceRow(NamedTuple):
 
 
 @dataclass
+class EvalTable:
+    """What the report needs of each eval of a batch, by columns (a few dozen bytes an eval):
+    position, eval ID, peer IDs (equal tuples shared) and number of models; the first missing
+    model file and the scoring error of the few evals that have one, by row."""
+
+    positions: array = field(default_factory=lambda: array("q"))
+    eval_ids: list[str] = field(default_factory=list)
+    peer_ids: list[tuple[str, ...]] = field(default_factory=list)
+    models: array = field(default_factory=lambda: array("q"))
+    missing: dict[int, str] = field(default_factory=dict)
+    failures: dict[int, Failure] = field(default_factory=dict)
+
+    def __len__(self) -> int:
+        return len(self.eval_ids)
+
+    def add(self, record: EvalRecord) -> None:
+        """Append one eval's record."""
+        row = len(self.eval_ids)
+        self.positions.append(record.position)
+        self.eval_ids.append(record.eval_id)
+        self.peer_ids.append(record.peer_ids)
+        self.models.append(record.models)
+        if record.missing_model is not None:
+            self.missing[row] = record.missing_model
+        if record.failure is not None:
+            self.failures[row] = record.failure
+
+    def extend(self, other: EvalTable) -> None:
+        """Append another table's evals."""
+        rows = len(self.eval_ids)
+        self.positions.extend(other.positions)
+        self.eval_ids.extend(other.eval_ids)
+        self.peer_ids.extend(other.peer_ids)
+        self.models.extend(other.models)
+        self.missing.update((rows + k, name) for k, name in other.missing.items())
+        self.failures.update((rows + k, failure) for k, failure in other.failures.items())
+
+    def record(self, row: int) -> EvalRecord:
+        """One eval's record."""
+        return EvalRecord(
+            self.positions[row],
+            self.eval_ids[row],
+            self.peer_ids[row],
+            self.models[row],
+            self.missing.get(row),
+            self.failures.get(row),
+        )
+
+
+@dataclass
 class ScoredBatch:
     """The rows of some evals and what the report needs of each eval; small and picklable, no text.
 
@@ -152,9 +204,14 @@ class ScoredBatch:
 
     settings: tuple[Any, ...]
     labels: tuple[str, ...] = ()
-    evals: list[EvalRecord] = field(default_factory=list)
+    table: EvalTable = field(default_factory=EvalTable)
     rows: Grouped = field(default_factory=dict)
     stemmed_rows: Grouped = field(default_factory=dict)
+
+    @property
+    def evals(self) -> list[EvalRecord]:
+        """What the report needs of each eval, one record each."""
+        return [self.table.record(row) for row in range(len(self.table))]
 
     def instances(self) -> Iterator[InstanceRow]:
         """Every instance row of the batch (under ``-m -M``, as scored without the peer stemmed)."""
@@ -326,7 +383,7 @@ def score_batch(items: Iterable[Item], options: Union[Options, HoldsOptions]) ->
                         failures[ev.eval_id] = run.failure(ev) or Failure(0, peers[0], error)
     for position, ev in placed:
         names = tuple(ev.peers)
-        batch.evals.append(
+        batch.table.add(
             EvalRecord(
                 position,
                 ev.eval_id,
@@ -439,8 +496,7 @@ def summarize_batches(
         return report
     check_resamples(options.counting, options.resampling)
     settings = options.rows_settings
-    records: dict[int, EvalRecord] = {}
-    seen: set[str] = set()
+    evals = EvalTable()
     grouped: Grouped = {}
     stemmed: Grouped = {}
     for batch in _iterated(batches, "batches", "ScoredBatch"):
@@ -449,22 +505,26 @@ def summarize_batches(
         if batch.settings != settings:
             differ = ", ".join(_differing(batch.settings, settings))
             raise UsageError(f"a batch was scored with other options ({differ}) than the summary's")
-        for record in batch.evals:
-            if record.position in records or record.eval_id in seen:
-                raise UsageError(f"eval {record.eval_id!r} (position {record.position}) is in two batches")
-            records[record.position] = record
-            seen.add(record.eval_id)
+        evals.extend(batch.table)
         merge_rows(grouped, batch.rows)
         merge_rows(stemmed, batch.stemmed_rows)
-    ordered = [records[position] for position in sorted(records)]
-    del records, seen
-    config = EvalConfig(_stand_ins(ordered), {p for r in ordered for p in r.peer_ids} | set(named))
-    peers = options.selection.evaluated(config.peer_ids)
-    report.warnings = check_evals(config, peers, lambda document: document is _SCORED, options.shown_peer_id)
-    _raise_first_failure(options, config, peers, ordered)
-    if stemmed:
+    order = _eval_order(evals)
+    peers = options.selection.evaluated({p for names in set(evals.peer_ids) for p in names} | set(named))
+    _raise_missing_model(evals, order, peers)
+    report.warnings = [
+        f"*ROUGE Warning: test instance for peer {options.shown_peer_id(peer_id)} "
+        f"does not exist for evaluation {evals.eval_ids[row]}"
+        for peer_id in peers
+        for row in order
+        if peer_id not in evals.peer_ids[row]
+    ]
+    if evals.failures or stemmed:  # the evals themselves are needed: stand-ins, made only now
+        ordered = [evals.record(row) for row in order]
+        config = EvalConfig(_stand_ins(ordered), set(peers))
+        _raise_first_failure(options, config, peers, ordered)
         _restem(options, plan, config, peers, grouped, stemmed)
         stemmed.clear()
+    del evals, order
     tables = instance_tables(plan, peers, grouped)
     grouped.clear()
     summed = summaries([rows for _, _, rows in tables], options, progress)
@@ -473,3 +533,27 @@ def summarize_batches(
         for (peer_id, index, rows), summary in zip(tables, summed)
     ]
     return report
+
+
+def _eval_order(evals: EvalTable) -> list[int]:
+    """The rows in the order of their positions; an eval in two batches is an error."""
+    positions = evals.positions
+    order = sorted(range(len(evals)), key=positions.__getitem__)
+    seen: set[str] = set()
+    for k, row in enumerate(order):
+        eval_id = evals.eval_ids[row]
+        if (k and positions[order[k - 1]] == positions[row]) or eval_id in seen:
+            raise UsageError(f"eval {eval_id!r} (position {positions[row]}) is in two batches")
+        seen.add(eval_id)
+    return order
+
+
+def _raise_missing_model(evals: EvalTable, order: list[int], peers: list[str]) -> None:
+    """The Perl's first missing model: walking peers, then evals, before anything is scored."""
+    if not evals.missing:
+        return
+    for peer_id in peers:
+        for row in order:
+            name = evals.missing.get(row)
+            if name is not None and peer_id in evals.peer_ids[row]:
+                raise InputError(f"Cannot find model summary: {name}")
