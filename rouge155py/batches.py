@@ -59,11 +59,19 @@ from .engine import (
     score_evals,
     table_summary,
 )
-from .errors import InputError, RougeError, UsageError, described
+from .errors import RougeError, UsageError, described
 from .metrics.base import Metric
 from .metrics.plan import metric_plan
 from .options import HoldsOptions, Options, as_options
-from .planning import check_resamples, eval_chunks, plan_tasks, walk_tasks
+from .planning import (
+    check_models,
+    check_resamples,
+    eval_chunks,
+    first_missing_model,
+    peer_warnings,
+    plan_tasks,
+    walk_tasks,
+)
 from .progress import ProgressFn
 from .readers import Document, SummaryFile, SummaryText
 from .report import Report
@@ -363,7 +371,7 @@ def score_batch(items: Iterable[Item], options: Union[Options, HoldsOptions]) ->
     try:
         for ev in evals:
             if not chosen.isdisjoint(ev.peers):
-                found = next((m.name for m in ev.models if not run.scorer.corpus.exists(m)), None)
+                found = first_missing_model(ev, run.scorer.corpus.exists)
                 if found is not None:
                     missing[ev.eval_id] = found
     finally:
@@ -510,14 +518,12 @@ def summarize_batches(
         merge_rows(stemmed, batch.stemmed_rows)
     order = _eval_order(evals)
     peers = options.selection.evaluated({p for names in set(evals.peer_ids) for p in names} | set(named))
-    _raise_missing_model(evals, order, peers)
-    report.warnings = [
-        f"*ROUGE Warning: test instance for peer {options.shown_peer_id(peer_id)} "
-        f"does not exist for evaluation {evals.eval_ids[row]}"
-        for peer_id in peers
-        for row in order
-        if peer_id not in evals.peer_ids[row]
-    ]
+    peer_ids = [evals.peer_ids[row] for row in order]
+    missing = {k: evals.missing[row] for k, row in enumerate(order) if row in evals.missing}
+    check_models(peers, peer_ids, missing.get)
+    eval_ids = [evals.eval_ids[row] for row in order]
+    report.warnings = peer_warnings(peers, eval_ids, peer_ids, options.shown_peer_id)
+    del peer_ids, eval_ids
     if evals.failures or stemmed:  # the evals themselves are needed: stand-ins, made only now
         ordered = [evals.record(row) for row in order]
         config = EvalConfig(_stand_ins(ordered), set(peers))
@@ -546,14 +552,3 @@ def _eval_order(evals: EvalTable) -> list[int]:
             raise UsageError(f"eval {eval_id!r} (position {positions[row]}) is in two batches")
         seen.add(eval_id)
     return order
-
-
-def _raise_missing_model(evals: EvalTable, order: list[int], peers: list[str]) -> None:
-    """The Perl's first missing model: walking peers, then evals, before anything is scored."""
-    if not evals.missing:
-        return
-    for peer_id in peers:
-        for row in order:
-            name = evals.missing.get(row)
-            if name is not None and peer_id in evals.peer_ids[row]:
-                raise InputError(f"Cannot find model summary: {name}")

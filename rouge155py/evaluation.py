@@ -14,7 +14,7 @@ one of its quirks (``-m`` with ``-M``).
 
 from __future__ import annotations
 
-from typing import Iterator, Optional, Protocol, Union
+from typing import Callable, Iterator, Optional, Protocol, Union
 
 from .batches import EvalItem, ScoredBatch, batch_scorer, score_batch, summaries_here, summarize_batches
 from .config import EvalConfig
@@ -22,8 +22,9 @@ from .engine import RowTable
 from .errors import RougeError, UsageError
 from .metrics.plan import metric_plan
 from .options import Options, parse_command_line
-from .planning import check_models, check_resamples
+from .planning import check_models, check_resamples, first_missing_model
 from .progress import ProgressFn
+from .readers import Document
 from .report import Report
 from .results import Counts, Summary
 
@@ -153,12 +154,15 @@ def evaluate(
     return report
 
 
-def _verbose_traces(options: Options, config: EvalConfig, exists: object) -> list[list[str]]:
+def _verbose_traces(
+    options: Options, config: EvalConfig, exists: Callable[[Document], bool]
+) -> list[list[str]]:
     """``-v``'s lines, once every model is known to exist (the Perl looks before it reads)."""
     from .verbose import verbose_traces
 
     peers = options.selection.evaluated(config.peer_ids)
-    check_models(config.evals, peers, exists)  # type: ignore[arg-type]
+    evals = config.evals
+    check_models(peers, [ev.peers for ev in evals], lambda k: first_missing_model(evals[k], exists))
     return verbose_traces(options, config, metric_plan(options.metrics), peers)
 
 

@@ -15,7 +15,7 @@ import re
 import sys
 from dataclasses import dataclass, field, fields
 from functools import cached_property
-from typing import Any, Callable, Mapping, Optional, Protocol, Sequence
+from typing import Any, Callable, Mapping, Optional, Protocol, Sequence, TypeVar
 
 from .bootstrap import ResampleSettings
 from .errors import LimitError, UsageError, described
@@ -111,6 +111,7 @@ _CHECKS: dict[str, Callable[[str, Any], Any]] = {
 }
 
 
+T = TypeVar("T")
 _DOOR = {"door": True}
 #: The value objects :class:`Options` builds (each made once, when first asked for).
 _SETTINGS = ("source", "selection", "text", "metrics", "scoring", "resampling")
@@ -265,49 +266,34 @@ class Options:
             return FileList(self.config_path, self.file_list_format, perl_string(self.file_list_peer_id))
         return XmlFile(self.config_path)
 
+    def _settings(self, kind: type[T]) -> T:
+        """A value object of ``kind``, whose fields are fields of the same names here."""
+        return kind(**{f.name: getattr(self, f.name) for f in fields(kind)})  # type: ignore[arg-type]
+
     @cached_property
     def selection(self) -> PeerSelection:
         """Which peers are reported (``-a``, or the system ID)."""
-        return PeerSelection(self.all_systems, self.system_id)
+        return self._settings(PeerSelection)
 
     @cached_property
     def text(self) -> TextSettings:
         """The text stage: tokens, stopwords, stemming, length limits."""
-        return TextSettings(
-            self.data_dir,
-            self.stopwords,
-            self.stopwords_file,
-            self.lang,
-            self.stem,
-            self.stem_models_only,
-            self.length_limit,
-            self.byte_limit,
-        )
+        return self._settings(TextSettings)
 
     @cached_property
     def metrics(self) -> MetricSettings:
         """The metrics computed."""
-        return MetricSettings(
-            self.max_ngram,
-            self.lcs,
-            self.wlcs_weight,
-            self.wlcs_label,
-            self.skip_distance,
-            self.skip_label,
-            self.skip_unigrams,
-            self.skip_both,
-            self.be_mode,
-        )
+        return self._settings(MetricSettings)
 
     @cached_property
     def scoring(self) -> ScoringSettings:
         """How model counts become an instance's row (``-f``, ``-p``, ``-t``)."""
-        return ScoringSettings(self.best_model, self.alpha, self.counting)
+        return self._settings(ScoringSettings)
 
     @cached_property
     def resampling(self) -> ResampleSettings:
         """The bootstrap (``-r``, ``-c``)."""
-        return ResampleSettings(self.resamples, self.confidence, self.confidence_label or "")
+        return self._settings(ResampleSettings)
 
     @property
     def rows_settings(self) -> tuple[PeerSelection, TextSettings, MetricSettings, ScoringSettings]:

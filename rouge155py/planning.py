@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Optional
+from typing import TYPE_CHECKING, Callable, Collection, Iterable, Iterator, Optional, Sequence
 
-from .config import Eval, EvalConfig
+from .config import Eval
 from .errors import ComputeError, InputError
 from .files import perl_string
 from .metrics.base import Metric, Task
@@ -23,10 +23,10 @@ if TYPE_CHECKING:
 
 __all__ = [
     "PeerSelection",
-    "check_evals",
     "check_models",
     "check_resamples",
     "eval_chunks",
+    "first_missing_model",
     "peer_warnings",
     "plan_tasks",
     "walk_tasks",
@@ -66,41 +66,39 @@ def check_resamples(counting: int, resampling: ResampleSettings) -> None:
         raise ComputeError("the number of resamples (-r) must be positive (division by zero)")
 
 
-def check_evals(
-    config: EvalConfig,
+def first_missing_model(ev: Eval, exists: Callable[[Document], bool]) -> Optional[str]:
+    """The name of an eval's first model that does not exist (the Perl's ``-e`` test), or None."""
+    return next((model.name for model in ev.models if not exists(model)), None)
+
+
+def check_models(
+    peers: list[str], peer_ids: Sequence[Collection[str]], missing: Callable[[int], Optional[str]]
+) -> None:
+    """Raise for the first missing model in the Perl's walk (peer, then eval): ``peer_ids[k]``
+    holds eval k's peers, ``missing(k)`` names its first missing model (asked once an eval)."""
+    checked: set[int] = set()
+    for peer_id in peers:
+        for k, names in enumerate(peer_ids):
+            if peer_id in names and k not in checked:
+                name = missing(k)
+                if name is not None:
+                    raise InputError(f"Cannot find model summary: {name}")
+                checked.add(k)
+
+
+def peer_warnings(
     peers: list[str],
-    exists: Callable[[Document], bool],
+    eval_ids: Sequence[str],
+    peer_ids: Sequence[Collection[str]],
     shown: Callable[[str], str] = str,
 ) -> list[str]:
-    """Check that the models of every eval an evaluated peer is in exist; the missing-peer warnings.
-
-    The walk is the Perl's (peer, then eval), so the first missing model file
-    raised and the order of the warnings are its own.
-    """
-    check_models(config.evals, peers, exists)
-    return peer_warnings(config, peers, shown)
-
-
-def check_models(evals: list[Eval], peers: list[str], exists: Callable[[Document], bool]) -> None:
-    """Raise for the first missing model of an eval an evaluated peer is in, in the Perl's walk."""
-    checked: set[str] = set()
-    for peer_id in peers:
-        for ev in evals:
-            if peer_id in ev.peers and ev.eval_id not in checked:
-                for model in ev.models:
-                    if not exists(model):
-                        raise InputError(f"Cannot find model summary: {model.name}")
-                checked.add(ev.eval_id)
-
-
-def peer_warnings(config: EvalConfig, peers: list[str], shown: Callable[[str], str] = str) -> list[str]:
-    """The Perl's warning for each evaluated peer (then eval) where an eval has no summary of it;
+    """The Perl's warning for each evaluated peer (then eval k) where eval k has no summary of it;
     ``shown`` gives a peer ID as the warning names it (:meth:`PeerSelection.shown`)."""
     return [
-        f"*ROUGE Warning: test instance for peer {shown(peer_id)} does not exist for evaluation {ev.eval_id}"
+        f"*ROUGE Warning: test instance for peer {shown(peer_id)} does not exist for evaluation {eval_id}"
         for peer_id in peers
-        for ev in config.evals
-        if peer_id not in ev.peers
+        for eval_id, names in zip(eval_ids, peer_ids)
+        if peer_id not in names
     ]
 
 
