@@ -215,6 +215,8 @@ class ScoredBatch:
     table: EvalTable = field(default_factory=EvalTable)
     rows: Grouped = field(default_factory=dict)
     stemmed_rows: Grouped = field(default_factory=dict)
+    #: ParaEval: instance IDs whose tier 1 was matched greedily past its bound.
+    inexact: list[str] = field(default_factory=list)
 
     @property
     def evals(self) -> list[EvalRecord]:
@@ -323,12 +325,14 @@ class _Scoring:
         plan, peers = self.plan, self.peers
         if self.switch is None:
             merge_rows(batch.rows, score_evals(self.scorer, plan, evals, peers))
-            return
-        rows = score_evals(self.scorer, plan, evals, peers, stem_now=False)
-        with_models = [ev for ev in evals if ev.models]
-        stemmed = score_evals(self.scorer, plan[: self.switch + 1], with_models, peers, stem_now=True)
-        merge_rows(batch.rows, rows)
-        merge_rows(batch.stemmed_rows, stemmed)
+        else:
+            rows = score_evals(self.scorer, plan, evals, peers, stem_now=False)
+            with_models = [ev for ev in evals if ev.models]
+            stemmed = score_evals(self.scorer, plan[: self.switch + 1], with_models, peers, stem_now=True)
+            merge_rows(batch.rows, rows)
+            merge_rows(batch.stemmed_rows, stemmed)
+        for metric in plan:
+            batch.inexact.extend(metric.take_inexact())
 
     def failure(self, ev: Eval) -> Optional[Failure]:
         """The error scoring one eval meets first, metric by metric, then peer by peer."""
@@ -507,6 +511,7 @@ def summarize_batches(
     evals = EvalTable()
     grouped: Grouped = {}
     stemmed: Grouped = {}
+    inexact: set[str] = set()
     for batch in _iterated(batches, "batches", "ScoredBatch"):
         if not isinstance(batch, ScoredBatch):
             raise UsageError(f"batches holds {described(batch)}; expected ScoredBatch objects")
@@ -516,6 +521,7 @@ def summarize_batches(
         evals.extend(batch.table)
         merge_rows(grouped, batch.rows)
         merge_rows(stemmed, batch.stemmed_rows)
+        inexact.update(batch.inexact)
     order = _eval_order(evals)
     peers = options.selection.evaluated({p for names in set(evals.peer_ids) for p in names} | set(named))
     peer_ids = [evals.peer_ids[row] for row in order]
@@ -523,6 +529,11 @@ def summarize_batches(
     check_models(peers, peer_ids, missing.get)
     eval_ids = [evals.eval_ids[row] for row in order]
     report.warnings = peer_warnings(peers, eval_ids, peer_ids, options.shown_peer_id)
+    if inexact:
+        from .metrics.paraeval import inexact_warning
+
+        report.inexact = sorted(inexact)
+        report.warnings.append(inexact_warning(report.inexact))
     del peer_ids, eval_ids
     if evals.failures or stemmed:  # the evals themselves are needed: stand-ins, made only now
         ordered = [evals.record(row) for row in order]

@@ -70,6 +70,7 @@ class Corpus:
 
     def _forget_tokens(self) -> None:
         self.vocabulary = Vocabulary()
+        self._lasting: dict[Hashable, object] = {}
         self._token_ids = {stem: TokenIds(self.tokenizer, stem, self.vocabulary) for stem in (False, True)}
 
     def clear(self) -> None:
@@ -88,6 +89,15 @@ class Corpus:
             return self._cache[key]  # type: ignore[return-value]
         except KeyError:
             value = self._cache[key] = make()
+            return value
+
+    def lasting(self, key: Hashable, make: Callable[[], T]) -> T:
+        """The value cached under ``key``, made once and kept across chunks of evals while the token
+        ids stay valid (a paraphrase table in those ids)."""
+        try:
+            return self._lasting[key]  # type: ignore[return-value]
+        except KeyError:
+            value = self._lasting[key] = make()
             return value
 
     def sentences(self, document: Document) -> list[str]:
@@ -139,6 +149,16 @@ class Corpus:
             return self.encode([" ".join(pieces)], stem)[0]
 
         return self.view(("ids", document, stem), make)
+
+    def ngram_sentence_ids(self, document: Document, stem: bool) -> Encoded:
+        """The n-gram reader's token ids (:meth:`token_ids`), and where each sentence's start."""
+        if not self._limited:
+            return self.sentence_ids(document, stem)
+
+        def make() -> Encoded:
+            return self.encode(limit_for_ngrams(self.sentences(document), self._words, self._bytes), stem)
+
+        return self.view(("sentence-ids", document, stem), make)
 
     def lcs_sentence_ids(self, document: Document, stem: bool) -> Encoded:
         """Token ids of each sentence as the LCS reader keeps them (its own ``-l``/``-b`` rules)."""

@@ -18,7 +18,7 @@ from .corpus import Corpus
 from .metrics.base import Metric, Task
 from .planning import plan_tasks
 from .results import Counts, InstanceRows, MetricResult, Row, RowValues, Summary, float_rows, row_at, rows_at
-from .scoring import ScoringSettings, combine_models, instance_scores
+from .scoring import ScoringSettings, combine_models, instance_scores, split_scores
 from .text.stage import TextSettings, text_stage
 
 __all__ = [
@@ -135,6 +135,10 @@ class Scorer:
         for index, members in by_metric.items():
             metric = plan[index]
             counts = metric.counts(self.corpus, [tasks[i] for i in members])
+            if metric.split_hits:
+                for i, per_model in zip(members, counts):
+                    rows[i] = split_scores(per_model, best, alpha)
+                continue
             power = metric.power
             for i, per_model in zip(members, counts):
                 totals = combine_models(per_model, best)

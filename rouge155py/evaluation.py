@@ -139,6 +139,8 @@ def evaluate(
         try:
             check_resamples(options.counting, options.resampling)
             scorer = batch_scorer(options, fresh=True)  # the data files, read once, before any worker starts
+            for metric in plan:
+                metric.prepare(scorer.corpus, options.text.stem)
         except RougeError:
             evals.whole()  # the configuration is read first, and its error is the first
             raise

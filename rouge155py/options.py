@@ -100,6 +100,9 @@ def _paths(name: str, value: Any) -> tuple[str, ...]:
 # an option whose default is None may be None.
 _CHECKS: dict[str, Callable[[str, Any], Any]] = {
     **dict.fromkeys(("config_path", "data_dir", "stopwords_file", "hypothesis_path", "jsonl_path"), _path),
+    "paraphrases": _path,
+    **dict.fromkeys(("paraphrase_feature", "paraeval_variants"), _text),
+    "paraphrase_threshold": _real,
     **dict.fromkeys(("system_id", "file_list_format", "file_list_peer_id", "be_mode", "lang"), _text),
     **dict.fromkeys(("wlcs_label", "skip_label", "confidence_label", "sentence_separator"), _text),
     **dict.fromkeys(("max_ngram", "counting", "jobs"), _whole),
@@ -167,6 +170,10 @@ class Options:
     reference_paths: tuple[str, ...] = field(default=(), metadata=_DOOR)
     sentence_separator: Optional[str] = field(default=None, metadata=_DOOR)
     jsonl_path: Optional[str] = field(default=None, metadata=_DOOR)  # one JSON object per item
+    paraphrases: Optional[str] = None  # --paraphrases FILE: ParaEval rows with this table
+    paraphrase_feature: Optional[str] = None  # the PPDB feature compared with the threshold
+    paraphrase_threshold: Optional[float] = None  # the least score of a pair kept
+    paraeval_variants: str = "3"  # the ParaEval rows: 3, 2, P, T (comma-separated)
 
     def __post_init__(self) -> None:
         for option in fields(self):
@@ -203,6 +210,7 @@ class Options:
         if self.sentence_separator == "":
             raise UsageError("the sentence separator must not be empty")
         self._check_text_stage()
+        self._check_paraeval()
         labels = (
             ("wlcs_label", self.wlcs_weight),
             ("skip_label", self.skip_distance),
@@ -244,6 +252,33 @@ class Options:
         if (self.stem or self.stem_models_only) and lang not in SNOWBALL_LANGUAGES:
             known = " ".join(sorted(SNOWBALL_LANGUAGES))
             raise UsageError(f"-m/-M: no Snowball stemmer for --lang {lang} (there are: {known})")
+
+    def _check_paraeval(self) -> None:
+        """ParaEval's options: a table, known variants, and what its rows cannot go with."""
+        if self.paraphrases is None:
+            if self.paraphrase_feature is not None or self.paraphrase_threshold is not None:
+                raise UsageError("--paraphrase-feature and --paraphrase-threshold need --paraphrases FILE")
+            return
+        from .metrics.paraeval import variant_labels
+
+        variant_labels(self.paraeval_variants)
+        if self.paraphrases == "":
+            raise UsageError("--paraphrases needs a file name")
+        if self.paraphrase_threshold is not None and not math.isfinite(self.paraphrase_threshold):
+            raise UsageError(
+                f"the paraphrase threshold must be a finite number, got {self.paraphrase_threshold!r}"
+            )
+        if self.counting:
+            raise UsageError(
+                "--paraphrases needs -t 0: ParaEval matches model and peer words in different numbers, "
+                "which the three counts of -t 1 and -t 2 cannot hold"
+            )
+        if self.be_mode is not None:
+            raise UsageError("--paraphrases compares words: not with Basic Elements (-3)")
+        if self.verbose:
+            raise UsageError(
+                "-v prints the Perl's debug lines, and ParaEval has none: not with --paraphrases"
+            )
 
     @property
     def unicode_text(self) -> bool:
@@ -331,7 +366,7 @@ class Options:
 
 #: The order of the signature's parts (each settings object names its own).
 _SIGNATURE_ORDER = ("n", "L", "w", "2", "u", "U", "3", "m", "M", "s", "l", "b", "f", "p", "t", "c", "r")
-_SIGNATURE_ORDER += ("sw", "lang", "tok", "stem", "nltk")
+_SIGNATURE_ORDER += ("sw", "lang", "tok", "stem", "nltk", "paraeval", "pp", "pp-feature", "pp-min")
 #: The fields of :class:`Options` that say where the evals come from and which peers are reported.
 DOOR_FIELDS = tuple(f.name for f in fields(Options) if f.metadata.get("door"))
 
@@ -421,6 +456,10 @@ _VALUED = {
     "--make-home",
     "--lang",
     "--stopwords",
+    "--paraphrases",
+    "--paraphrase-feature",
+    "--paraphrase-threshold",
+    "--paraeval-variants",
 }
 _REPEATED = {"--ref"}
 _ALIASES = {"--sep": "--sentence-separator"}
@@ -582,6 +621,13 @@ def parse_command_line(argv: Sequence[str], environ: Optional[Mapping[str, str]]
     if not re.fullmatch(r"[0-9]+", jobs_text.strip()):
         raise UsageError(f"the number of jobs (-j, --jobs) must be a whole number, got {jobs_text!r}")
     jobs = int(jobs_text)
+    threshold_text = long_opts.get("--paraphrase-threshold")
+    threshold = None
+    if threshold_text is not None:
+        try:
+            threshold = float(threshold_text)
+        except ValueError:
+            raise UsageError(f"--paraphrase-threshold needs a number, got {threshold_text!r}") from None
 
     options = Options(
         config_path=args[0] if not aligned else None,
@@ -619,6 +665,10 @@ def parse_command_line(argv: Sequence[str], environ: Optional[Mapping[str, str]]
         reference_paths=tuple(refs),
         sentence_separator=long_opts.get("--sentence-separator"),
         jsonl_path=jsonl,
+        paraphrases=long_opts.get("--paraphrases"),
+        paraphrase_feature=long_opts.get("--paraphrase-feature"),
+        paraphrase_threshold=threshold,
+        paraeval_variants=long_opts.get("--paraeval-variants") or "3",
     )
     return Request(
         options=options,

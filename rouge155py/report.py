@@ -10,6 +10,8 @@ Schemas (R, P, F and their bounds are the printed values, 5 decimals):
   "conf_int": [low, high]}, "instances": {eval ID: {"recall", "precision",
   "f"}}}}}}``; under ``-t 1`` an instance holds ``{"model", "peer", "hit"}``
   counts, under ``-t 2`` the metric holds ``"counts"`` instead of R, P, F.
+  With ``--paraphrases``, ``"paraeval_inexact"`` lists the instance IDs whose
+  ParaEval tier 1 was matched greedily past its bound (empty when all are exact).
 - CSV: one header line, then for each peer and metric one ``average`` row
   (averages and bounds, or ``-t 2`` counts), then one ``instance`` row per eval
   (R, P, F, or ``-t 1`` counts), in the report's order. Columns:
@@ -81,6 +83,9 @@ class Report:
     warnings: list[str] = field(default_factory=list)
     #: ``-v``: per result, the Perl's debug lines printed before it (:mod:`rouge155py.verbose`).
     traces: list[list[str]] = field(default_factory=list)
+    #: ParaEval: the instance IDs whose tier 1 was matched greedily past its bound (JSON
+    #: ``paraeval_inexact``).
+    inexact: list[str] = field(default_factory=list)
 
     def result(self, label: str, peer_id: Optional[str] = None) -> MetricResult:
         """The result of one metric (``"ROUGE-1"``, ``"ROUGE-L"``...) for a peer (the only one by default)."""
@@ -199,7 +204,7 @@ def json_document(report: Report) -> dict[str, Any]:
             eval_id_of(i, result.peer_id): dict(zip(names, row)) for i, row in result.instances.items()
         }
         systems.setdefault(o.shown_peer_id(result.peer_id), {})[result.label] = entry
-    return {
+    document = {
         "signature": o.signature(__version__),
         "version": __version__,
         "confidence": o.confidence,
@@ -207,6 +212,9 @@ def json_document(report: Report) -> dict[str, Any]:
         "systems": systems,
         "warnings": report.warnings,
     }
+    if o.paraphrases is not None:
+        document["paraeval_inexact"] = report.inexact
+    return document
 
 
 def rows(report: Report) -> list[dict[str, Any]]:

@@ -9,7 +9,7 @@ for the rounding the Perl does and by the report writers for printing.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import NamedTuple, Optional, Sequence
+from typing import Any, NamedTuple, Optional, Sequence
 
 from .metrics import ModelCounts, Number, rounded_ratio
 
@@ -22,6 +22,7 @@ __all__ = [
     "instance_scores",
     "ratio",
     "rounded",
+    "split_scores",
 ]
 
 
@@ -114,4 +115,28 @@ def instance_scores(
     else:
         recall = round((hit / model_count) ** power, 5) if model_count != 0 else 0.0
         precision = round((hit / peer_count) ** power, 5) if peer_count != 0 else 0.0
+    return recall, precision, round(f_measure(precision, recall, alpha), 5)
+
+
+def split_scores(per_model: Sequence[Any], best_model: bool, alpha: float) -> tuple[float, float, float]:
+    """Rounded R, P, F of a ParaEval instance, whose counts hold the model words matched (``hit``)
+    and the peer words matched (``peer_hit``) apart: ``-f A`` sums each over the models,
+    ``-f B`` keeps the first model of best rounded recall."""
+    if best_model:
+        best, found = -1.0, None
+        for counts in per_model:
+            score = rounded_ratio(counts.hit, counts.model_count)
+            if score > best:
+                best, found = score, counts
+        chosen = [found] if found is not None else []
+    else:
+        chosen = list(per_model)
+    hit = model_count = peer_hit = peer_count = 0
+    for counts in chosen:
+        hit += counts.hit
+        model_count += counts.model_count
+        peer_hit += counts.peer_hit
+        peer_count += counts.peer_count
+    recall = round(hit / model_count, 5) if model_count != 0 else 0.0
+    precision = round(peer_hit / peer_count, 5) if peer_count != 0 else 0.0
     return recall, precision, round(f_measure(precision, recall, alpha), 5)

@@ -44,6 +44,16 @@ class Metric:
     switches_stemming: bool = True
     #: ROUGE-W's ``1/w``, applied to R and P before they are rounded.
     power: Optional[float] = None
+    #: ParaEval: its counts hold the peer words matched apart (``peer_hit``), for precision.
+    split_hits: bool = False
+
+    def prepare(self, corpus: Corpus, stem: bool) -> None:
+        """Load what the metric needs before any worker starts (forked workers inherit it)."""
+
+    def take_inexact(self) -> list[str]:
+        """The instance IDs scored by a fallback since the last call, which the report names
+        (ParaEval's tier 1 past its bound); none for an exact metric."""
+        return []
 
     def model_stems(self, models: int, stem_now: bool, only_models: bool) -> tuple[tuple[bool, bool], ...]:
         """(token stemming, unigram stemming) of each model of an instance."""

@@ -1,7 +1,7 @@
 """The metric registry: which metrics a run computes, in the Perl's output order.
 
 Each entry turns the metric settings into zero or more metrics; the report
-lists them in registry order: ROUGE-N (1..n), L, W, S/SU, BE.
+lists them in registry order: ROUGE-N (1..n), L, W, S/SU, BE, then ParaEval's rows.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from .base import Metric
 from .be import BasicElements
 from .lcs import Lcs, WeightedLcs
 from .ngram import NGram
+from .paraeval import ParaEval, variant_labels
 from .skipbigram import SkipBigram
 
 __all__ = ["REGISTRY", "MetricSettings", "metric_plan"]
@@ -33,6 +34,10 @@ class MetricSettings:
     skip_unigrams: bool = False
     skip_both: bool = False
     be_mode: Optional[str] = None
+    paraphrases: Optional[str] = None  # --paraphrases FILE: ParaEval rows
+    paraphrase_feature: Optional[str] = None
+    paraphrase_threshold: Optional[float] = None
+    paraeval_variants: str = "3"
 
     def signature_parts(self) -> dict[str, str]:
         """The signature's parts that name the metrics (see :meth:`Options.signature`)."""
@@ -44,7 +49,21 @@ class MetricSettings:
             "u": "yes" if self.skip_unigrams else "no",
             "U": "yes" if self.skip_both else "no",
             "3": self.be_mode or "no",
+            **self._paraeval_parts(),
         }
+
+    def _paraeval_parts(self) -> dict[str, str]:
+        """ParaEval's parts: the rows, the table's digest, feature and threshold."""
+        if self.paraphrases is None:
+            return {}
+        from ..paraphrases import table_digest
+
+        parts = {"paraeval": "+".join(variant_labels(self.paraeval_variants))}
+        parts["pp"] = f"sha256-{table_digest(self.paraphrases)}"
+        if self.paraphrase_threshold is not None:
+            parts["pp-min"] = f"{self.paraphrase_threshold:g}"
+            parts["pp-feature"] = self.paraphrase_feature or "default"
+        return parts
 
 
 def _ngrams(o: MetricSettings) -> list[Metric]:
@@ -72,12 +91,22 @@ def _basic_elements(o: MetricSettings) -> list[Metric]:
     return [BasicElements(o.be_mode)] if o.be_mode is not None else []
 
 
+def _paraeval(o: MetricSettings) -> list[Metric]:
+    if o.paraphrases is None:
+        return []
+    from ..paraphrases import TableSpec
+
+    spec = TableSpec(o.paraphrases, o.paraphrase_feature, o.paraphrase_threshold)
+    return [ParaEval(variant, spec) for variant in variant_labels(o.paraeval_variants)]
+
+
 REGISTRY: dict[str, Callable[[MetricSettings], list[Metric]]] = {
     "N": _ngrams,
     "L": _lcs,
     "W": _weighted_lcs,
     "S": _skip_bigrams,
     "BE": _basic_elements,
+    "ParaEval": _paraeval,
 }
 
 

@@ -1,0 +1,484 @@
+"""ParaEval (Zhou, Lin, Munteanu & Hovy, HLT-NAACL 2006): ROUGE-1 that sees paraphrases.
+
+A peer is compared with each model in three tiers, each on the words the tiers
+above left unmatched. Words are the n-gram reader's tokens (those ROUGE-1
+counts); a phrase is a run of words inside one sentence.
+
+1. **Multi-word paraphrases, exactly.** A candidate is a model phrase and a
+   peer phrase of two words or more each that the table pairs. Chosen: a set
+   of candidates in which no model word and no peer word is in two candidates,
+   with the most model (reference) words, and among those the most peer
+   words; among those, the first in the order of :func:`solve_phrases`. See
+   :func:`solve_phrases` for the search and its bound, :data:`MAX_STATES`.
+2. **One-word paraphrases, greedily.** Candidates whose model or peer side is
+   one word (1-to-n, n-to-1, synonyms), on free words only, taken in order of
+   more model words, then more peer words, then earlier model word, then
+   earlier peer word; a candidate is taken when all its words are still free.
+3. **Words.** The clipped unigram matches of the words left: ROUGE-1's hits.
+
+Counts per model: model words (ROUGE-1's model count), peer words (its peer
+count), model words matched (recall's hits, as the paper) and peer words
+matched (precision's hits, the symmetric way). With an empty table tiers 1
+and 2 find nothing and the counts are ROUGE-1's.
+
+Rows (``--paraeval-variants``): ``ParaEval-3`` all three tiers, ``ParaEval-2``
+tiers 1 and 3 (tier 3 then sees the words tier 2 would have taken),
+``ParaEval-P`` tiers 1 and 2 (paraphrases only), and ``T`` the three rows
+``ParaEval-T1``/``-T2``/``-T3``: what each tier of ``ParaEval-3`` matched.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections import Counter
+from typing import TYPE_CHECKING, Any, NamedTuple, Optional, Sequence
+
+from ..errors import UsageError
+from . import GIVEN_MODEL, GIVEN_PEER, given_list
+from .base import Metric, Task
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from ..corpus import Corpus
+    from ..paraphrases import PhraseTable, TableSpec
+
+__all__ = [
+    "MAX_STATES",
+    "VARIANTS",
+    "Candidate",
+    "PairCounts",
+    "PairMatch",
+    "ParaEval",
+    "Text",
+    "candidates",
+    "greedy",
+    "inexact_warning",
+    "match_pair",
+    "solve_phrases",
+    "variant_labels",
+]
+
+#: The most states tier 1's exact search keeps for one group of overlapping candidates
+#: (each a few hundred bytes). Past it that group is matched greedily (tier 2's order), and
+#: the instance is reported as not exact.
+MAX_STATES = 100_000
+
+#: Row names in report order: ``--paraeval-variants`` names them by the part after the dash
+#: (``T`` for the three tier rows).
+VARIANTS = ("3", "2", "P", "T1", "T2", "T3")
+
+
+def variant_labels(given: str) -> tuple[str, ...]:
+    """The rows a ``--paraeval-variants`` value asks for (comma-separated ``3``, ``2``, ``P``, ``T``),
+    in report order."""
+    wanted: set[str] = set()
+    for part in given.split(","):
+        name = part.strip().upper()
+        if name == "T":
+            wanted.update(("T1", "T2", "T3"))
+        elif name in VARIANTS:
+            wanted.add(name)
+        else:
+            raise UsageError(
+                f"--paraeval-variants: unknown variant {part.strip()!r} (use 3, 2, P, T, comma-separated)"
+            )
+    return tuple(v for v in VARIANTS if v in wanted)
+
+
+class Candidate(NamedTuple):
+    """A model phrase and a peer phrase the table pairs (positions in the whole text)."""
+
+    model_start: int
+    model_length: int
+    peer_start: int
+    peer_length: int
+
+
+class PairMatch(NamedTuple):
+    """What the three tiers matched of one model against the peer (counts of words)."""
+
+    model_words: int
+    peer_words: int
+    tier1: tuple[int, int]  # (model words, peer words)
+    tier2: tuple[int, int]
+    tier3: int  # after tiers 1 and 2
+    tier3_after_tier1: int  # after tier 1 alone (ParaEval-2)
+    exact: bool  # tier 1 found its optimum (False: a group was past MAX_STATES)
+    phrases: tuple[Candidate, ...] = ()  # tier 1's choice
+    words: tuple[Candidate, ...] = ()  # tier 2's choice
+
+
+class PairCounts(NamedTuple):
+    """One model's counts for a row: recall's hits and count, precision's hits and count."""
+
+    hit: int
+    model_count: int
+    peer_count: int
+    peer_hit: int
+    score: Optional[float] = None  # -f B compares the rounded recall
+
+
+def _peer_mask(c: Candidate) -> int:
+    return ((1 << c.peer_length) - 1) << c.peer_start
+
+
+def _groups(found: list[Candidate]) -> list[list[Candidate]]:
+    """The candidates in groups joined by shared words (model or peer): each group is solved apart."""
+    parent = list(range(len(found)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for start, length in ((0, 1), (2, 3)):
+        order = sorted(range(len(found)), key=lambda i: found[i][start])
+        end, last = -1, -1
+        for i in order:
+            c = found[i]
+            if c[start] < end:
+                parent[root(i)] = root(last)
+            if c[start] + c[length] > end:
+                end, last = c[start] + c[length], i
+    groups: dict[int, list[Candidate]] = {}
+    for i, c in enumerate(found):
+        groups.setdefault(root(i), []).append(c)
+    return list(groups.values())
+
+
+def _weight(c: Candidate, scale: int) -> int:
+    return c.model_length * scale + c.peer_length
+
+
+def solve_phrases(
+    found: Sequence[Candidate], peer_words: int, limit: Optional[int] = None
+) -> tuple[list[Candidate], bool]:
+    """Tier 1: the best set of candidates, and whether it is proven best (every group within ``limit``).
+
+    Best: no model word and no peer word twice, the most model words, then the
+    most peer words (one integer weight: model words × (peer words + 1) + peer
+    words). Groups of candidates sharing no word are solved apart. In a group,
+    candidates sorted by (model start, model length, peer start, peer length)
+    are taken or skipped in turn; a set of model phrases taken in order of
+    their starts is disjoint when each starts after the previous one ends, so
+    after taking candidate j the search goes on at the first candidate that
+    starts after it. The state (j, peer words taken) decides the rest, and
+    only the taken peer words that some candidate from j on covers matter: the
+    memo keys on those, so the search is exact. Where values tie, taking the
+    earlier candidate wins. A group that needs more than ``limit`` states is
+    matched greedily (:func:`greedy`), and the result says it is not exact.
+    """
+    if limit is None:
+        limit = MAX_STATES
+    scale = peer_words + 1
+    chosen: list[Candidate] = []
+    exact = True
+    for group in _groups(sorted(found)):
+        best = _solve_group(group, scale, limit)
+        if best is None:
+            exact = False
+            best = greedy(group, set(), set())
+        chosen.extend(best)
+    return sorted(chosen), exact
+
+
+def _solve_group(group: list[Candidate], scale: int, limit: int) -> Optional[list[Candidate]]:
+    """The best set of one group, or None past ``limit`` states."""
+    group.sort()
+    n = len(group)
+    masks = [_peer_mask(c) for c in group]
+    weights = [_weight(c, scale) for c in group]
+    relevant = [0] * (n + 1)
+    for j in range(n - 1, -1, -1):
+        relevant[j] = relevant[j + 1] | masks[j]
+    starts = [c.model_start for c in group]
+    after = []
+    for c in group:
+        end = c.model_start + c.model_length
+        k = 0
+        while k < n and starts[k] < end:
+            k += 1
+        after.append(k)
+    memo: dict[tuple[int, int], tuple[int, bool]] = {}
+
+    def key(j: int, taken: int) -> tuple[int, int]:
+        return j, taken & relevant[j]
+
+    stack = [key(0, 0)]
+    while stack:
+        state = stack[-1]
+        if state in memo:
+            stack.pop()
+            continue
+        j, taken = state
+        if j == n:
+            memo[state] = (0, False)
+            stack.pop()
+            continue
+        skip = key(j + 1, taken)
+        take = key(after[j], taken | masks[j]) if not masks[j] & taken else None
+        waiting = [s for s in (skip, take) if s is not None and s not in memo]
+        if waiting:
+            stack.extend(waiting)
+            continue
+        value = memo[skip][0]
+        took = False
+        if take is not None and memo[take][0] + weights[j] >= value:
+            value, took = memo[take][0] + weights[j], True
+        memo[state] = (value, took)
+        stack.pop()
+        if len(memo) > limit:
+            return None
+    out = []
+    j, taken = 0, 0
+    while j < n:
+        if memo[key(j, taken)][1]:
+            out.append(group[j])
+            taken |= masks[j]
+            j = after[j]
+        else:
+            j += 1
+    return out
+
+
+def greedy(found: Sequence[Candidate], model_used: set[int], peer_used: set[int]) -> list[Candidate]:
+    """Candidates taken in order of more model words, more peer words, earlier model start,
+    earlier peer start, each when none of its words is used yet (the sets are updated)."""
+    taken = []
+    for c in sorted(found, key=lambda c: (-c.model_length, -c.peer_length, c.model_start, c.peer_start)):
+        model = range(c.model_start, c.model_start + c.model_length)
+        peer = range(c.peer_start, c.peer_start + c.peer_length)
+        if model_used.isdisjoint(model) and peer_used.isdisjoint(peer):
+            model_used.update(model)
+            peer_used.update(peer)
+            taken.append(c)
+    return taken
+
+
+def inexact_warning(instances: Sequence[str]) -> str:
+    """The report's line naming the instances whose tier 1 went past :data:`MAX_STATES`."""
+    shown = ", ".join(instances[:5]) + (", ..." if len(instances) > 5 else "")
+    return (
+        f"ParaEval: tier 1 matched greedily, not proven optimal, in {len(instances)} instance"
+        f"{'s' if len(instances) != 1 else ''} (a group of overlapping paraphrases past {MAX_STATES} "
+        f"search states): {shown}"
+    )
+
+
+class Text:
+    """A summary as ParaEval sees it: the n-gram reader's token ids, where each sentence starts,
+    and every phrase of the table found in it (start, length, phrase id)."""
+
+    def __init__(self, ids: np.ndarray, offsets: Sequence[int], table: PhraseTable) -> None:
+        import numpy as np
+
+        from ..paraphrases import _BASES, span_hashes
+
+        self.ids = ids
+        self.size = len(ids)
+        sentence = np.zeros(self.size, np.int64)
+        for k, start in enumerate(offsets[1:-1], 1):
+            sentence[start:] = k
+        starts_found, lengths_found, phrases_found = [], [], []
+        hashes = None
+        for length in range(1, min(table.longest, self.size) + 1):
+            hashes = span_hashes(ids, length, _BASES[0], hashes)
+            at = np.flatnonzero(sentence[: len(hashes)] == sentence[length - 1 :])
+            phrase = table.find(ids, at, length, hashes[at])
+            hit = phrase >= 0
+            starts_found.append(at[hit])
+            lengths_found.append(np.full(int(hit.sum()), length, np.int64))
+            phrases_found.append(phrase[hit])
+        empty = np.zeros(0, np.int64)
+        self.span_starts = np.concatenate(starts_found) if starts_found else empty
+        self.span_lengths = np.concatenate(lengths_found) if lengths_found else empty
+        self.span_phrases = np.concatenate(phrases_found) if phrases_found else empty
+
+
+def candidates(model: Text, peer: Text, table: PhraseTable) -> list[Candidate]:
+    """Every (model phrase, peer phrase) pair of the table found in the two texts, sorted."""
+    import numpy as np
+
+    if not len(model.span_phrases) or not len(peer.span_phrases):
+        return []
+    left, left_at = np.unique(model.span_phrases, return_inverse=True)
+    right, right_at = np.unique(peer.span_phrases, return_inverse=True)
+    linked = table.linked(left, right)
+    if not linked.any():
+        return []
+    pairs = linked[left_at.reshape(-1)][:, right_at.reshape(-1)]
+    m, p = np.nonzero(pairs)
+    return sorted(
+        map(
+            Candidate._make,
+            zip(
+                model.span_starts[m].tolist(),
+                model.span_lengths[m].tolist(),
+                peer.span_starts[p].tolist(),
+                peer.span_lengths[p].tolist(),
+            ),
+        )
+    )
+
+
+def _left(ids: Sequence[int], used: set[int]) -> Counter[int]:
+    return Counter(t for i, t in enumerate(ids) if i not in used)
+
+
+def _clipped(model: Counter[int], peer: Counter[int]) -> int:
+    return sum(min(n, peer[t]) for t, n in model.items() if t in peer)
+
+
+def match_pair(model: Text, peer: Text, table: PhraseTable, limit: Optional[int] = None) -> PairMatch:
+    """The three tiers of one model against the peer (``limit``: tier 1's, :data:`MAX_STATES`)."""
+    if limit is None:
+        limit = MAX_STATES
+    found = candidates(model, peer, table)
+    phrases = [c for c in found if c.model_length > 1 and c.peer_length > 1]
+    single = [c for c in found if c.model_length == 1 or c.peer_length == 1]
+    chosen, exact = solve_phrases(phrases, peer.size, limit) if phrases else ([], True)
+    model_used: set[int] = set()
+    peer_used: set[int] = set()
+    for c in chosen:
+        model_used.update(range(c.model_start, c.model_start + c.model_length))
+        peer_used.update(range(c.peer_start, c.peer_start + c.peer_length))
+    model_ids, peer_ids = model.ids.tolist(), peer.ids.tolist()
+    tier1 = (len(model_used), len(peer_used))
+    after_tier1 = _clipped(_left(model_ids, model_used), _left(peer_ids, peer_used))
+    words = greedy(single, model_used, peer_used)
+    tier2 = (len(model_used) - tier1[0], len(peer_used) - tier1[1])
+    tier3 = _clipped(_left(model_ids, model_used), _left(peer_ids, peer_used)) if words else after_tier1
+    return PairMatch(
+        model.size, peer.size, tier1, tier2, tier3, after_tier1, exact, tuple(chosen), tuple(words)
+    )
+
+
+def variant_counts(variant: str, match: PairMatch) -> PairCounts:
+    """A row's counts of one model from its :class:`PairMatch`."""
+    (m1, p1), (m2, p2), w3 = match.tier1, match.tier2, match.tier3
+    hits = {
+        "3": (m1 + m2 + w3, p1 + p2 + w3),
+        "2": (m1 + match.tier3_after_tier1, p1 + match.tier3_after_tier1),
+        "P": (m1 + m2, p1 + p2),
+        "T1": (m1, p1),
+        "T2": (m2, p2),
+        "T3": (w3, w3),
+    }[variant]
+    return PairCounts(hits[0], match.model_words, match.peer_words, hits[1])
+
+
+class ParaEval(Metric):
+    """One ParaEval row (``variant``: one of :data:`VARIANTS`) with a paraphrase table.
+
+    ``spec`` names a table file, loaded once per run in the run's token ids;
+    ``pairs`` (for :meth:`score_pair`) gives one as (phrase, paraphrase) pairs of
+    token lists or space-separated strings.
+    """
+
+    switches_stemming = False  # its words are ROUGE-1's, stemmed as ROUGE-1 stems them
+    split_hits = True
+
+    def __init__(
+        self,
+        variant: str = "3",
+        spec: Optional[TableSpec] = None,
+        pairs: Optional[Sequence[tuple[Any, Any]]] = None,
+    ) -> None:
+        if variant not in VARIANTS:
+            raise UsageError(f"ParaEval variant must be one of {', '.join(VARIANTS)}, got {variant!r}")
+        self.variant = variant
+        self.label = f"ParaEval-{variant}"
+        self.spec = spec
+        self.pairs = pairs
+        #: Instance IDs whose tier 1 went past :data:`MAX_STATES` in some group (matched greedily there).
+        self.inexact: list[str] = []
+
+    def model_stems(self, models: int, stem_now: bool, only_models: bool) -> tuple[tuple[bool, bool], ...]:
+        return ((stem_now, stem_now),) * models
+
+    def table(self, corpus: Corpus, stem: bool) -> PhraseTable:
+        """The table in the corpus's token ids (loaded once per run)."""
+        from ..paraphrases import corpus_table
+
+        if self.spec is None:
+            raise UsageError("ParaEval needs a paraphrase table (--paraphrases FILE)")
+        return corpus_table(corpus, self.spec, stem)
+
+    def prepare(self, corpus: Corpus, stem: bool) -> None:
+        self.table(corpus, stem)
+
+    def take_inexact(self) -> list[str]:
+        found, self.inexact = self.inexact, []
+        return found
+
+    def _text(self, corpus: Corpus, table: PhraseTable, document: Any, stem: bool) -> Text:
+        def make() -> Text:
+            import numpy as np
+
+            ids, offsets = corpus.ngram_sentence_ids(document, stem)
+            return Text(np.frombuffer(ids, np.int32).astype(np.int64), offsets, table)
+
+        return corpus.view(("paraeval", document, stem), make)
+
+    def matches(self, corpus: Corpus, task: Task) -> list[PairMatch]:
+        """The tiers of each model of a task against its peer (made once for all the rows).
+
+        Models are stemmed as the peer is (:meth:`model_stems`), so one table serves both.
+        """
+        stem = task.peer_stem
+        table = self.table(corpus, stem)
+        peer = self._text(corpus, table, task.peer, stem)
+        out = []
+        for document in task.models:
+            model = self._text(corpus, table, document, stem)
+            key = ("paraeval-match", document, task.peer, stem)
+            found = corpus.view(key, functools.partial(match_pair, model, peer, table))
+            if not found.exact:
+                self.inexact.append(task.instance_id)
+            out.append(found)
+        return out
+
+    def counts(self, corpus: Corpus, tasks: list[Task]) -> list[list[PairCounts]]:  # type: ignore[override]
+        return [[variant_counts(self.variant, m) for m in self.matches(corpus, t)] for t in tasks]
+
+    def score_pair(self, peer: Sequence[Any], model: Sequence[Any]) -> PairCounts:  # type: ignore[override]
+        """The row's counts of one peer against one model given as tokens (a list of tokens, or
+        of sentences: lists of tokens), with the table of ``pairs``::
+
+            >>> ParaEval("3", pairs=[("blowing up", "bombing")]).score_pair(
+            ...     "the bombing of the embassy".split(), "they were blowing up the embassy".split())
+            PairCounts(hit=4, model_count=6, peer_count=5, peer_hit=3, score=None)
+        """
+        return variant_counts(self.variant, self.match_tokens(peer, model))
+
+    def match_tokens(self, peer: Sequence[Any], model: Sequence[Any]) -> PairMatch:
+        """The three tiers of one peer against one model given as tokens (see :meth:`score_pair`)."""
+        import numpy as np
+
+        from ..paraphrases import TableSpec, build_table
+
+        vocabulary: dict[Any, int] = {}
+
+        def encode(texts: list[str]) -> tuple[Any, Any]:
+            from array import array
+
+            ids, offsets = array("i"), array("i", [0])
+            for text in texts:
+                words = text.split() if isinstance(text, str) else list(text)
+                ids.extend(vocabulary.setdefault(w, len(vocabulary)) for w in words)
+                offsets.append(len(ids))
+            return ids, offsets
+
+        pairs = list(self.pairs or ())
+        table = build_table(TableSpec("<pairs>"), encode, [([a for a, _ in pairs], [b for _, b in pairs])])
+
+        def text(tokens: Sequence[Any], name: str) -> Text:
+            items = given_list(tokens, name)
+            sentences = [list(s) for s in items] if items and isinstance(items[0], (list, tuple)) else [items]
+            ids, offsets = encode(sentences)  # type: ignore[arg-type]
+            return Text(np.asarray(ids, np.int64), list(offsets), table)
+
+        model_text = text(model, GIVEN_MODEL)
+        return match_pair(model_text, text(peer, GIVEN_PEER), table)

@@ -1,0 +1,442 @@
+"""Paraphrase tables for ParaEval: reading PPDB and TSV files, holding them compactly, pivoting.
+
+A table is a set of phrase pairs. Each phrase goes through the run's text
+stage (the summaries' tokenizer, ``-s`` stopwords and ``-m`` stemming), so a
+phrase matches exactly the summary words it would be made of. A pair matches
+both ways (a paraphrase relation is symmetric, and PPDB lists both directions
+anyway); a pair whose two sides come out as the same words is dropped (exact
+words are ParaEval's third tier).
+
+Held as numpy arrays, not a Python object per pair: the phrases' token ids end
+to end (``tokens``, ``starts``) in the order of their 64-bit polynomial hashes
+(``hashes``), and every pair, each way, as one sorted 64-bit key
+``a * phrases + b`` (``keys``). A lookup hashes a span of a summary, finds
+the hash and checks the tokens; two phrases of one table with the same
+64-bit hash are told apart by a second hash, and a table where both collide
+is refused.
+
+``python -m rouge155py.paraphrases --moses PHRASE-TABLE --out TABLE.tsv``
+builds a table by pivoting a Moses phrase table (Bannard & Callison-Burch
+2005): see :func:`pivot`.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import os
+import stat
+import sys
+from array import array
+from dataclasses import dataclass
+from typing import IO, TYPE_CHECKING, Any, Callable, Iterable, Iterator, Optional, Sequence
+
+from .errors import InputError, RougeError, UsageError
+from .text.normalize import ascii_lower
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from .corpus import Corpus
+
+__all__ = [
+    "DEFAULT_PPDB_FEATURE",
+    "PhraseTable",
+    "TableSpec",
+    "build_table",
+    "main",
+    "open_table",
+    "phrase_hashes",
+    "pivot",
+    "read_pairs",
+    "table_digest",
+]
+
+#: The PPDB feature compared with the threshold unless another is named: PPDB 2.0's
+#: supervised score (higher is better).
+DEFAULT_PPDB_FEATURE = "PPDB2.0Score"
+#: Lines read, tokenized and hashed at once while a table loads: a bound on the memory it takes.
+_CHUNK_LINES = 1 << 18
+_SEPARATOR = " ||| "
+# Two independent polynomial hashes of a phrase's token ids (each id + 1), modulo 2^64.
+_BASES = (0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F)
+
+
+@dataclass(frozen=True)
+class TableSpec:
+    """Which pairs of a table file a run keeps: ``feature`` (PPDB; the TSV's third column is
+    its score) at least ``threshold`` (None: every pair)."""
+
+    path: str
+    feature: Optional[str] = None
+    threshold: Optional[float] = None
+
+
+def _open_file(path: str) -> IO[bytes]:
+    """A table file's stored bytes; a regular file only, so that a FIFO without a writer is never
+    waited on."""
+    try:
+        status = os.stat(path)
+        if not stat.S_ISREG(status.st_mode):
+            raise InputError(f"paraphrase table {path} is not a regular file")
+        return open(path, "rb", buffering=1 << 20)
+    except OSError as exc:
+        raise InputError(f"cannot open paraphrase table {path}: {exc.strerror}") from None
+    except ValueError:
+        raise InputError(f"cannot open paraphrase table {path!r}: the name holds a NUL byte") from None
+
+
+def open_table(path: str) -> IO[bytes]:
+    """A table file opened for reading as bytes (``.gz``: decompressed)."""
+    handle = _open_file(path)
+    if path.endswith(".gz"):
+        return gzip.GzipFile(fileobj=handle, mode="rb")  # type: ignore[return-value]
+    return handle
+
+
+_DIGESTS: dict[tuple[str, int, int], str] = {}
+
+
+def table_digest(path: str) -> str:
+    """The first 16 hex digits of the SHA-256 of a table file's bytes (as stored: ``.gz`` too)."""
+    with _open_file(path) as handle:
+        status = os.fstat(handle.fileno())
+    key = (os.path.abspath(path), status.st_size, status.st_mtime_ns)
+    found = _DIGESTS.get(key)
+    if found is None:
+        digest = hashlib.sha256()
+        with _open_file(path) as handle:
+            for block in iter(lambda: handle.read(1 << 20), b""):
+                digest.update(block)
+        found = _DIGESTS[key] = digest.hexdigest()[:16]
+    return found
+
+
+def _feature_value(features: str, name: str, path: str, number: int) -> float:
+    """The value of ``name=value`` among a PPDB line's space-separated features."""
+    at = features.find(name + "=")
+    while at > 0 and features[at - 1] != " ":
+        at = features.find(name + "=", at + 1)
+    if at < 0:
+        raise InputError(f"paraphrase table {path}, line {number}: no feature {name}")
+    end = features.find(" ", at)
+    text = features[at + len(name) + 1 : end if end >= 0 else len(features)]
+    try:
+        return float(text)
+    except ValueError:
+        raise InputError(
+            f"paraphrase table {path}, line {number}: feature {name} is not a number ({text!r})"
+        ) from None
+
+
+def read_pairs(spec: TableSpec) -> Iterator[tuple[list[str], list[str]]]:
+    """The kept pairs of a table, in chunks of (phrases, paraphrases), lowercased as summaries are.
+
+    The format is the first non-blank line's: PPDB (``LHS ||| phrase ||| paraphrase |||
+    features [||| alignment ...]``) when it holds `` ||| ``, else TSV (``phrase<TAB>paraphrase
+    [<TAB>score]``). Bytes are read as the summaries' are (one character a byte).
+    """
+    path, feature, threshold = spec.path, spec.feature, spec.threshold
+    ppdb: Optional[bool] = None
+    lefts: list[str] = []
+    rights: list[str] = []
+    with open_table(path) as handle:
+        try:
+            for number, raw in enumerate(handle, 1):
+                line = raw.decode("latin-1").rstrip("\r\n")
+                if not line.strip():
+                    continue
+                if ppdb is None:
+                    ppdb = _SEPARATOR in line
+                    if not ppdb and feature is not None:
+                        raise UsageError(f"--paraphrase-feature {feature}: {path} is a TSV table, not PPDB")
+                if ppdb:
+                    fields = line.split(_SEPARATOR)
+                    if len(fields) < 4:
+                        raise InputError(
+                            f"paraphrase table {path}, line {number}: expected "
+                            "LHS ||| phrase ||| paraphrase ||| features (PPDB)"
+                        )
+                    left, right = fields[1], fields[2]
+                    if threshold is not None:
+                        value = _feature_value(fields[3], feature or DEFAULT_PPDB_FEATURE, path, number)
+                        if not value >= threshold:
+                            continue
+                else:
+                    fields = line.split("\t")
+                    if len(fields) not in (2, 3):
+                        raise InputError(
+                            f"paraphrase table {path}, line {number}: expected phrase<TAB>paraphrase"
+                            "[<TAB>score] (TSV)"
+                        )
+                    left, right = fields[0], fields[1]
+                    if threshold is not None:
+                        if len(fields) < 3:
+                            raise InputError(f"paraphrase table {path}, line {number}: no score column")
+                        try:
+                            value = float(fields[2])
+                        except ValueError:
+                            raise InputError(
+                                f"paraphrase table {path}, line {number}: the score is not a number"
+                            ) from None
+                        if not value >= threshold:
+                            continue
+                lefts.append(ascii_lower(left))
+                rights.append(ascii_lower(right))
+                if len(lefts) >= _CHUNK_LINES:
+                    yield lefts, rights
+                    lefts, rights = [], []
+        except (OSError, EOFError, gzip.BadGzipFile) as exc:
+            raise InputError(f"cannot read paraphrase table {path}: {exc}") from None
+    if lefts:
+        yield lefts, rights
+
+
+def phrase_hashes(tokens: np.ndarray, starts: np.ndarray, base: int) -> np.ndarray:
+    """The hash of each phrase (tokens[starts[i]:starts[i+1]], none empty): sum of
+    (id + 1) * base^(its distance from the phrase's end), modulo 2^64."""
+    import numpy as np
+
+    lengths = np.diff(starts)
+    if not len(lengths):
+        return np.zeros(0, np.uint64)
+    longest = int(lengths.max())
+    powers = np.array([pow(base, k, 1 << 64) for k in range(longest)], np.uint64)
+    ends = np.repeat(starts[1:], lengths)
+    distance = ends - 1 - np.arange(len(tokens))
+    values = (tokens.astype(np.uint64) + np.uint64(1)) * powers[distance]
+    return np.add.reduceat(values, starts[:-1].astype(np.int64))
+
+
+def span_hashes(ids: np.ndarray, length: int, base: int, previous: Optional[np.ndarray]) -> np.ndarray:
+    """The hashes of the spans of ``length`` tokens of a text (at each start), from those one
+    token shorter (``previous``; None for length 1)."""
+    import numpy as np
+
+    last = ids[length - 1 :].astype(np.uint64) + np.uint64(1)
+    if previous is None:
+        return last
+    return previous[: len(last)] * np.uint64(base) + last
+
+
+class PhraseTable:
+    """The pairs of a table, as token ids of one run's vocabulary (see the module docstring)."""
+
+    def __init__(self, tokens: np.ndarray, starts: np.ndarray, hashes: np.ndarray, keys: np.ndarray) -> None:
+        """Phrase i is tokens[starts[i]:starts[i + 1]], its hash hashes[i] (ascending)."""
+        self.tokens, self.starts, self.hashes, self.keys = tokens, starts, hashes, keys
+        self.phrases = len(starts) - 1
+        #: Distinct unordered pairs.
+        self.pairs = len(keys) // 2
+        lengths = starts[1:] - starts[:-1]
+        self.longest = int(lengths.max()) if len(lengths) else 0
+
+    @property
+    def nbytes(self) -> int:
+        """The bytes its arrays hold."""
+        return sum(a.nbytes for a in (self.tokens, self.starts, self.hashes, self.keys))
+
+    def find(self, ids: np.ndarray, starts: np.ndarray, length: int, hashes: np.ndarray) -> np.ndarray:
+        """The phrase of each span (``length`` tokens of ``ids`` from each of ``starts``, whose
+        hashes are ``hashes``), -1 where it is none."""
+        import numpy as np
+
+        found = np.full(len(starts), -1, np.int64)
+        if not self.phrases or not len(starts):
+            return found
+        at = np.minimum(np.searchsorted(self.hashes, hashes), len(self.hashes) - 1)
+        hit = np.flatnonzero(self.hashes[at] == hashes)
+        if not len(hit):
+            return found
+        phrase = at[hit].astype(np.int64)
+        begin = self.starts[phrase]
+        same = (self.starts[phrase + 1] - begin) == length
+        for k in range(length):
+            same &= self.tokens[np.where(same, begin + k, 0)] == ids[starts[hit] + k]
+        found[hit[same]] = phrase[same]
+        return found
+
+    def linked(self, left: np.ndarray, right: np.ndarray) -> np.ndarray:
+        """For phrases ``left`` (m) and ``right`` (n): an m × n mask of the pairs in the table."""
+        import numpy as np
+
+        if not len(self.keys) or not len(left) or not len(right):
+            return np.zeros((len(left), len(right)), bool)
+        wanted = (left[:, None] * self.phrases + right[None, :]).ravel()
+        at = np.minimum(np.searchsorted(self.keys, wanted), len(self.keys) - 1)
+        return (self.keys[at] == wanted).reshape(len(left), len(right))
+
+
+Encoder = Callable[[list[Any]], tuple[array, array]]
+
+
+def _encoded(texts: list[str], encode: Encoder) -> tuple[np.ndarray, np.ndarray]:
+    import numpy as np
+
+    ids, offsets = encode(texts)
+    return np.frombuffer(ids, np.int32).copy(), np.frombuffer(offsets, np.int32).astype(np.int64)
+
+
+def _unique_phrases(
+    h1: np.ndarray, h2: np.ndarray, tokens: np.ndarray, starts: np.ndarray, path: str
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The distinct phrases (by hash) with their tokens: (h1 sorted, h2, tokens, starts)."""
+    import numpy as np
+
+    unique, first, inverse = np.unique(h1, return_index=True, return_inverse=True)
+    if not np.array_equal(h2[first][inverse.reshape(-1)], h2):
+        raise InputError(
+            f"paraphrase table {path}: two phrases have the same 64-bit hash; use a smaller table"
+        )
+    lengths = (starts[1:] - starts[:-1])[first]
+    new_starts = np.zeros(len(first) + 1, np.int64)
+    np.cumsum(lengths, out=new_starts[1:])
+    take = np.repeat(starts[:-1][first], lengths) + (
+        np.arange(int(new_starts[-1])) - np.repeat(new_starts[:-1], lengths)
+    )
+    return unique, h2[first], tokens[take], new_starts
+
+
+def build_table(
+    spec: TableSpec, encode: Encoder, chunks: Optional[Iterable[tuple[list[Any], list[Any]]]] = None
+) -> PhraseTable:
+    """Load a table, each phrase tokenized by ``encode`` (texts -> token ids end to end, and
+    where each text's start, as :meth:`rouge155py.corpus.Corpus.encode`); ``chunks`` of
+    (phrases, paraphrases) instead of the file's."""
+    import numpy as np
+
+    phrase_parts: list[tuple[np.ndarray, ...]] = []
+    pair_parts: list[tuple[np.ndarray, np.ndarray]] = []
+    for lefts, rights in read_pairs(spec) if chunks is None else chunks:
+        count = len(lefts)
+        tokens, starts = _encoded(lefts + rights, encode)
+        del lefts, rights
+        lengths = np.diff(starts)
+        nonempty = lengths > 0
+        keep_pair = nonempty[:count] & nonempty[count:]
+        h1 = np.zeros(2 * count, np.uint64)
+        h2 = np.zeros(2 * count, np.uint64)
+        if nonempty.any():
+            kept_starts = np.concatenate(([0], np.cumsum(lengths[nonempty])))
+            h1[nonempty] = phrase_hashes(tokens, kept_starts, _BASES[0])
+            h2[nonempty] = phrase_hashes(tokens, kept_starts, _BASES[1])
+        keep_pair &= (h1[:count] != h1[count:]) | (h2[:count] != h2[count:])
+        if not keep_pair.any():
+            continue
+        pair_parts.append((h1[:count][keep_pair], h1[count:][keep_pair]))
+        wanted = np.concatenate((keep_pair, keep_pair))
+        starts_kept = np.concatenate(([0], np.cumsum(lengths[wanted])))
+        token_mask = np.repeat(wanted, lengths)
+        phrase_parts.append(
+            _unique_phrases(h1[wanted], h2[wanted], tokens[token_mask], starts_kept, spec.path)
+        )
+    if not phrase_parts:
+        return PhraseTable(
+            np.zeros(0, np.int32), np.zeros(1, np.int64), np.zeros(0, np.uint64), np.zeros(0, np.int64)
+        )
+    h1 = np.concatenate([p[0] for p in phrase_parts])
+    h2 = np.concatenate([p[1] for p in phrase_parts])
+    offsets = np.cumsum([0] + [len(p[2]) for p in phrase_parts[:-1]])
+    tokens = np.concatenate([p[2] for p in phrase_parts])
+    starts = np.concatenate(
+        [p[3][:-1] + offset for p, offset in zip(phrase_parts, offsets)] + [np.array([len(tokens)], np.int64)]
+    )
+    del phrase_parts
+    hashes, h2, tokens, starts = _unique_phrases(h1, h2, tokens, starts, spec.path)
+    del h1
+    phrases = len(hashes)
+    left = np.searchsorted(hashes, np.concatenate([p[0] for p in pair_parts])).astype(np.int64)
+    right = np.searchsorted(hashes, np.concatenate([p[1] for p in pair_parts])).astype(np.int64)
+    del pair_parts
+    keys = np.unique(np.concatenate((left * phrases + right, right * phrases + left)))
+    return PhraseTable(tokens.astype(np.int32), starts, hashes, keys)
+
+
+def corpus_table(corpus: Corpus, spec: TableSpec, stem: bool) -> PhraseTable:
+    """The table in a corpus's token ids under one stemming choice, loaded once per vocabulary."""
+    return corpus.lasting(
+        ("paraphrases", spec, stem), lambda: build_table(spec, lambda t: corpus.encode(t, stem))
+    )
+
+
+# Pivoting a Moses phrase table.
+
+#: The Moses score columns read (0-based) when the English phrase is the table's first column
+#: (``english ||| foreign ||| scores``): Moses writes φ(source|target) lex(source|target)
+#: φ(target|source) lex(target|source), so p(f|e) is column 2 and p(e|f) column 0.
+P_F_GIVEN_E, P_E_GIVEN_F = 2, 0
+
+
+def pivot(
+    lines: Iterator[bytes],
+    threshold: float,
+    f_given_e: int = P_F_GIVEN_E,
+    e_given_f: int = P_E_GIVEN_F,
+    name: str = "phrase table",
+) -> list[tuple[str, str, float]]:
+    """Paraphrase pairs (e1, e2, p(e2|e1)) with p(e2|e1) = Σ_f p(f|e1)·p(e2|f) >= threshold,
+    e1 != e2, from Moses lines ``english ||| foreign ||| scores``, sorted by e1 then e2.
+
+    The sum runs over the foreign phrases in the order of their first line.
+    """
+    by_foreign: dict[str, list[tuple[str, float, float]]] = {}
+    for number, raw in enumerate(lines, 1):
+        line = raw.decode("utf-8", "surrogateescape").rstrip("\r\n")
+        if not line.strip():
+            continue
+        fields = line.split(_SEPARATOR)
+        if len(fields) < 3:
+            raise InputError(f"{name}, line {number}: expected english ||| foreign ||| scores")
+        scores = fields[2].split()
+        try:
+            p_f_e, p_e_f = float(scores[f_given_e]), float(scores[e_given_f])
+        except (IndexError, ValueError):
+            raise InputError(
+                f"{name}, line {number}: no scores in columns {f_given_e} and {e_given_f}"
+            ) from None
+        by_foreign.setdefault(fields[1].strip(), []).append((fields[0].strip(), p_f_e, p_e_f))
+    total: dict[tuple[str, str], float] = {}
+    for entries in by_foreign.values():
+        for e1, p_f_e1, _ in entries:
+            for e2, _, p_e2_f in entries:
+                if e1 != e2:
+                    key = (e1, e2)
+                    total[key] = total.get(key, 0.0) + p_f_e1 * p_e2_f
+    return sorted((e1, e2, p) for (e1, e2), p in total.items() if p >= threshold)
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """``python -m rouge155py.paraphrases --moses FILE --out FILE [--threshold P]``."""
+    import argparse
+
+    parser = argparse.ArgumentParser(
+        prog="python -m rouge155py.paraphrases",
+        description="Build a paraphrase table (TSV: phrase, paraphrase, p) by pivoting a Moses "
+        "phrase table 'english ||| foreign ||| scores': p(e2|e1) = sum over f of p(f|e1) p(e2|f).",
+    )
+    parser.add_argument("--moses", required=True, help="the Moses phrase table (.gz too)")
+    parser.add_argument("--out", required=True, help="the TSV table to write ('-': standard output)")
+    parser.add_argument("--threshold", type=float, default=0.0, help="the least p(e2|e1) kept (0)")
+    parser.add_argument("--p-f-given-e", type=int, default=P_F_GIVEN_E, help="score column of p(f|e) (2)")
+    parser.add_argument("--p-e-given-f", type=int, default=P_E_GIVEN_F, help="score column of p(e|f) (0)")
+    args = parser.parse_args(argv)
+    try:
+        with open_table(args.moses) as handle:
+            pairs = pivot(handle, args.threshold, args.p_f_given_e, args.p_e_given_f, args.moses)
+        text = "".join(f"{e1}\t{e2}\t{p:.6g}\n" for e1, e2, p in pairs)
+        if args.out == "-":
+            sys.stdout.write(text)
+        else:
+            with open(args.out, "w", encoding="utf-8", errors="surrogateescape") as out:
+                out.write(text)
+    except RougeError as error:
+        print(f"rouge155py: error: {error}", file=sys.stderr)
+        return error.exit_code
+    except OSError as error:
+        print(f"rouge155py: error: {args.out}: {error.strerror}", file=sys.stderr)
+        return 4
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
