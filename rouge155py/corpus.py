@@ -71,6 +71,7 @@ class Corpus:
     def _forget_tokens(self) -> None:
         self.vocabulary = Vocabulary()
         self._lasting: dict[Hashable, object] = {}
+        self._lasting_tokens = 0  # the distinct tokens that lasting values brought in
         self._token_ids = {stem: TokenIds(self.tokenizer, stem, self.vocabulary) for stem in (False, True)}
 
     def clear(self) -> None:
@@ -80,8 +81,11 @@ class Corpus:
         """
         self._cache.clear()
         self._encoded.clear()
-        if len(self.vocabulary) + len(self._token_ids[False]) + len(self._token_ids[True]) > _MAX_REMEMBERED:
+        if self._remembered() - self._lasting_tokens > _MAX_REMEMBERED:
             self._forget_tokens()
+
+    def _remembered(self) -> int:
+        return len(self.vocabulary) + len(self._token_ids[False]) + len(self._token_ids[True])
 
     def view(self, key: Hashable, make: Callable[[], T]) -> T:
         """The value cached under ``key``, made once."""
@@ -97,7 +101,10 @@ class Corpus:
         try:
             return self._lasting[key]  # type: ignore[return-value]
         except KeyError:
+            before = self._remembered()
             value = self._lasting[key] = make()
+            # Its tokens stay for the run: only the documents' count towards the bound on them.
+            self._lasting_tokens += self._remembered() - before
             return value
 
     def sentences(self, document: Document) -> list[str]:

@@ -32,7 +32,6 @@ from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING, Any, Callable, Iterable, Iterator, Optional, Sequence
 
 from .errors import InputError, RougeError, UsageError
-from .text.normalize import ascii_lower
 
 if TYPE_CHECKING:
     import numpy as np
@@ -112,84 +111,100 @@ def table_digest(path: str) -> str:
     return found
 
 
-def _feature_value(features: str, name: str, path: str, number: int) -> float:
+def _feature_value(features: bytes, name: bytes, path: str, number: int) -> float:
     """The value of ``name=value`` among a PPDB line's space-separated features."""
-    at = features.find(name + "=")
-    while at > 0 and features[at - 1] != " ":
-        at = features.find(name + "=", at + 1)
+    key = name + b"="
+    at = features.find(key)
+    while at > 0 and features[at - 1 : at] != b" ":
+        at = features.find(key, at + 1)
+    shown = name.decode("latin-1")
     if at < 0:
-        raise InputError(f"paraphrase table {path}, line {number}: no feature {name}")
-    end = features.find(" ", at)
-    text = features[at + len(name) + 1 : end if end >= 0 else len(features)]
+        raise InputError(f"paraphrase table {path}, line {number}: no feature {shown}")
+    end = features.find(b" ", at)
+    text = features[at + len(key) : end if end >= 0 else len(features)]
     try:
         return float(text)
     except ValueError:
         raise InputError(
-            f"paraphrase table {path}, line {number}: feature {name} is not a number ({text!r})"
+            f"paraphrase table {path}, line {number}: feature {shown} is not a number ({text!r})"
         ) from None
+
+
+def _score(fields: list[bytes], path: str, number: int) -> float:
+    """The third column of a TSV line."""
+    if len(fields) < 3:
+        raise InputError(f"paraphrase table {path}, line {number}: no score column")
+    try:
+        return float(fields[2])
+    except ValueError:
+        raise InputError(f"paraphrase table {path}, line {number}: the score is not a number") from None
+
+
+def _lowered(phrases: list[bytes]) -> list[str]:
+    """Phrases as the summaries' text is held: a character a byte, ASCII letters lowercased."""
+    return b"\n".join(phrases).lower().decode("latin-1").split("\n") if phrases else []
 
 
 def read_pairs(spec: TableSpec) -> Iterator[tuple[list[str], list[str]]]:
     """The kept pairs of a table, in chunks of (phrases, paraphrases), lowercased as summaries are.
 
     The format is the first non-blank line's: PPDB (``LHS ||| phrase ||| paraphrase |||
-    features [||| alignment ...]``) when it holds `` ||| ``, else TSV (``phrase<TAB>paraphrase
+    features [||| alignment ...]``; rules whose phrases hold nonterminals such as ``[NN,1]``
+    are left out) when it holds `` ||| ``, else TSV (``phrase<TAB>paraphrase
     [<TAB>score]``). Bytes are read as the summaries' are (one character a byte).
     """
-    path, feature, threshold = spec.path, spec.feature, spec.threshold
+    path, threshold = spec.path, spec.threshold
+    feature = (spec.feature or DEFAULT_PPDB_FEATURE).encode("utf-8", "surrogateescape")
     ppdb: Optional[bool] = None
-    lefts: list[str] = []
-    rights: list[str] = []
+    lefts: list[bytes] = []
+    rights: list[bytes] = []
+    separator = _SEPARATOR.encode()
     with open_table(path) as handle:
         try:
             for number, raw in enumerate(handle, 1):
-                line = raw.decode("latin-1").rstrip("\r\n")
+                line = raw.rstrip(b"\r\n")
                 if not line.strip():
                     continue
                 if ppdb is None:
-                    ppdb = _SEPARATOR in line
-                    if not ppdb and feature is not None:
-                        raise UsageError(f"--paraphrase-feature {feature}: {path} is a TSV table, not PPDB")
+                    ppdb = separator in line
+                    if not ppdb and spec.feature is not None:
+                        raise UsageError(
+                            f"--paraphrase-feature {spec.feature}: {path} is a TSV table, not PPDB"
+                        )
                 if ppdb:
-                    fields = line.split(_SEPARATOR)
+                    fields = line.split(separator)
                     if len(fields) < 4:
                         raise InputError(
                             f"paraphrase table {path}, line {number}: expected "
                             "LHS ||| phrase ||| paraphrase ||| features (PPDB)"
                         )
-                    left, right = fields[1], fields[2]
-                    if threshold is not None:
-                        value = _feature_value(fields[3], feature or DEFAULT_PPDB_FEATURE, path, number)
-                        if not value >= threshold:
-                            continue
+                    if b"[" in fields[1] or b"[" in fields[2]:
+                        continue  # a syntactic rule: its nonterminals ([NN,1]) are no words
+                    if (
+                        threshold is not None
+                        and not _feature_value(fields[3], feature, path, number) >= threshold
+                    ):
+                        continue
+                    lefts.append(fields[1])
+                    rights.append(fields[2])
                 else:
-                    fields = line.split("\t")
+                    fields = line.split(b"\t")
                     if len(fields) not in (2, 3):
                         raise InputError(
                             f"paraphrase table {path}, line {number}: expected phrase<TAB>paraphrase"
                             "[<TAB>score] (TSV)"
                         )
-                    left, right = fields[0], fields[1]
-                    if threshold is not None:
-                        if len(fields) < 3:
-                            raise InputError(f"paraphrase table {path}, line {number}: no score column")
-                        try:
-                            value = float(fields[2])
-                        except ValueError:
-                            raise InputError(
-                                f"paraphrase table {path}, line {number}: the score is not a number"
-                            ) from None
-                        if not value >= threshold:
-                            continue
-                lefts.append(ascii_lower(left))
-                rights.append(ascii_lower(right))
+                    if threshold is not None and not _score(fields, path, number) >= threshold:
+                        continue
+                    lefts.append(fields[0])
+                    rights.append(fields[1])
                 if len(lefts) >= _CHUNK_LINES:
-                    yield lefts, rights
+                    yield _lowered(lefts), _lowered(rights)
                     lefts, rights = [], []
         except (OSError, EOFError, gzip.BadGzipFile) as exc:
             raise InputError(f"cannot read paraphrase table {path}: {exc}") from None
     if lefts:
-        yield lefts, rights
+        yield _lowered(lefts), _lowered(rights)
 
 
 def phrase_hashes(tokens: np.ndarray, starts: np.ndarray, base: int) -> np.ndarray:

@@ -32,6 +32,8 @@ _SHORT = """\
          [-j N | --jobs N (processes)]
          [--json | --format legacy|json|csv] [--signature] [--quiet] [--version]
          [--lang LANG (any language)] [--stopwords FILE (for -s)]
+         [--paraphrases FILE (ParaEval)] [--paraeval-variants 3,2,P,T]
+         [--paraphrase-feature NAME] [--paraphrase-threshold X]
          <ROUGE-eval-config-file> [<systemID>]
 {prog} [options] --hyp FILE --ref FILE [--ref FILE ...] [--sep SEP (--sentence-separator)]
 {prog} [options] --jsonl FILE [--sep SEP]
@@ -101,11 +103,21 @@ Additions of rouge155py:
   Not with -3. --lang en is the Perl's own text rules.
   --stopwords FILE: the words -s removes (one a line), instead of the SMART
   list; -s with --lang other than en needs it.
+  --paraphrases FILE: add ParaEval-3 rows (ROUGE-1 that also matches the
+  table's paraphrases: multi-word ones exactly, one-word ones greedily, then
+  words). FILE: PPDB lines (LHS ||| phrase ||| paraphrase ||| features ...) or
+  TSV (phrase, paraphrase[, score]), .gz too; tokenized as the summaries are
+  (-m, -s apply). --paraeval-variants: 3 (default), 2 (tiers 1 and 3), P
+  (paraphrases only), T (one row per tier), comma-separated.
+  --paraphrase-threshold X keeps pairs scoring at least X: the PPDB feature
+  --paraphrase-feature NAME (default PPDB2.0Score), or the TSV's third column.
+  Not with -t 1, -t 2, -v or -3.
 Exit codes: 0 success; 1 other error (e.g. the report cannot be written);
   2 bad command line or option value; 3 bad configuration; 4 missing or invalid
-  summary file; 5 bad data directory or stopword list; 6 computation undefined (e.g. ROUGE-W on
-  an empty model, -r 0); 7 beyond a size limit (e.g. -r over 10000000, a
-  summary over 64 MiB); 130 Ctrl-C; 141 output pipe closed; 143 SIGTERM.
+  summary file or paraphrase table; 5 bad data directory or stopword list;
+  6 computation undefined (e.g. ROUGE-W on an empty model, -r 0); 7 beyond a
+  size limit (e.g. -r over 10000000, a summary over 64 MiB); 130 Ctrl-C;
+  141 output pipe closed; 143 SIGTERM.
 """
 
 

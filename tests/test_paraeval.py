@@ -293,6 +293,7 @@ def test_ppdb_lines_threshold_and_feature(tmp_path: Path) -> None:
         "\n"
         "[VP] ||| sanctions against libya ||| libya sanctions ||| PPDB2.0Score=4.1 p(e|f)=0.5 ||| 0-1 2-0 "
         "||| Equivalence\n"
+        "[S] ||| [NP,1] imposed sanctions ||| [NP,1] slapped sanctions ||| PPDB2.0Score=5.0 ||| 0-0 1-1\n"
     )
     pairs = [p for chunk in read_pairs(TableSpec(str(table))) for p in zip(*chunk)]
     assert pairs == [
@@ -524,3 +525,22 @@ def test_a_fallback_is_a_warning_and_a_json_flag(tmp_path: Path, monkeypatch: py
     ]
     # The greedy choice takes "put sanctions in place" (4), then "on libya" (2): the optimum here too.
     assert cut.result("ParaEval-3").instances["1.1"] == exact.result("ParaEval-3").instances["1.1"]
+
+
+def test_batches_in_any_order_make_the_report_of_one_run(tmp_path: Path) -> None:
+    from rouge155py import score_batch, summarize_batches, text_items
+
+    rng = random.Random(11)
+    words = "the un libya sanctions imposed lifted against on put in place bombing blowing up a".split()
+    table = tmp_path / "t.tsv"
+    table.write_text("\n".join(f"{a}\t{b}" for a, b in FIGURE4_PAIRS) + "\nbombing\tblowing up\n")
+    peers = [" ".join(rng.choices(words, k=rng.randint(3, 12))) for _ in range(30)]
+    refs = [[" ".join(rng.choices(words, k=rng.randint(3, 12))) for _ in range(2)] for _ in range(30)]
+    rouge = Rouge(paraphrases=str(table), paraeval_variants="3,2,P,T", max_ngram=1, per_eval=True)
+    whole = rouge.score(peers, refs)
+    items = text_items(peers, refs)
+    batches = [score_batch(items[k::4], rouge) for k in range(4)]
+    merged = summarize_batches(reversed(batches), rouge)
+    assert merged.to_legacy() == whole.to_legacy()
+    tier_rows = [r for r in whole.results if r.label.startswith("ParaEval-T")]
+    assert any(r.summary.average[0] > 0 for r in tier_rows[:2])  # tiers 1 and 2 found something

@@ -243,17 +243,38 @@ def _solve_group(group: list[Candidate], scale: int, limit: int) -> Optional[lis
     return out
 
 
-def greedy(found: Sequence[Candidate], model_used: set[int], peer_used: set[int]) -> list[Candidate]:
-    """Candidates taken in order of more model words, more peer words, earlier model start,
-    earlier peer start, each when none of its words is used yet (the sets are updated)."""
+def greedy(found: Sequence[Sequence[int]], model_used: set[int], peer_used: set[int]) -> list[Candidate]:
+    """Candidates (or rows of four ints) taken in order of more model words, more peer words,
+    earlier model start, earlier peer start, each when none of its words is used yet (the
+    sets are updated)."""
+    import numpy as np
+
+    rows = np.asarray(found, np.int64).reshape(-1, 4)
+    rows = rows[np.lexsort((rows[:, 2], rows[:, 0], -rows[:, 3], -rows[:, 1]))]
+    single = (rows[:, 1] == 1) & (rows[:, 3] == 1)  # one word each: the last rows in this order
     taken = []
-    for c in sorted(found, key=lambda c: (-c.model_length, -c.peer_length, c.model_start, c.peer_start)):
-        model = range(c.model_start, c.model_start + c.model_length)
-        peer = range(c.peer_start, c.peer_start + c.peer_length)
+    for ms, ml, ps, pl in rows[~single].tolist():
+        model, peer = range(ms, ms + ml), range(ps, ps + pl)
         if model_used.isdisjoint(model) and peer_used.isdisjoint(peer):
             model_used.update(model)
             peer_used.update(peer)
-            taken.append(c)
+            taken.append(Candidate(ms, ml, ps, pl))
+    # One word to one word, by model word then peer word: each model word takes its first
+    # free peer word (the same choices, without a loop over every row).
+    ones = rows[single]
+    if len(ones):
+        starts = np.flatnonzero(np.r_[True, ones[1:, 0] != ones[:-1, 0]])
+        peers = ones[:, 2].tolist()
+        ends = [*starts[1:].tolist(), len(ones)]
+        for ms, first, end in zip(ones[starts, 0].tolist(), starts.tolist(), ends):
+            if ms in model_used:
+                continue
+            for ps in peers[first:end]:
+                if ps not in peer_used:
+                    model_used.add(ms)
+                    peer_used.add(ps)
+                    taken.append(Candidate(ms, 1, ps, 1))
+                    break
     return taken
 
 
@@ -278,9 +299,8 @@ class Text:
 
         self.ids = ids
         self.size = len(ids)
-        sentence = np.zeros(self.size, np.int64)
-        for k, start in enumerate(offsets[1:-1], 1):
-            sentence[start:] = k
+        bounds = np.asarray(offsets, np.int64)
+        sentence = np.repeat(np.arange(len(bounds) - 1), np.diff(bounds))
         starts_found, lengths_found, phrases_found = [], [], []
         hashes = None
         for length in range(1, min(table.longest, self.size) + 1):
@@ -297,30 +317,29 @@ class Text:
         self.span_phrases = np.concatenate(phrases_found) if phrases_found else empty
 
 
-def candidates(model: Text, peer: Text, table: PhraseTable) -> list[Candidate]:
-    """Every (model phrase, peer phrase) pair of the table found in the two texts, sorted."""
+def candidate_rows(model: Text, peer: Text, table: PhraseTable) -> np.ndarray:
+    """Every (model phrase, peer phrase) pair of the table found in the two texts, as rows
+    (model start, model length, peer start, peer length), sorted."""
     import numpy as np
 
+    none = np.zeros((0, 4), np.int64)
     if not len(model.span_phrases) or not len(peer.span_phrases):
-        return []
+        return none
     left, left_at = np.unique(model.span_phrases, return_inverse=True)
     right, right_at = np.unique(peer.span_phrases, return_inverse=True)
     linked = table.linked(left, right)
     if not linked.any():
-        return []
-    pairs = linked[left_at.reshape(-1)][:, right_at.reshape(-1)]
-    m, p = np.nonzero(pairs)
-    return sorted(
-        map(
-            Candidate._make,
-            zip(
-                model.span_starts[m].tolist(),
-                model.span_lengths[m].tolist(),
-                peer.span_starts[p].tolist(),
-                peer.span_lengths[p].tolist(),
-            ),
-        )
+        return none
+    m, p = np.nonzero(linked[left_at.reshape(-1)][:, right_at.reshape(-1)])
+    rows = np.stack(
+        (model.span_starts[m], model.span_lengths[m], peer.span_starts[p], peer.span_lengths[p]), 1
     )
+    return rows[np.lexsort(rows.T[::-1])]
+
+
+def candidates(model: Text, peer: Text, table: PhraseTable) -> list[Candidate]:
+    """:func:`candidate_rows` as :class:`Candidate` tuples."""
+    return list(map(Candidate._make, candidate_rows(model, peer, table).tolist()))
 
 
 def _left(ids: Sequence[int], used: set[int]) -> Counter[int]:
@@ -335,9 +354,10 @@ def match_pair(model: Text, peer: Text, table: PhraseTable, limit: Optional[int]
     """The three tiers of one model against the peer (``limit``: tier 1's, :data:`MAX_STATES`)."""
     if limit is None:
         limit = MAX_STATES
-    found = candidates(model, peer, table)
-    phrases = [c for c in found if c.model_length > 1 and c.peer_length > 1]
-    single = [c for c in found if c.model_length == 1 or c.peer_length == 1]
+    rows = candidate_rows(model, peer, table)
+    multi = (rows[:, 1] > 1) & (rows[:, 3] > 1)
+    phrases = list(map(Candidate._make, rows[multi].tolist()))
+    single = rows[~multi]
     chosen, exact = solve_phrases(phrases, peer.size, limit) if phrases else ([], True)
     model_used: set[int] = set()
     peer_used: set[int] = set()
@@ -347,7 +367,7 @@ def match_pair(model: Text, peer: Text, table: PhraseTable, limit: Optional[int]
     model_ids, peer_ids = model.ids.tolist(), peer.ids.tolist()
     tier1 = (len(model_used), len(peer_used))
     after_tier1 = _clipped(_left(model_ids, model_used), _left(peer_ids, peer_used))
-    words = greedy(single, model_used, peer_used)
+    words = greedy(single, model_used, peer_used) if len(single) else []
     tier2 = (len(model_used) - tier1[0], len(peer_used) - tier1[1])
     tier3 = _clipped(_left(model_ids, model_used), _left(peer_ids, peer_used)) if words else after_tier1
     return PairMatch(

@@ -75,10 +75,11 @@ def test_empty_table_paraeval_3_is_perl_rouge_1(oracle: Oracle, tmp_path: Path, 
             continue
         expected = _rows(perl.stdout, b"ROUGE-1")
         got = _rows(port.stdout, b"ParaEval-3")
-        if not expected or got != expected:
+        if got != expected:
             problems.append(f"{case.describe()}\nperl: {expected[:6]!r}\nport: {got[:6]!r}")
-        compared += 1
-        lines += len(expected)
+        if expected:  # some evaluations print no row (no peer evaluated): they agree, and are not counted
+            compared += 1
+            lines += len(expected)
     print(f"seeds {start}..: {compared} evaluations compared, {lines} ROUGE-1 lines identical")
     assert not problems, "\n\n".join(problems)
     assert compared >= CHUNK // 3  # most cases are compared, not skipped
