@@ -272,14 +272,33 @@ class PhraseTable:
         return found
 
     def linked(self, left: np.ndarray, right: np.ndarray) -> np.ndarray:
-        """For phrases ``left`` (m) and ``right`` (n): an m × n mask of the pairs in the table."""
+        """For phrases ``left`` (m) and ``right`` (n, ascending): an m × n mask of the pairs in the table.
+
+        Each left phrase's partners are one run of the sorted keys: they are looked up in
+        ``right`` when they are fewer than m × n, else each of the m × n pairs in the keys.
+        """
         import numpy as np
 
+        mask = np.zeros((len(left), len(right)), bool)
         if not len(self.keys) or not len(left) or not len(right):
-            return np.zeros((len(left), len(right)), bool)
-        wanted = (left[:, None] * self.phrases + right[None, :]).ravel()
-        at = np.minimum(np.searchsorted(self.keys, wanted), len(self.keys) - 1)
-        return (self.keys[at] == wanted).reshape(len(left), len(right))
+            return mask
+        first = left * self.phrases
+        lo = np.searchsorted(self.keys, first)
+        sizes = np.searchsorted(self.keys, first + self.phrases) - lo
+        total = int(sizes.sum())
+        if not total:
+            return mask
+        if total > mask.size:  # common phrases have many partners: look up each of the m × n pairs
+            wanted = (first[:, None] + right[None, :]).ravel()
+            at = np.minimum(np.searchsorted(self.keys, wanted), len(self.keys) - 1)
+            return (self.keys[at] == wanted).reshape(mask.shape)
+        owner = np.repeat(np.arange(len(left)), sizes)
+        at = np.arange(total) + np.repeat(lo - (np.cumsum(sizes) - sizes), sizes)
+        partner = self.keys[at] - first[owner]
+        found = np.minimum(np.searchsorted(right, partner), len(right) - 1)
+        hit = right[found] == partner
+        mask[owner[hit], found[hit]] = True
+        return mask
 
 
 Encoder = Callable[[list[Any]], tuple[array, array]]

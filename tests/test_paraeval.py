@@ -544,3 +544,14 @@ def test_batches_in_any_order_make_the_report_of_one_run(tmp_path: Path) -> None
     assert merged.to_legacy() == whole.to_legacy()
     tier_rows = [r for r in whole.results if r.label.startswith("ParaEval-T")]
     assert any(r.summary.average[0] > 0 for r in tier_rows[:2])  # tiers 1 and 2 found something
+
+
+def test_lang_tokenizes_the_table_by_its_rules(tmp_path: Path) -> None:
+    pytest.importorskip("nltk")
+    table = tmp_path / "zh.tsv"
+    table.write_text("垫子\t地\n", encoding="utf-8")  # two words (characters) against one
+    report = score(
+        ["猫坐在垫子上。"], ["猫坐在地上。"], lang="zh", max_ngram=1, paraphrases=str(table), lcs=False
+    )
+    assert report.result("ROUGE-1").instances["1.1"] == (0.8, 0.66667, 0.72727)
+    assert report.result("ParaEval-3").instances["1.1"] == (1.0, 1.0, 1.0)
