@@ -8,8 +8,8 @@ anyway); a pair whose two sides come out as the same words is dropped (exact
 words are ParaEval's third tier).
 
 Held as numpy arrays, not a Python object per pair: the phrases' token ids end
-to end (``tokens``, ``starts``) in the order of their 64-bit polynomial hashes
-(``hashes``), and every pair, each way, as one sorted 64-bit key
+to end (``tokens``, ``starts``), their 64-bit polynomial hashes sorted (``hashes``, and
+``order``: the phrase of each), and every pair, each way, as one sorted 64-bit key
 ``a * phrases + b`` (``keys``). A lookup hashes a span of a summary, finds
 the hash and checks the tokens; two phrases of one table with the same
 64-bit hash are told apart by a second hash, and a table where both collide
@@ -237,9 +237,11 @@ def span_hashes(ids: np.ndarray, length: int, base: int, previous: Optional[np.n
 class PhraseTable:
     """The pairs of a table, as token ids of one run's vocabulary (see the module docstring)."""
 
-    def __init__(self, tokens: np.ndarray, starts: np.ndarray, hashes: np.ndarray, keys: np.ndarray) -> None:
-        """Phrase i is tokens[starts[i]:starts[i + 1]], its hash hashes[i] (ascending)."""
-        self.tokens, self.starts, self.hashes, self.keys = tokens, starts, hashes, keys
+    def __init__(
+        self, tokens: np.ndarray, starts: np.ndarray, hashes: np.ndarray, order: np.ndarray, keys: np.ndarray
+    ) -> None:
+        """Phrase i is tokens[starts[i]:starts[i + 1]]; ``hashes`` ascending, ``order`` their phrases."""
+        self.tokens, self.starts, self.hashes, self.order, self.keys = tokens, starts, hashes, order, keys
         self.phrases = len(starts) - 1
         #: Distinct unordered pairs.
         self.pairs = len(keys) // 2
@@ -249,7 +251,7 @@ class PhraseTable:
     @property
     def nbytes(self) -> int:
         """The bytes its arrays hold."""
-        return sum(a.nbytes for a in (self.tokens, self.starts, self.hashes, self.keys))
+        return sum(a.nbytes for a in (self.tokens, self.starts, self.hashes, self.order, self.keys))
 
     def find(self, ids: np.ndarray, starts: np.ndarray, length: int, hashes: np.ndarray) -> np.ndarray:
         """The phrase of each span (``length`` tokens of ``ids`` from each of ``starts``, whose
@@ -263,7 +265,7 @@ class PhraseTable:
         hit = np.flatnonzero(self.hashes[at] == hashes)
         if not len(hit):
             return found
-        phrase = at[hit].astype(np.int64)
+        phrase = self.order[at[hit]].astype(np.int64)
         begin = self.starts[phrase]
         same = (self.starts[phrase + 1] - begin) == length
         for k in range(length):
@@ -314,21 +316,22 @@ def _encoded(texts: list[str], encode: Encoder) -> tuple[np.ndarray, np.ndarray]
 def _unique_phrases(
     h1: np.ndarray, h2: np.ndarray, tokens: np.ndarray, starts: np.ndarray, path: str
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """The distinct phrases (by hash) with their tokens: (h1 sorted, h2, tokens, starts)."""
+    """The distinct phrases (by hash), each where it first occurs, in that order: (h1, h2,
+    tokens, starts)."""
     import numpy as np
 
-    unique, first, inverse = np.unique(h1, return_index=True, return_inverse=True)
+    _, first, inverse = np.unique(h1, return_index=True, return_inverse=True)
     if not np.array_equal(h2[first][inverse.reshape(-1)], h2):
         raise InputError(
             f"paraphrase table {path}: two phrases have the same 64-bit hash; use a smaller table"
         )
-    lengths = (starts[1:] - starts[:-1])[first]
-    new_starts = np.zeros(len(first) + 1, np.int64)
-    np.cumsum(lengths, out=new_starts[1:])
-    take = np.repeat(starts[:-1][first], lengths) + (
-        np.arange(int(new_starts[-1])) - np.repeat(new_starts[:-1], lengths)
-    )
-    return unique, h2[first], tokens[take], new_starts
+    del inverse
+    keep = np.zeros(len(h1), bool)
+    keep[first] = True
+    lengths = np.diff(starts)
+    kept_starts = np.zeros(len(first) + 1, np.int64)
+    np.cumsum(lengths[keep], out=kept_starts[1:])
+    return h1[keep], h2[keep], tokens[np.repeat(keep, lengths)], kept_starts
 
 
 def build_table(
@@ -365,9 +368,8 @@ def build_table(
             _unique_phrases(h1[wanted], h2[wanted], tokens[token_mask], starts_kept, spec.path)
         )
     if not phrase_parts:
-        return PhraseTable(
-            np.zeros(0, np.int32), np.zeros(1, np.int64), np.zeros(0, np.uint64), np.zeros(0, np.int64)
-        )
+        none = np.zeros(0, np.int64)
+        return PhraseTable(np.zeros(0, np.int32), np.zeros(1, np.int64), np.zeros(0, np.uint64), none, none)
     h1 = np.concatenate([p[0] for p in phrase_parts])
     h2 = np.concatenate([p[1] for p in phrase_parts])
     offsets = np.cumsum([0] + [len(p[2]) for p in phrase_parts[:-1]])
@@ -376,14 +378,17 @@ def build_table(
         [p[3][:-1] + offset for p, offset in zip(phrase_parts, offsets)] + [np.array([len(tokens)], np.int64)]
     )
     del phrase_parts
-    hashes, h2, tokens, starts = _unique_phrases(h1, h2, tokens, starts, spec.path)
+    h1, h2, tokens, starts = _unique_phrases(h1, h2, tokens, starts, spec.path)
+    del h2
+    order = np.argsort(h1).astype(np.int32)
+    hashes = h1[order]
     del h1
     phrases = len(hashes)
-    left = np.searchsorted(hashes, np.concatenate([p[0] for p in pair_parts])).astype(np.int64)
-    right = np.searchsorted(hashes, np.concatenate([p[1] for p in pair_parts])).astype(np.int64)
+    left = order[np.searchsorted(hashes, np.concatenate([p[0] for p in pair_parts]))].astype(np.int64)
+    right = order[np.searchsorted(hashes, np.concatenate([p[1] for p in pair_parts]))].astype(np.int64)
     del pair_parts
     keys = np.unique(np.concatenate((left * phrases + right, right * phrases + left)))
-    return PhraseTable(tokens.astype(np.int32), starts, hashes, keys)
+    return PhraseTable(tokens, starts, hashes, order, keys)
 
 
 def corpus_table(corpus: Corpus, spec: TableSpec, stem: bool) -> PhraseTable:
