@@ -34,7 +34,7 @@ def test_registry_gives_the_perl_output_order() -> None:
     )
     labels = [m.label for m in metric_plan(options)]
     assert labels == ["ROUGE-1", "ROUGE-2", "ROUGE-L", "ROUGE-W-1.20", "ROUGE-S4", "ROUGE-SU4", "ROUGE-BE-HM"]
-    assert list(REGISTRY) == ["N", "L", "W", "S", "BE"]
+    assert list(REGISTRY) == ["N", "L", "W", "S", "BE", "ParaEval"]
 
 
 def test_no_metric_no_result() -> None:
