@@ -24,8 +24,6 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
 from bench import CNN, REPO, _Text, generate, measure, ours, warm_files
 
 _LENGTHS = (1, 2, 3, 4)
