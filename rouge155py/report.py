@@ -123,6 +123,8 @@ def perl_number(value: Union[int, float, str]) -> str:
         return "NaN"
     if math.isinf(value):
         return "Inf" if value > 0 else "-Inf"
+    if value == 0:
+        return "0"  # Perl prints a negative zero as 0
     return f"{value:.15g}"
 
 
