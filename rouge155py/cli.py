@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Iterator, NoReturn, Optional, Sequence
 from ._version import __version__
 from .errors import OutputError, RougeError, UsageError
 from .progress import terminal_progress
+from .workers import WorkerStopped
 from .writing import escape_surrogates, write_all
 
 if TYPE_CHECKING:
@@ -311,6 +312,14 @@ def _stoppable(argv: Sequence[str], stop: _StopSignals) -> int:
         return _interrupted()
     except _Terminated:
         return _terminated()
+    except WorkerStopped as stopped:  # a worker's end noticed where nothing else could take it
+        if isinstance(stopped.__context__, KeyboardInterrupt):
+            return _interrupted()
+        if isinstance(stopped.__context__, _Terminated):
+            return _terminated()
+        error = RougeError(str(stopped))
+        _say(f"rouge155py: error: {error}")
+        return error.exit_code
 
 
 def _checked(argv: Sequence[str]) -> int:
