@@ -302,7 +302,8 @@ def _family(
         p_values = _bootstrap_p_values(drawn, observed, _tolerance(differences) / n)
     adjusted = holm([float(p) for p in p_values])
     unit = 1.0 if scale is None else scale
-    means = table.sum(axis=1) / n / unit
+    means = table.sum(axis=1) / (n * unit)
+    totals = differences.sum(axis=0) / (n * unit)
     found = [
         Comparison(
             metric=metric,
@@ -312,7 +313,7 @@ def _family(
             items=n,
             mean=float(means[a]),
             other_mean=float(means[b]),
-            difference=float(observed[k] / unit),
+            difference=float(totals[k]),
             low=float(low[k] / unit),
             high=float(high[k] / unit),
             p_value=float(p_values[k]),
