@@ -153,3 +153,9 @@ def test_errors() -> None:
     apart = {"M": {"a": {"1": 0.5}, "b": {"2": 0.25}}}
     with pytest.raises(ComputeError, match="no item is scored for every system"):
         compare_items(apart)
+
+
+def test_report_compare_is_the_function(report) -> None:  # type: ignore[no-untyped-def]
+    made = report.compare("permutation", "2", samples=300, seed=3, metrics=["ROUGE-L"])
+    assert made.rows == compare(report, "permutation", "2", samples=300, seed=3, metrics=["ROUGE-L"]).rows
+    assert [row.other for row in made.rows] == ["2", "2"]

@@ -58,7 +58,7 @@ RESAMPLING = ("systems", "inputs", "both", "none")
 #: Variant name -> system ID -> eval ID -> score.
 Variants = Mapping[str, Mapping[str, Mapping[str, float]]]
 #: Above this many points Kendall's tau is scipy's (n log n) instead of the pairwise form here.
-_PAIRWISE_KENDALL = 2000
+_PAIRWISE_KENDALL = 150
 
 
 def _scipy_stats() -> Any:

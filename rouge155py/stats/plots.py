@@ -12,6 +12,8 @@ import math
 import os
 from typing import TYPE_CHECKING, Any, Optional, Sequence, Union
 
+import numpy as np
+
 from ..errors import OutputError, UsageError
 from .scores import item_scores, measure_index
 
@@ -105,6 +107,20 @@ def plot_systems(
     _save(figure, target)
 
 
+def _crowded(x: Sequence[float], y: Sequence[float]) -> list[bool]:
+    """Which points put their label below them: each one close to a point labelled above before it."""
+    width = (max(x) - min(x)) or 1.0
+    height = (max(y) - min(y)) or 1.0
+    above: list[tuple[float, float]] = []
+    below = []
+    for a, b in zip(x, y):
+        near = any(abs(a - c) < 0.06 * width and abs(b - d) < 0.05 * height for c, d in above)
+        below.append(near)
+        if not near:
+            above.append((a, b))
+    return below
+
+
 def plot_scatter(
     report: Report,
     judgments: Judgments,
@@ -132,11 +148,12 @@ def plot_scatter(
         y = [sum(systems[s][i] for i in where.items) / len(where.items) for s in where.systems]
         ax = axes[k // columns][k % columns]
         ax.scatter(x, y, s=18, color="#1f4e79")
-        for system, a, b in zip(where.systems, x, y):
+        for system, a, b, below in zip(where.systems, x, y, _crowded(x, y)):
+            offset = (3, -8 if below else 3)
             ax.annotate(
-                system, (a, b), fontsize=6, xytext=(2, 2), textcoords="offset points", color="#555555"
+                system, (a, b), fontsize=6, xytext=offset, textcoords="offset points", color="#555555"
             )
-        import numpy as np
+        ax.margins(x=0.12, y=0.08)
 
         r = float(pearson(np.array(x), np.array(y)))
         tau = float(kendall_tau_b(np.array(x), np.array(y)))

@@ -32,6 +32,8 @@ if TYPE_CHECKING:
 __all__ = ["TABLE_FORMATS", "comparisons_table", "correlation_table", "render", "systems_table"]
 
 TABLE_FORMATS = ("text", "markdown", "latex")
+#: How a measure is shown.
+_SHOWN = {"recall": "R", "precision": "P", "f": "F"}
 #: A cell: its text, whether it is bold, whether it carries the significance mark.
 Cell = tuple[str, bool, bool]
 _LATEX_SPECIAL = re.compile(r"([&%$#_{}~^\\])")
@@ -135,7 +137,9 @@ def systems_table(
             mark = compared is not None and compared.significant(comparisons.settings.level)  # type: ignore[union-attr]
             row.append((text, float(fmt5(average)) == best[label], mark))
         rows.append(row)
-    caption = f"{name} of each system: the average and its {report.options.confidence_label}% interval"
+    caption = (
+        f"{_SHOWN[name]} of each system: the average and its {report.options.confidence_label}% interval"
+    )
     caption += f" ({report.options.resample_count} resamples); the best of each metric in bold."
     if comparisons is not None and baseline is not None:
         s = comparisons.settings
@@ -162,7 +166,14 @@ def comparisons_table(comparisons: Comparisons, fmt: str = "markdown") -> str:
     rows: list[list[Cell]] = []
     for c in comparisons.rows:
         significant = c.significant(s.level)
-        texts = [c.metric, c.measure, c.system, c.other, str(c.items), f"{c.difference:+.5f}"]
+        texts = [
+            c.metric,
+            _SHOWN.get(c.measure, c.measure),
+            c.system,
+            c.other,
+            str(c.items),
+            f"{c.difference:+.5f}",
+        ]
         texts += [
             f"[{c.low:+.5f}, {c.high:+.5f}]",
             _p(c.p_value) + (" (exact)" if c.exact else ""),
@@ -220,7 +231,8 @@ def correlation_table(
     r = rows_of[0]
     s = correlations.settings
     caption = (
-        f"{coefficient} correlation with {judgment} ({r.systems} systems, {r.items} inputs);"
-        f" intervals: bootstrap over {s.resample} ({s.samples} samples, seed {s.seed}); best in bold."
+        f"{coefficient} correlation with {judgment} ({r.systems} systems, {r.items} inputs); best in bold."
     )
+    if intervals:
+        caption += f" Intervals: bootstrap over {s.resample} ({s.samples} samples, seed {s.seed})."
     return render(header, rows, fmt, caption)
