@@ -254,6 +254,9 @@ def test_judgments_that_do_not_fit_the_run() -> None:
     tied = [{**r, "c": float(r["eval_id"])} for r in rows]
     with pytest.raises(ComputeError, match="c ties every system"):
         correlate(variants, Judgments.from_rows(tied))
+    assert correlate(
+        variants, Judgments.from_rows(tied), ["summary"], settings=CorrelateSettings(samples=20)
+    ).rows
     fewer = {name: {s: v for s, v in table.items()} for name, table in variants.items()}
     fewer["good"]["extra"] = dict(fewer["good"]["s0"])
     found = correlate(

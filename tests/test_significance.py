@@ -159,3 +159,20 @@ def test_report_compare_is_the_function(report) -> None:  # type: ignore[no-unty
     made = report.compare("permutation", "2", samples=300, seed=3, metrics=["ROUGE-L"])
     assert made.rows == compare(report, "permutation", "2", samples=300, seed=3, metrics=["ROUGE-L"]).rows
     assert [row.other for row in made.rows] == ["2", "2"]
+
+
+def test_batches_give_the_same_comparisons() -> None:
+    from rouge155py import Rouge, score_batch, summarize_batches, text_items
+
+    rouge = Rouge(max_ngram=2, resamples=10)
+    predictions = {
+        "a": ["the cat sat", "a dog ran", "birds fly high"],
+        "b": ["the cat", "dogs ran far", "fly"],
+    }
+    references = ["the cat sat down", "a dog ran away", "birds fly"]
+    items = text_items(predictions, references)
+    whole = rouge.score(predictions, references)
+    batches = [score_batch(items[2:], rouge.options), score_batch(items[:2], rouge.options)]
+    merged = summarize_batches(batches, rouge.options)
+    assert compare(merged, "permutation", samples=64).rows == compare(whole, "permutation", samples=64).rows
+    assert compare(merged, samples=64).rows[0].items == 3

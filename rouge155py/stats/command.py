@@ -114,7 +114,7 @@ class Analysis:
                     "signature": correlations.signature,
                     "rows": correlations.to_dicts(),
                 }
-            return json.dumps(document, indent=2, allow_nan=True) + "\n"
+            return json.dumps(_defined(document), indent=2, allow_nan=False) + "\n"
         if fmt == "csv":
             return _csv((comparisons or correlations).to_dicts())
         table_format = "text" if fmt == "legacy" else fmt
@@ -130,6 +130,17 @@ class Analysis:
                         correlation_table(correlations, table_format, coefficient, judgment, intervals=True)
                     )
         return "\n".join(parts)
+
+
+def _defined(value: Any) -> Any:
+    """A JSON-ready value with each NaN (an undefined coefficient or bound) as None (null)."""
+    if isinstance(value, float) and value != value:
+        return None
+    if isinstance(value, dict):
+        return {key: _defined(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_defined(item) for item in value]
+    return value
 
 
 def _csv(rows: list[dict[str, Any]]) -> str:

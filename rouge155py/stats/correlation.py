@@ -292,11 +292,13 @@ def _arrays(
     return x, y
 
 
-def _check_judgment(name: str, y: np.ndarray, judgments: Judgments) -> None:
+def _check_judgment(name: str, y: np.ndarray, judgments: Judgments, levels: Sequence[str]) -> None:
+    """A judgment that cannot correlate with anything: the same everywhere, or (at the system
+    level) the same mean for every system."""
     if np.all(y == y.flat[0]):
         raise ComputeError(f"{judgments.name}: {name} is the same for every system and item: no correlation")
     means = y.mean(axis=1)
-    if np.all(means == means[0]):
+    if "system" in levels and np.all(means == means[0]):
         raise ComputeError(
             f"{judgments.name}: {name} ties every system (the same mean): no system-level correlation"
         )
@@ -384,7 +386,7 @@ def correlate(
             draws = _draws(settings, len(where.systems), len(where.items))
         for name in names:
             x, y = _arrays(scores, judgments, name, where)
-            _check_judgment(name, y, judgments)
+            _check_judgment(name, y, judgments, levels)
             for level in levels:
                 for coefficient in coefficients:
                     value = float(level_coefficient(level, coefficient, x, y))
@@ -461,7 +463,7 @@ def correlation_difference(
     grid(b, variants[b], judgments)
     xa, y = _arrays(variants[a], judgments, judgment, where)
     xb, _ = _arrays(variants[b], judgments, judgment, where)
-    _check_judgment(judgment, y, judgments)
+    _check_judgment(judgment, y, judgments, [level])
     value_a = float(level_coefficient(level, coefficient, xa, y))
     value_b = float(level_coefficient(level, coefficient, xb, y))
     observed = value_a - value_b
