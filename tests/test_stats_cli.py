@@ -145,7 +145,15 @@ def test_plots_are_drawn(tmp_path: Path) -> None:
     assert target.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     svg = tmp_path / "systems.svg"
     assert invoke("--format", "markdown", "--plot", str(svg), CONFIG).exit_code == 0
-    assert b"<svg" in svg.read_bytes()
+    drawn = svg.read_bytes()
+    assert b"<svg" in drawn
+    assert invoke("--format", "markdown", "--plot", str(svg), CONFIG).exit_code == 0
+    assert svg.read_bytes() == drawn  # no date, no random ids: the same data draws the same bytes
+
+
+def test_a_plot_that_cannot_be_written() -> None:
+    pytest.importorskip("matplotlib")
+    assert_error(invoke("--format", "markdown", "--plot", "/nonexistent/x.png", CONFIG), 1, "cannot write")
 
 
 @pytest.mark.parametrize(

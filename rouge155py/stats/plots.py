@@ -46,7 +46,8 @@ def _path(path: Union[str, os.PathLike]) -> str:  # type: ignore[type-arg]
 
 def _save(figure: Any, path: str) -> None:
     try:
-        figure.savefig(path, dpi=110, bbox_inches="tight", metadata=_metadata(path))
+        with _pyplot().rc_context({"svg.hashsalt": "rouge155py"}):  # SVG ids from the drawing, not at random
+            figure.savefig(path, dpi=110, bbox_inches="tight", metadata=_metadata(path))
     except OSError as error:
         raise OutputError(f"cannot write {path}: {error.strerror or error}") from None
     finally:
