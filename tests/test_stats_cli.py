@@ -195,3 +195,15 @@ def test_errors_are_one_line_with_their_exit_code(args: list[str], code: int, pa
 def test_bad_judgment_files(tmp_path: Path, rows: list[str], code: int, pattern: str) -> None:
     pytest.importorskip("scipy")
     assert_error(invoke("--judgments", judgments_file(tmp_path, rows), CONFIG), code, pattern)
+
+
+def test_scatter_plots_with_judgments(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    pytest.importorskip("scipy")
+    rows = [f"{e},{s},{(4 - int(s)) / 3 + (k % 3) / 10:.3f}" for k, e in enumerate(EVALS) for s in "123"]
+    target = tmp_path / "drawn.png"
+    result = invoke(
+        "--judgments", judgments_file(tmp_path, rows), "--samples", "20", "--plot", str(target), CONFIG
+    )
+    assert result.exit_code == 0, result.stderr_bytes
+    assert target.read_bytes()[:4] == (tmp_path / "drawn-scatter.png").read_bytes()[:4] == b"\x89PNG"
