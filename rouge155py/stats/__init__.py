@@ -19,7 +19,7 @@ from __future__ import annotations
 from .correlation import Correlation, Correlations, correlate, williams_test
 from .judgments import Judgments, read_judgments
 from .scores import item_scores
-from .significance import Comparison, Comparisons, compare, holm
+from .significance import Comparison, Comparisons, compare, compare_items, holm
 
 __all__ = [
     "Comparison",
@@ -28,6 +28,7 @@ __all__ = [
     "Correlations",
     "Judgments",
     "compare",
+    "compare_items",
     "correlate",
     "holm",
     "item_scores",
