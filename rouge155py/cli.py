@@ -222,7 +222,12 @@ def _run(argv: Sequence[str]) -> int:
     from .report import FORMATS, write
 
     request = _parsed(argv)
-    if request.output_format not in FORMATS:
+    analysis = None
+    if request.analysis or request.output_format in ("markdown", "latex"):
+        from .stats.command import analysis_of
+
+        analysis = analysis_of(request)
+    elif request.output_format not in FORMATS:
         raise UsageError(f"--format must be one of {', '.join(FORMATS)}, got {request.output_format!r}")
     for warning in request.warnings:
         _say(warning)
@@ -259,7 +264,7 @@ def _run(argv: Sequence[str]) -> int:
         _say(warning)
     if request.show_signature:
         _say(options.signature(__version__))
-    _output(write(request.output_format, report))
+    _output(write(request.output_format, report) if analysis is None else analysis.run(report, _say))
     return 0
 
 

@@ -356,6 +356,8 @@ class Request:
     show_version: bool = False
     quiet: bool = False  # --quiet: no progress line on a terminal
     warnings: list[str] = field(default_factory=list)
+    #: The analyses' long options and their values (rouge155py.stats.command reads them).
+    analysis: dict[str, str] = field(default_factory=dict)
 
 
 def _getopts(argv: list[str], spec: str) -> tuple[dict[str, Optional[str]], list[str], list[str]]:
@@ -422,6 +424,9 @@ _VALUED = {
     "--lang",
     "--stopwords",
 }
+#: The analyses of a run (significance, correlation, plots): rouge155py.stats.command checks them.
+_ANALYSIS = ("--compare", "--baseline", "--seed", "--samples", "--measure", "--judgments", "--plot")
+_VALUED.update(_ANALYSIS)
 _REPEATED = {"--ref"}
 _ALIASES = {"--sep": "--sentence-separator"}
 
@@ -626,4 +631,7 @@ def parse_command_line(argv: Sequence[str], environ: Optional[Mapping[str, str]]
         show_signature="--signature" in long_opts,
         quiet="--quiet" in long_opts,
         warnings=warnings,
+        analysis={
+            name: value for name, value in long_opts.items() if name in _ANALYSIS and value is not None
+        },
     )
