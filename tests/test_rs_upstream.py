@@ -51,7 +51,8 @@ if which == "drop-in":
 from rouge_score import test_util
 for constant, file in [("TARGETS_FILE", "target.txt"), ("PREDICTIONS_FILE", "prediction.txt"),
                        ("LARGE_TARGETS_FILE", "target_large.txt"),
-                       ("LARGE_PREDICTIONS_FILE", "prediction_large.txt"), ("DELIMITED_FILE", "delimited.txt")]:
+                       ("LARGE_PREDICTIONS_FILE", "prediction_large.txt"),
+                       ("DELIMITED_FILE", "delimited.txt")]:
     setattr(test_util, constant, os.path.join(data, file))
 test_util.PYROUGE_DIR = os.path.join(data, "pyrouge_files")
 
