@@ -44,7 +44,8 @@ class ScoringSettings:
 
     def signature_parts(self) -> dict[str, str]:
         """The signature's parts that name the scoring (see :meth:`Options.signature`)."""
-        return {"f": "B" if self.best_model else "A", "p": repr(self.alpha), "t": str(self.counting)}
+        best = "F" if self.dialect is not None else "B" if self.best_model else "A"  # rouge-score: by F
+        return {"f": best, "p": repr(self.alpha), "t": str(self.counting)}
 
 
 class Totals(NamedTuple):

@@ -31,7 +31,7 @@ _SHORT = """\
          [-z <SEE|SPL|ISI|SIMPLE>]
          [-j N | --jobs N (processes)]
          [--json | --format legacy|json|csv] [--signature] [--quiet] [--version]
-         [--lang LANG (any language)] [--stopwords FILE (for -s)]
+         [--lang LANG (any language)] [--stopwords FILE (for -s)] [--dialect rouge-score]
          <ROUGE-eval-config-file> [<systemID>]
 {prog} [options] --hyp FILE --ref FILE [--ref FILE ...] [--sep SEP (--sentence-separator)]
 {prog} [options] --jsonl FILE [--sep SEP]
@@ -101,6 +101,10 @@ Additions of rouge155py:
   Not with -3. --lang en is the Perl's own text rules.
   --stopwords FILE: the words -s removes (one a line), instead of the SMART
   list; -s with --lang other than en needs it.
+  --dialect rouge-score: rouge-score 0.1.2's numbers (its tokens, nltk's Porter
+  stemmer under -m, F = 2PR/(P+R) unrounded, the reference with the highest F);
+  ROUGE-L is its rougeLsum (a summary's lines are its sentences). Only -n, -x,
+  -m and the bootstrap and output options go with it.
 Exit codes: 0 success; 1 other error (e.g. the report cannot be written);
   2 bad command line or option value; 3 bad configuration; 4 missing or invalid
   summary file; 5 bad data directory or stopword list; 6 computation undefined (e.g. ROUGE-W on

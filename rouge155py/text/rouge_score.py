@@ -162,7 +162,8 @@ class RougeScoreTokenizer(TextStageBase):
         self._stems = Stems(stem, shortest=4)
 
     def split(self, text: str) -> list[str]:
-        return split_tokens(text)
+        # A reader's text holds bytes as latin-1 characters: rouge-score reads the UTF-8 they hold.
+        return split_tokens(text.encode("latin-1").decode("utf-8", "replace"))
 
     def morph_stem(self, token: str) -> str:
         return stem(token)
