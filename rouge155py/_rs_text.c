@@ -16,7 +16,11 @@
 #include <string.h>
 
 int rs_ints_push(RsInts *a, int value) {
-    if (a->count == a->capacity) {
+    if (a->count < a->capacity) {
+        a->items[a->count++] = value;
+        return 0;
+    }
+    {
         Py_ssize_t capacity = a->capacity ? a->capacity * 2 : 256;
         int *grown = (int *)realloc(a->items, (size_t)capacity * sizeof(int));
         if (!grown) return -1;
@@ -241,10 +245,14 @@ struct RsVocab {
     Py_ssize_t scratch_capacity;
 };
 
+/* FNV-1a, one character at a time: the tokenizer hashes a token while it reads it. */
+#define HASH_START ((size_t)1469598103934665603ULL)
+#define HASH_STEP(h, c) (((h) ^ (unsigned char)(c)) * (size_t)1099511628211ULL)
+
 static size_t hash_bytes(const char *s, Py_ssize_t n) {
-    size_t h = (size_t)1469598103934665603ULL;
+    size_t h = HASH_START;
     Py_ssize_t i;
-    for (i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * (size_t)1099511628211ULL;
+    for (i = 0; i < n; i++) h = HASH_STEP(h, s[i]);
     return h;
 }
 
@@ -347,9 +355,8 @@ const char *rs_vocab_word(const RsVocab *v, int id, Py_ssize_t *len) {
     return v->arena + v->word_at.items[id];
 }
 
-/* The id of a counted form, given one if new: >= 0, or -1 (no memory). */
-static int word_id(RsVocab *v, const char *s, Py_ssize_t n) {
-    size_t hash = hash_bytes(s, n);
+/* The id of a counted form (of that hash), given one if new: >= 0, or -1 (no memory). */
+static int word_id(RsVocab *v, const char *s, Py_ssize_t n, size_t hash) {
     Slot *slot = table_find(v, &v->words, s, n, hash);
     int id;
     if (slot->offset >= 0) return slot->value;
@@ -360,14 +367,12 @@ static int word_id(RsVocab *v, const char *s, Py_ssize_t n) {
     return id;
 }
 
-/* The id of a token as read (a-z, 0-9): its stem's with stemming, else its own. */
-static int token_id(RsVocab *v, const char *s, Py_ssize_t n) {
-    size_t hash;
+/* The id of a token as read (a-z, 0-9; of that hash): its stem's with stemming, else its own. */
+static int token_id(RsVocab *v, const char *s, Py_ssize_t n, size_t hash) {
     Slot *slot;
     Py_ssize_t stemmed;
     int id;
-    if (!v->stem || n <= 3) return word_id(v, s, n);
-    hash = hash_bytes(s, n);
+    if (!v->stem || n <= 3) return word_id(v, s, n, hash);
     slot = table_find(v, &v->read, s, n, hash);
     if (slot->offset >= 0) return slot->value;
     if (n > v->scratch_capacity) {
@@ -378,7 +383,7 @@ static int token_id(RsVocab *v, const char *s, Py_ssize_t n) {
     }
     memcpy(v->scratch, s, (size_t)n);
     stemmed = rs_porter_stem(v->scratch, n);
-    id = word_id(v, (const char *)v->scratch, stemmed);
+    id = word_id(v, (const char *)v->scratch, stemmed, hash_bytes((const char *)v->scratch, stemmed));
     if (id < 0) return -1;
     /* word_id may have grown the arena: find the slot again */
     slot = table_find(v, &v->read, s, n, hash);
@@ -403,10 +408,11 @@ typedef struct {
     RsInts *ids, *ends;
     char *token;
     Py_ssize_t len, capacity, sentence_start;
+    size_t hash;
     int lines;
 } Scan;
 
-static int scan_char(Scan *s, char c) {
+static inline int scan_char(Scan *s, char c) {
     if (s->len == s->capacity) {
         Py_ssize_t capacity = s->capacity * 2;
         char *grown = (char *)realloc(s->token, (size_t)capacity);
@@ -415,14 +421,16 @@ static int scan_char(Scan *s, char c) {
         s->capacity = capacity;
     }
     s->token[s->len++] = c;
+    s->hash = HASH_STEP(s->hash, c);
     return 0;
 }
 
-static int scan_token_end(Scan *s) {
+static inline int scan_token_end(Scan *s) {
     int id;
     if (!s->len) return 0;
-    id = token_id(s->v, s->token, s->len);
+    id = token_id(s->v, s->token, s->len, s->hash);
     s->len = 0;
+    s->hash = HASH_START;
     if (id < 0) return -1;
     return rs_ints_push(s->ids, id);
 }
@@ -435,6 +443,23 @@ static int scan_line_end(Scan *s) {
     return rs_ints_push(s->ends, (int)s->ids->count);
 }
 
+/* One code point: part of a token, or what ends one (a line too, at '\n'). */
+static inline int scan_code(Scan *s, Py_UCS4 c) {
+    unsigned char t = token_char(c);
+    if (t) return scan_char(s, (char)t);
+    if (c == '\n') return scan_line_end(s);
+    if (c == KELVIN_SIGN) return scan_char(s, 'k');
+    if (c == CAPITAL_I_WITH_DOT) return scan_char(s, 'i') < 0 ? -1 : scan_token_end(s);
+    return s->len ? scan_token_end(s) : 0; /* a separator, maybe after another */
+}
+
+/* The loop over a text's code points, for each width of them. */
+#define SCAN_TEXT(TYPE)                                                                            \
+    do {                                                                                           \
+        const TYPE *at = (const TYPE *)data;                                                       \
+        for (i = 0; i < len && status == 0; i++) status = scan_code(&s, at[i]);                   \
+    } while (0)
+
 int rs_tokenize(RsVocab *v, int kind, const void *data, Py_ssize_t len, int lines, RsInts *ids, RsInts *ends) {
     Scan s;
     Py_ssize_t i;
@@ -443,20 +468,15 @@ int rs_tokenize(RsVocab *v, int kind, const void *data, Py_ssize_t len, int line
     s.ids = ids;
     s.ends = ends;
     s.len = 0;
+    s.hash = HASH_START;
     s.capacity = 64;
     s.sentence_start = ids->count;
     s.lines = lines;
     s.token = (char *)malloc((size_t)s.capacity);
     if (!s.token) return -1;
-    for (i = 0; i < len && status == 0; i++) {
-        Py_UCS4 c = PyUnicode_READ(kind, data, i);
-        unsigned char t = token_char(c);
-        if (t) status = scan_char(&s, (char)t);
-        else if (c == KELVIN_SIGN) status = scan_char(&s, 'k');
-        else if (c == CAPITAL_I_WITH_DOT) status = scan_char(&s, 'i') < 0 ? -1 : scan_token_end(&s);
-        else if (c == '\n') status = scan_line_end(&s);
-        else status = scan_token_end(&s);
-    }
+    if (kind == PyUnicode_1BYTE_KIND) SCAN_TEXT(Py_UCS1);
+    else if (kind == PyUnicode_2BYTE_KIND) SCAN_TEXT(Py_UCS2);
+    else SCAN_TEXT(Py_UCS4);
     if (status == 0) status = scan_line_end(&s);
     free(s.token);
     return status;
