@@ -10,8 +10,8 @@ lists of strings to a list of per-pair scores, and prints that time; sides alter
 and the medians are reported with the ratios. rouge-score-rs runs with one thread
 (``RAYON_NUM_THREADS=1``) and with its default (all cores). Each process also prints a
 digest of every Score field of every pair: the digests say whether the sides give the
-same numbers. rouge-score-rs is a benchmark extra (``pip install 'rouge155py[bench]'``);
-a side that cannot be imported is left out.
+same numbers. A side whose package is not installed (``pip install rouge-score-rs``) is
+left out.
 """
 
 from __future__ import annotations

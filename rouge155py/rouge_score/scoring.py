@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import abc
 import collections
-from typing import Any, Mapping, NamedTuple
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, Mapping, NamedTuple
 
 from ..scoring import harmonic_f
+
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = ["AggregateScore", "BaseScorer", "BootstrapAggregator", "Score", "fmeasure"]
 
@@ -66,6 +67,8 @@ class BootstrapAggregator:
 
     def aggregate(self) -> dict[str, AggregateScore]:
         """Per score type, the low, mid and high values of each field (of the class of its first score)."""
+        import numpy as np
+
         result = {}
         for score_type, scores in self._scores.items():
             bounds = self._bootstrap_resample(np.vstack(tuple(scores)))
@@ -81,6 +84,8 @@ class BootstrapAggregator:
         rouge-score's ``np.random.choice``; blocks of resamples are drawn in one call,
         the same stream.
         """
+        import numpy as np
+
         count = matrix.shape[0]
         means = np.zeros((self._n_samples, matrix.shape[1]))
         block = max(1, _BLOCK_VALUES // max(count * matrix.shape[1], 1))

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from array import array
 from functools import lru_cache
-from typing import Any, Callable, Hashable, NamedTuple, Optional, Sequence
+from typing import Any, Callable, Hashable, NamedTuple, Sequence
 
 from .._kernel import accel
 from ..errors import UsageError
@@ -27,6 +27,7 @@ __all__ = [
     "Encoded",
     "RougeScoreTokenizer",
     "encode",
+    "encode_tokens",
     "nltk_stem",
     "split_tokens",
     "stem",
@@ -40,10 +41,6 @@ DIALECT = "rouge-score"
 _SEPARATORS = re.compile(r"[^a-z0-9]+")
 # rouge-score's last check of a token (a stemmer's output): "$" lets a final newline through.
 _VALID = re.compile(r"[a-z0-9]+$")
-#: Characters that are not ASCII but that ``str.lower()`` turns into ``a``-``z`` (read in
-#: the kernel too): the Kelvin sign gives ``k``; a capital I with a dot gives ``i`` and a
-#: combining dot above, which ends the token.
-_LOWER_TO_ASCII = str.maketrans({"\u212a": "k", "\u0130": "i "})
 
 
 def nltk_stem() -> Callable[[str], str]:
@@ -112,17 +109,6 @@ class Encoded(NamedTuple):
     ends: Sequence[int]
     starts: Sequence[int]
 
-    def text_ids(self, t: int) -> Sequence[int]:
-        """The ids of text t."""
-        first, last = self.starts[t], self.starts[t + 1]
-        return self.ids[self.ends[first - 1] if first else 0 : self.ends[last - 1] if last > first else 0]
-
-    def sentence_offsets(self, t: int) -> array:
-        """Where each sentence of text t starts in :meth:`text_ids`, and its end."""
-        first, last = self.starts[t], self.starts[t + 1]
-        base = self.ends[first - 1] if first else 0
-        return array("i", [0] + [self.ends[s] - base for s in range(first, last)])
-
 
 def encode(texts: Sequence[Any], stemmed: bool, lines: bool) -> Encoded:
     """Token ids of texts (one vocabulary for all): their lines holding tokens are their
@@ -167,10 +153,3 @@ class RougeScoreTokenizer(TextStageBase):
 
     def morph_stem(self, token: str) -> str:
         return stem(token)
-
-
-def check_dialect(name: Optional[str]) -> Optional[str]:
-    """A dialect name as given: None (the Perl's) or :data:`DIALECT`."""
-    if name is None or name == DIALECT:
-        return name
-    raise UsageError(f"dialect must be None (ROUGE-1.5.5's) or {DIALECT!r}, got {name!r}")
