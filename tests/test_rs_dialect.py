@@ -12,6 +12,7 @@ from __future__ import annotations
 import gzip
 import os
 import random
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -249,6 +250,22 @@ def test_split_summaries() -> None:
             ours.score(target, prediction)
         return
     assert _same(ours.score(target, prediction), expected)
+
+
+def test_split_summaries_path_with_a_stand_in_for_punkt(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Both sides call ``nltk.sent_tokenize``: with a stand-in splitter, the sentences of
+    ``split_summaries`` (and rougeL, rougeN beside them) give the same scores."""
+    nltk = pytest.importorskip("nltk")
+    monkeypatch.setattr(nltk, "sent_tokenize", lambda text: re.split(r"(?<=[.!?;])\s+", text))
+    rng = random.Random(SEED + 3)
+    for stem in (False, True):
+        for types in (ALL_TYPES, ["rougeLsum"]):
+            ours = rouge_scorer.RougeScorer(types, use_stemmer=stem, split_summaries=True)
+            theirs = reference_scorer.RougeScorer(types, use_stemmer=stem, split_summaries=True)
+            targets = [random_text(rng) for _ in range(60)]
+            predictions = [related_text(rng, t) for t in targets]
+            found = ours.score_batch(targets, predictions)
+            assert all(_same(f, theirs.score(t, p)) for f, t, p in zip(found, targets, predictions))
 
 
 def test_bootstrap_equals_rouge_score_with_the_same_random_state() -> None:
