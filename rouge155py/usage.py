@@ -31,7 +31,7 @@ _SHORT = """\
          [-z <SEE|SPL|ISI|SIMPLE>]
          [-j N | --jobs N (processes)]
          [--json | --format legacy|json|csv] [--signature] [--quiet] [--version]
-         [--lang LANG (any language)] [--stopwords FILE (for -s)]
+         [--lang LANG (any language)] [--stopwords FILE (for -s)] [--dialect rouge-score]
          [--compare paired-bootstrap|permutation [--baseline SYSTEM]]
          [--judgments FILE] [--measure R|P|F] [--samples N] [--seed N]
          [--format markdown|latex] [--plot FILE.png|FILE.svg]
@@ -106,6 +106,10 @@ Additions of rouge155py:
   Not with -3. --lang en is the Perl's own text rules.
   --stopwords FILE: the words -s removes (one a line), instead of the SMART
   list; -s with --lang other than en needs it.
+  --dialect rouge-score: rouge-score 0.1.2's numbers (its tokens, nltk's Porter
+  stemmer under -m, F = 2PR/(P+R) unrounded, the reference with the highest F);
+  ROUGE-L is its rougeLsum (a summary's lines are its sentences). Only -n, -x,
+  -m and the bootstrap and output options go with it.
 Analyses of a run (printed instead of the report; see the README):
   --compare paired-bootstrap|permutation: paired tests between the systems on
   each metric (all pairs, or each against --baseline SYSTEM), difference with
