@@ -26,8 +26,27 @@ Each public name is imported from its module on first use, so that
 from __future__ import annotations
 
 import importlib
+from typing import TYPE_CHECKING
 
 from ._version import __version__
+
+if TYPE_CHECKING:  # what type checkers see of the names imported on first use below (_HOMES)
+    from .api import Rouge, score
+    from .batches import (
+        EvalItem,
+        ScoredBatch,
+        TextItem,
+        eval_items,
+        score_batch,
+        summarize_batches,
+        text_items,
+    )
+    from .errors import ComputeError, ConfigError, DataError, InputError, RougeError, UsageError
+    from .evaluation import evaluate, evaluate_args
+    from .options import Options, parse_command_line
+    from .report import FORMATS, Report, format_legacy
+    from .results import MetricResult, Summary
+    from .rouge155 import Rouge155
 
 __all__ = [
     "FORMATS",

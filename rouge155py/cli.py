@@ -48,7 +48,9 @@ def _diagnostics(report: Report, seconds: float) -> None:
     _say(f"rouge155py {__version__}: {source}, {data}, {kernel}")
     for result in report.results:
         _say(f"  {result.peer_id} {result.label}: {len(result.instances)} instances")
-    _say(f"  {seconds:.3f} s, {o.jobs} process(es)")
+    ran = report.processes
+    asked = f" (-j asked for {o.jobs}; -v runs in one)" if o.jobs != ran else ""
+    _say(f"  {seconds:.3f} s, {ran} process{'es' if ran != 1 else ''}{asked}")
 
 
 def _output(text: str) -> None:
@@ -262,6 +264,8 @@ def _run(argv: Sequence[str]) -> int:
         _diagnostics(report, time.perf_counter() - started)
     for warning in report.warnings:
         _say(warning)
+    for note in report.notes:
+        _say(note)
     if request.show_signature:
         _say(options.signature(__version__))
     _output(write(request.output_format, report) if analysis is None else analysis.run(report, _say))

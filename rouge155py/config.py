@@ -60,10 +60,12 @@ class Eval:
 
 @dataclass
 class EvalConfig:
-    """All evals of a configuration, and every peer ID it names."""
+    """All evals of a configuration, and every peer ID it names; ``notes``: lines for stderr about
+    its input (empty summaries) that change no number."""
 
     evals: list[Eval]
     peer_ids: set[str]
+    notes: list[str] = field(default_factory=list)
 
 
 @dataclass(**_SLOTS)
@@ -173,7 +175,22 @@ def _raise_xml_error(path: str, data: bytes, exc: Exception) -> NoReturn:
     message = " ".join(str(getattr(exc, "msg", exc)).split())
     if any(limit in message for limit in _XML_LIMITS):
         raise LimitError(f"{path}: refused: {message}") from None
-    raise ConfigError(f"{path}: {_entity_refusal(data, message) or 'invalid XML: ' + message}") from None
+    why = _entity_refusal(data, message) or f"invalid XML: {message}{_plain_text_hint(data)}"
+    raise ConfigError(f"{path}: {why}") from None
+
+
+def _plain_text_hint(data: bytes) -> str:
+    """For a configuration that is plain text, not XML (a file of summaries given in its place):
+    the options that read such files."""
+    head = data[:4096].lstrip(b"\xef\xbb\xbf \t\r\n")
+    if not head or head.startswith(b"<") or b"\x00" in head:
+        return ""
+    try:
+        head.decode("utf-8")
+    except UnicodeDecodeError as error:
+        if error.start < len(head) - 3:  # not just a character cut at the end of the sample
+            return ""
+    return "; is it a text file of summaries? line-aligned files are read with --hyp FILE --ref FILE"
 
 
 def _entity_refusal(data: bytes, message: str) -> Optional[str]:

@@ -16,10 +16,12 @@ from __future__ import annotations
 
 from typing import Callable, Iterator, Optional, Protocol, Union
 
+from ._kernel import notice_missing_kernel
 from .batches import EvalItem, ScoredBatch, batch_scorer, score_batch, summaries_here, summarize_batches
-from .config import EvalConfig
+from .config import Eval, EvalConfig
 from .engine import RowTable
 from .errors import RougeError, UsageError
+from .hints import SAMPLED_EVALS, unread_script_hint
 from .metrics.plan import metric_plan
 from .options import Options, parse_command_line
 from .planning import check_models, check_resamples, first_missing_model
@@ -41,6 +43,10 @@ class Evals(Protocol):
         """Every eval (read to the end of its source now, where it is not yet)."""
         ...
 
+    def first(self, count: int) -> list[Eval]:
+        """Up to ``count`` of the first evals, of those known now (nothing is read for them)."""
+        ...
+
 
 class Executor(Protocol):
     """What runs the two steps: the scoring of every eval, and the bootstrap of the tables."""
@@ -56,6 +62,11 @@ class Executor(Protocol):
     ) -> list[Union[Summary, Counts]]: ...
 
     def close(self) -> None: ...
+
+    @property
+    def processes(self) -> int:
+        """How many processes ran the steps (this one included)."""
+        ...
 
 
 def load_config(options: Options) -> EvalConfig:
@@ -76,9 +87,14 @@ class _Read:
     def whole(self) -> EvalConfig:
         return self.config
 
+    def first(self, count: int) -> list[Eval]:
+        return self.config.evals[:count]
+
 
 class ThisProcess:
     """The executor of one process: step 1 on consecutive chunks of evals, step 2 here."""
+
+    processes = 1
 
     def open(self, options: Options, config: Optional[EvalConfig]) -> Evals:
         if config is not None:
@@ -134,6 +150,7 @@ def evaluate(
 ) -> Report:
     """Run the evaluation the options describe (over ``config`` when given) on the executor they
     choose; ``progress`` is told of each chunk of evals scored and each table resampled."""
+    notice_missing_kernel()
     plan = metric_plan(options.metrics)
     executor = executor_for(options)
     try:
@@ -151,14 +168,19 @@ def evaluate(
             evals.whole()  # the configuration is read first, and its error is the first
             raise
         traces = _verbose_traces(options, evals.whole(), scorer.corpus.exists) if options.verbose else []
+        legacy_text = options.be_mode is None and not options.unicode_text
+        hint = unread_script_hint(evals.first(SAMPLED_EVALS)) if legacy_text else None
         executor.start()
         batches = executor.score(evals, options, progress)
-        peer_ids = evals.whole().peer_ids
-        del evals
+        whole = evals.whole()
+        peer_ids, notes = whole.peer_ids, whole.notes
+        del evals, whole
         report = summarize_batches(_handed_over(batches), options, peer_ids, progress, executor.summaries)
     finally:
         executor.close()
     report.traces = traces
+    report.notes = [*notes, hint] if hint is not None else notes
+    report.processes = executor.processes
     return report
 
 

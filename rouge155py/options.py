@@ -23,7 +23,16 @@ from .files import perl_string
 from .metrics.plan import MetricSettings
 from .planning import PeerSelection
 from .scoring import ScoringSettings
-from .sources import AlignedFiles, FileList, JsonlFile, Source, XmlFile, text_format
+from .sources import (
+    DEFAULT_PEER_ID,
+    AlignedFiles,
+    FileList,
+    JsonlFile,
+    Source,
+    XmlFile,
+    hypothesis_systems,
+    text_format,
+)
 from .text.stage import TextSettings
 
 __all__ = [
@@ -111,8 +120,8 @@ _CHECKS: dict[str, Callable[[str, Any], Any]] = {
     **dict.fromkeys(("length_limit", "byte_limit", "alpha", "resamples", "confidence"), _real),
     **dict.fromkeys(("wlcs_weight", "skip_distance"), _real),
     **dict.fromkeys(("all_systems", "lcs", "skip_unigrams", "skip_both", "stem", "stem_models_only"), _flag),
-    **dict.fromkeys(("stopwords", "best_model", "per_eval", "verbose"), _flag),
-    "reference_paths": _paths,
+    **dict.fromkeys(("stopwords", "best_model", "per_eval", "verbose", "skip_empty"), _flag),
+    **dict.fromkeys(("reference_paths", "hypothesis_paths"), _paths),
 }
 
 
@@ -177,6 +186,9 @@ class Options:
     paraphrase_feature: Optional[str] = None  # the PPDB feature compared with the threshold
     paraphrase_threshold: Optional[float] = None  # the least score of a pair kept
     paraeval_variants: str = "3"  # the ParaEval rows: 3, 2, P, T (comma-separated)
+    # Each --hyp: NAME=FILE or FILE (several: several systems; see sources.hypothesis_systems).
+    hypothesis_paths: tuple[str, ...] = field(default=(), metadata=_DOOR)
+    skip_empty: bool = field(default=False, metadata=_DOOR)  # --skip-empty: items with an empty summary
 
     def __post_init__(self) -> None:
         for option in fields(self):
@@ -212,6 +224,10 @@ class Options:
             raise UsageError("the number of jobs must be at least 1")
         if self.sentence_separator == "":
             raise UsageError("the sentence separator must not be empty")
+        if self.hypothesis_paths:
+            if self.hypothesis_path is not None:
+                raise UsageError("hypothesis_path and hypothesis_paths name the hypotheses twice: give one")
+            hypothesis_systems(self.hypothesis_paths)  # two files naming one system are an error now
         self._check_text_stage()
         self._check_dialect()
         self._check_paraeval()
@@ -229,9 +245,9 @@ class Options:
     def _check_text_stage(self) -> None:
         """``lang`` in its two-letter form, and the options that go with it.
 
-        Outside English: nltk is installed, ``-s`` has a user's list
-        (``--stopwords``), ``-m``/``-M`` a Snowball stemmer, and BE (``-3``,
-        English parses) is not asked for. ``--stopwords`` needs ``-s``.
+        Outside English: ``-s`` has a user's list (``--stopwords``), ``-m``/``-M``
+        a Snowball stemmer and nltk installed (nothing else needs it), and BE
+        (``-3``, English parses) is not asked for. ``--stopwords`` needs ``-s``.
         """
         if self.stopwords_file is not None and not self.stopwords:
             raise UsageError("--stopwords FILE is the list that -s removes: add -s")
@@ -239,14 +255,12 @@ class Options:
             raise UsageError("--stopwords needs a file name")
         if self.lang is None:
             return
-        from .text.unicode import SNOWBALL_LANGUAGES, canonical_language, nltk_available
+        from .text.unicode import NLTK_INSTALL, SNOWBALL_LANGUAGES, canonical_language, nltk_available
 
         object.__setattr__(self, "lang", canonical_language(self.lang))
         if not self.unicode_text:
             return
         lang = self.lang
-        if not nltk_available():
-            raise UsageError(f"--lang {lang} needs nltk: pip install 'rouge155py[lang]'")
         if self.be_mode is not None:
             raise UsageError(f"Basic Elements (-3) are English parses: not with --lang {lang}")
         if self.stopwords and self.stopwords_file is None:
@@ -256,6 +270,8 @@ class Options:
         if (self.stem or self.stem_models_only) and lang not in SNOWBALL_LANGUAGES:
             known = " ".join(sorted(SNOWBALL_LANGUAGES))
             raise UsageError(f"-m/-M: no Snowball stemmer for --lang {lang} (there are: {known})")
+        if (self.stem or self.stem_models_only) and not nltk_available():
+            raise UsageError(f"-m/-M with --lang {lang} needs nltk: {NLTK_INSTALL}")
 
     def _check_dialect(self) -> None:
         """rouge-score's dialect has ROUGE-N and ROUGE-L, its tokens and stemmer, its F: no other option."""
@@ -328,10 +344,17 @@ class Options:
     def source(self) -> Optional[Source]:
         """Where the evals come from: line-aligned files, a JSONL file, a ``-z`` list or an XML
         configuration; None where the caller gives the evals."""
-        if self.hypothesis_path is not None:
-            return AlignedFiles(self.hypothesis_path, self.reference_paths, self.sentence_separator)
+        if self.hypothesis_path is not None or self.hypothesis_paths:
+            hypotheses = (
+                hypothesis_systems(self.hypothesis_paths)
+                if self.hypothesis_paths
+                else ((DEFAULT_PEER_ID, str(self.hypothesis_path)),)
+            )
+            separator = self.sentence_separator
+            return AlignedFiles(hypotheses, self.reference_paths, separator, self.skip_empty)
         if self.jsonl_path is not None:
-            return JsonlFile(self.jsonl_path, self.sentence_separator, text_format(self.be_mode))
+            input_format = text_format(self.be_mode)
+            return JsonlFile(self.jsonl_path, self.sentence_separator, input_format, self.skip_empty)
         if self.config_path is None:
             return None
         if self.file_list_format is not None:
@@ -485,11 +508,10 @@ def _number(name: str, value: str, warnings: list[str]) -> float:
     return number
 
 
-_FLAGS = {"--json", "--signature", "--help", "--version", "--quiet"}
+_FLAGS = {"--json", "--signature", "--help", "--version", "--quiet", "--skip-empty"}
 _VALUED = {
     "--jobs",
     "--format",
-    "--hyp",
     "--jsonl",
     "--sentence-separator",
     "--make-home",
@@ -504,15 +526,16 @@ _VALUED = {
 #: The analyses of a run (significance, correlation, plots): rouge155py.stats.command checks them.
 _ANALYSIS = ("--compare", "--baseline", "--seed", "--samples", "--measure", "--judgments", "--plot")
 _VALUED.update(_ANALYSIS)
-_REPEATED = {"--ref"}
+_REPEATED = {"--ref", "--hyp"}
 _ALIASES = {"--sep": "--sentence-separator"}
 
 
-def _long_options(argv: Sequence[str]) -> tuple[list[str], dict[str, Optional[str]], list[str]]:
-    """Take out the long options of this port (``--json``, ``--jobs N`` ...); ``--ref`` values apart."""
+def _long_options(argv: Sequence[str]) -> tuple[list[str], dict[str, Optional[str]], dict[str, list[str]]]:
+    """Take out the long options of this port (``--json``, ``--jobs N`` ...); the values of each
+    option that may be repeated (``--hyp``, ``--ref``) apart, in order."""
     rest: list[str] = []
     found: dict[str, Optional[str]] = {}
-    refs: list[str] = []
+    repeated: dict[str, list[str]] = {name: [] for name in _REPEATED}
     args = list(argv)
     while args:
         arg = args.pop(0)
@@ -530,14 +553,14 @@ def _long_options(argv: Sequence[str]) -> tuple[list[str], dict[str, Optional[st
                     raise UsageError(f"option {name} needs a value")
                 value = args.pop(0)
             if name in _REPEATED:
-                refs.append(value)
+                repeated[name].append(value)
             else:
                 found[name] = value
         elif arg.startswith("--") and len(arg) > 2:
             raise UsageError(f"unknown option {arg}")
         else:
             rest.append(arg)
-    return rest, found, refs
+    return rest, found, repeated
 
 
 def _arguments(argv: object) -> list[str]:
@@ -578,7 +601,8 @@ def parse_command_line(argv: Sequence[str], environ: Optional[Mapping[str, str]]
     if environ is not None and not isinstance(environ, Mapping):
         raise UsageError(f"environ must be a mapping (like os.environ) or None, got {described(environ)}")
     env = os.environ if environ is None else environ
-    argv, long_opts, refs = _long_options(_arguments(argv))
+    argv, long_opts, repeated = _long_options(_arguments(argv))
+    hypotheses, refs = repeated["--hyp"], repeated["--ref"]
     output_format = "json" if "--json" in long_opts else long_opts.get("--format") or "legacy"
     if "--version" in long_opts:
         return Request(show_version=True)
@@ -591,13 +615,12 @@ def parse_command_line(argv: Sequence[str], environ: Optional[Mapping[str, str]]
         return Request(usage="full", warnings=warnings)
     if "h" in opts:
         return Request(usage="short", warnings=warnings)
-    hypothesis = long_opts.get("--hyp")
     jsonl = long_opts.get("--jsonl")
-    aligned = hypothesis is not None or bool(refs)
+    aligned = bool(hypotheses) or bool(refs)
     if aligned and jsonl is not None:
         raise UsageError("--jsonl and --hyp/--ref are two inputs: give one")
-    if aligned and (hypothesis is None or not refs):
-        raise UsageError("line-aligned files need one --hyp FILE and at least one --ref FILE")
+    if aligned and (not hypotheses or not refs):
+        raise UsageError("line-aligned files need a --hyp FILE (one per system) and at least one --ref FILE")
     if aligned or jsonl is not None:
         if args or opts.get("z") is not None:
             extra = args[0] if args else "-z"
@@ -607,8 +630,10 @@ def parse_command_line(argv: Sequence[str], environ: Optional[Mapping[str, str]]
             )
         args = [""]  # no configuration file; every peer is evaluated
         aligned = True
-    elif "--sentence-separator" in long_opts:
-        raise UsageError("--sentence-separator applies to line-aligned files (--hyp, --ref) and --jsonl")
+    else:
+        for name in ("--sentence-separator", "--skip-empty"):
+            if name in long_opts:
+                raise UsageError(f"{name} applies to line-aligned files (--hyp, --ref) and --jsonl")
     if not args:
         raise MissingConfiguration(
             "Please specify the ROUGE configuration file or use option '-h' for help", warnings
@@ -705,7 +730,6 @@ def parse_command_line(argv: Sequence[str], environ: Optional[Mapping[str, str]]
         per_eval=given("d"),
         verbose=given("v"),
         jobs=jobs,
-        hypothesis_path=hypothesis,
         reference_paths=tuple(refs),
         sentence_separator=long_opts.get("--sentence-separator"),
         jsonl_path=jsonl,
@@ -713,6 +737,8 @@ def parse_command_line(argv: Sequence[str], environ: Optional[Mapping[str, str]]
         paraphrase_feature=long_opts.get("--paraphrase-feature"),
         paraphrase_threshold=threshold,
         paraeval_variants=long_opts.get("--paraeval-variants") or "3",
+        hypothesis_paths=tuple(hypotheses),
+        skip_empty="--skip-empty" in long_opts,
     )
     return Request(
         options=options,

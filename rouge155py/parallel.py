@@ -194,6 +194,13 @@ class _Evals:
             found += counted
         return chunk, found
 
+    def first(self, count: int) -> list[Eval]:
+        """Up to ``count`` of the first evals known now (an XML configuration read as it is
+        scored gives those read so far: none before the scoring starts)."""
+        if self._config is not None:
+            return self._config.evals[:count]
+        return [ev for ev, _ in list(self._pending)[:count] if isinstance(ev, Eval)]
+
     def whole(self) -> EvalConfig:
         """The whole configuration: once every eval is known and taken, the evals as taken; else
         read to its end now, every eval pending again (a pipe or standard input is read once)."""
@@ -228,6 +235,7 @@ class WorkerRun:
 
     def __init__(self, jobs: int) -> None:
         self.jobs = jobs
+        self.processes = 1  # once started: this one and the workers that could be started
         self._pool: Optional[Workers] = None
 
     def open(self, options: Options, config: Optional[EvalConfig]) -> _Evals:
@@ -237,6 +245,7 @@ class WorkerRun:
     def start(self) -> None:
         """Start the workers (after the scorer is made: forked workers inherit it)."""
         self._pool = Workers(min(self.jobs, max_workers()) - 1)
+        self.processes = self._pool.count + 1
 
     def close(self) -> None:
         """Stop every worker now."""

@@ -86,6 +86,10 @@ class Report:
     #: ParaEval: the instance IDs whose tier 1 was matched greedily past its bound (JSON
     #: ``paraeval_inexact``).
     inexact: list[str] = field(default_factory=list)
+    #: Lines for stderr about the input (empty summaries, text the rules find no word in), in no format.
+    notes: list[str] = field(default_factory=list)
+    #: The processes that ran the evaluation (``-j`` asks for at most so many).
+    processes: int = 1
 
     def result(self, label: str, peer_id: Optional[str] = None) -> MetricResult:
         """The result of one metric (``"ROUGE-1"``, ``"ROUGE-L"``...) for a peer (the only one by default)."""

@@ -15,6 +15,7 @@ is trimmed. With ``-3`` (BE) a summary is Basic Element lines, read as SIMPLE.
 from __future__ import annotations
 
 import numbers
+import os
 from dataclasses import dataclass
 from typing import Any, Mapping, Optional, Protocol, Sequence, TypeVar, Union
 
@@ -33,6 +34,9 @@ __all__ = [
     "XmlFile",
     "by_system_id",
     "config_from_texts",
+    "empty_note",
+    "hypothesis_systems",
+    "is_empty",
     "item_eval",
     "prediction_document",
     "read_aligned_files",
@@ -203,14 +207,78 @@ def _file_lines(path: str) -> list[bytes]:
     return [line[:-1] if line.endswith(b"\r") else line for line in lines]
 
 
-def read_aligned_files(
-    hypothesis: str, references: Sequence[str], separator: Optional[str], peer_id: str = DEFAULT_PEER_ID
-) -> EvalConfig:
-    """Evals from line-aligned files: line i of the hypothesis file against line i of each reference file.
+def hypothesis_systems(specs: Sequence[str]) -> tuple[tuple[str, str], ...]:
+    """The peer ID and file of each ``--hyp``: ``NAME=FILE``, else FILE named by its file name
+    without extension (``out/sysA.txt``: ``sysA``); one unnamed file is system ``1``.
 
-    ``separator`` (e.g. ``<q>``) splits a line into sentences.
+    Two files that name one system are an error naming both (``NAME=FILE`` tells them apart);
+    a file whose name holds ``=`` is given with its folder (``./a=b.txt``).
     """
-    files = [hypothesis, *references]
+    if len(specs) == 1 and _named(specs[0]) is None:
+        return ((DEFAULT_PEER_ID, specs[0]),)
+    found: dict[str, tuple[str, str]] = {}  # peer ID -> (the --hyp as given, its file)
+    for spec in specs:
+        peer_id, path = _named(spec) or (_file_id(spec), spec)
+        if peer_id in found:
+            raise UsageError(
+                f"--hyp {found[peer_id][0]} and --hyp {spec} both name system {peer_id!r}: "
+                "name them with --hyp NAME=FILE"
+            )
+        found[peer_id] = (spec, path)
+    if sum(path == "-" for _, path in found.values()) > 1:
+        raise UsageError("standard input (-) can be read by one --hyp only")
+    return tuple((peer_id, path) for peer_id, (_, path) in found.items())
+
+
+def _named(spec: str) -> Optional[tuple[str, str]]:
+    """``NAME=FILE`` as (NAME, FILE); None where the text before ``=`` is not a name (a folder)."""
+    name, eq, path = spec.partition("=")
+    if not eq or not name or not path or "/" in name or os.sep in name:
+        return None
+    return name, path
+
+
+def _file_id(path: str) -> str:
+    """A hypothesis file's system ID: its name without folder and extension."""
+    if path == "-":
+        raise UsageError("--hyp - (standard input) among several --hyp needs a name: --hyp NAME=-")
+    peer_id = os.path.splitext(os.path.basename(path.rstrip("/" + os.sep)))[0]
+    if not peer_id:
+        raise UsageError(f"--hyp {path}: no file name to name its system: --hyp NAME=FILE")
+    return peer_id
+
+
+_BLANK = " \t\n\r\f\v"
+_SHOWN = 5  # the first line numbers a note names
+
+
+def is_empty(document: SummaryText) -> bool:
+    """Whether a summary holds nothing but ASCII whitespace: every score against it is 0."""
+    return not document.text.strip(_BLANK)
+
+
+def empty_note(where: str, what: str, numbers: Sequence[int], skipped: bool) -> str:
+    """The one stderr line naming the empty summaries of a file: how many, and the first line numbers."""
+    shown = ", ".join(map(str, numbers[:_SHOWN])) + (", ..." if len(numbers) > _SHOWN else "")
+    done = "left out (--skip-empty)" if skipped else "scored 0 (--skip-empty leaves such items out)"
+    return f"rouge155py: warning: {where}: {len(numbers)} {what} ({shown}): {done}"
+
+
+def read_aligned_files(
+    hypotheses: Union[str, Sequence[tuple[str, str]]],
+    references: Sequence[str],
+    separator: Optional[str],
+    skip_empty: bool = False,
+) -> EvalConfig:
+    """Evals from line-aligned files: line i of each hypothesis file against line i of each
+    reference file (eval ID ``i``).
+
+    ``hypotheses``: one file (system ``1``) or (peer ID, file) pairs, one per system;
+    ``separator`` (e.g. ``<q>``) splits a line into sentences. Empty lines are named in the
+    config's notes; ``skip_empty`` leaves out every item where a line is empty.
+    """
+    systems = [(DEFAULT_PEER_ID, hypotheses)] if isinstance(hypotheses, str) else list(hypotheses)
+    files = [path for _, path in systems] + list(references)
     lines = [_file_lines(path) for path in files]
     if len({len(found) for found in lines}) > 1:
         counts = ", ".join(f"{path}: {len(found)}" for path, found in zip(files, lines))
@@ -220,12 +288,23 @@ def read_aligned_files(
     def document(line: bytes, path: str, number: int) -> SummaryText:
         return summary_document(line.replace(cut, b"\n") if cut else line, "SPL", f"{path}:{number}")
 
-    peers = {peer_id: [document(line, hypothesis, i + 1) for i, line in enumerate(lines[0])]}
-    models = [
-        [document(found[i], path, i + 1) for path, found in zip(references, lines[1:])]
-        for i in range(len(lines[0]))
+    documents = [
+        [document(line, path, i + 1) for i, line in enumerate(found)] for path, found in zip(files, lines)
     ]
-    return config_from_documents(peers, models)
+    del lines
+    peers = {peer_id: found for (peer_id, _), found in zip(systems, documents)}
+    models = [list(item) for item in zip(*documents[len(systems) :])] if references else []
+    config = config_from_documents(peers, models)
+    skipped: set[int] = set()
+    for path, found in zip(files, documents):
+        empty = [i + 1 for i, doc in enumerate(found) if is_empty(doc)]
+        if empty:
+            config.notes.append(empty_note(path, f"of {len(found)} lines empty", empty, skip_empty))
+            skipped.update(empty)
+    if skip_empty and skipped:
+        config.evals = [ev for number, ev in enumerate(config.evals, start=1) if number not in skipped]
+        config.peer_ids = {peer_id for ev in config.evals for peer_id in ev.peers}
+    return config
 
 
 class Source(Protocol):
@@ -277,18 +356,20 @@ class FileList:
 
 @dataclass(frozen=True)
 class AlignedFiles:
-    """Line-aligned files: line i of the hypothesis file against line i of each reference file."""
+    """Line-aligned files: line i of each hypothesis file (peer ID, file: one per system) against
+    line i of each reference file; ``skip_empty`` leaves out the items where a line is empty."""
 
-    hypothesis: str
+    hypotheses: tuple[tuple[str, str], ...]
     references: tuple[str, ...]
     separator: Optional[str] = None
+    skip_empty: bool = False
 
     @property
     def name(self) -> str:
-        return f"{self.hypothesis} against {', '.join(self.references)}"
+        return f"{', '.join(path for _, path in self.hypotheses)} against {', '.join(self.references)}"
 
     def read(self) -> EvalConfig:
-        return read_aligned_files(self.hypothesis, self.references, self.separator)
+        return read_aligned_files(self.hypotheses, self.references, self.separator, self.skip_empty)
 
 
 @dataclass(frozen=True)
@@ -308,22 +389,31 @@ class JsonlFile:
     path: str
     separator: Optional[str] = None
     input_format: str = "SPL"
+    skip_empty: bool = False
 
     @property
     def name(self) -> str:
         return self.path
 
     def read(self) -> EvalConfig:
-        return read_jsonl(self.path, self.separator, self.input_format)
+        return read_jsonl(self.path, self.separator, self.input_format, self.skip_empty)
 
 
-def read_jsonl(path: str, separator: Optional[str] = None, input_format: str = "SPL") -> EvalConfig:
-    """The evals of a JSONL file (see :class:`JsonlFile`), in its order; blank lines are skipped."""
+def read_jsonl(
+    path: str, separator: Optional[str] = None, input_format: str = "SPL", skip_empty: bool = False
+) -> EvalConfig:
+    """The evals of a JSONL file (see :class:`JsonlFile`), in its order; blank lines are skipped.
+
+    Objects with an empty prediction or reference are named in the notes; ``skip_empty``
+    leaves them out (an eval's default ID stays its object's number).
+    """
     import json
 
     evals: list[Eval] = []
     peer_ids: set[str] = set()
     seen: set[str] = set()
+    objects = 0
+    empty: list[int] = []
     for number, line in enumerate(_file_lines(path), start=1):
         if not line.strip():
             continue
@@ -334,13 +424,19 @@ def read_jsonl(path: str, separator: Optional[str] = None, input_format: str = "
             raise ConfigError(f"{where}: not a JSON object ({error})") from None
         if not isinstance(item, dict):
             raise ConfigError(f"{where}: a line holds a JSON object, got {type(item).__name__}")
-        ev = _jsonl_eval(item, len(evals), where, separator, input_format)
+        ev = _jsonl_eval(item, objects, where, separator, input_format)
+        objects += 1
+        if any(map(is_empty, (*ev.peers.values(), *ev.models))):  # type: ignore[arg-type]
+            empty.append(number)
+            if skip_empty:
+                continue
         if ev.eval_id in seen:
             raise ConfigError(f"{where}: eval ID {ev.eval_id!r} is given twice")
         seen.add(ev.eval_id)
         peer_ids.update(ev.peers)
         evals.append(ev)
-    return EvalConfig(evals, peer_ids)
+    what = f"of {objects} objects with an empty prediction or reference, on lines"
+    return EvalConfig(evals, peer_ids, [empty_note(path, what, empty, skip_empty)] if empty else [])
 
 
 def _jsonl_eval(

@@ -38,8 +38,9 @@ _SHORT = """\
          [--paraphrases FILE (ParaEval)] [--paraeval-variants 3,2,P,T]
          [--paraphrase-feature NAME] [--paraphrase-threshold X]
          <ROUGE-eval-config-file> [<systemID>]
-{prog} [options] --hyp FILE --ref FILE [--ref FILE ...] [--sep SEP (--sentence-separator)]
+{prog} [options] --hyp [NAME=]FILE [--hyp ...] --ref FILE [--ref FILE ...] [--sep SEP (--sentence-separator)]
 {prog} [options] --jsonl FILE [--sep SEP]
+         [--skip-empty (with --hyp or --jsonl: leave out items with an empty summary)]
 {prog} --make-home DIR
 Examples:
   {prog} -e data -a -n 2 -x -m -2 4 -u -c 95 -r 1000 -f A -p 0.5 -t 0 config.xml
@@ -93,18 +94,23 @@ Additions of rouge155py:
   --version: print the version.
   --hyp FILE --ref FILE [--ref FILE ...]: line-aligned files instead of a
   configuration, one summary per line (--hyp - reads standard input);
-  --sep SEP (--sentence-separator) splits a line into sentences.
+  --sep SEP (--sentence-separator) splits a line into sentences. Several
+  --hyp are several systems, each named NAME in --hyp NAME=FILE, else by its
+  file name without extension (one --hyp FILE alone is system 1).
   --jsonl FILE: one JSON object a line, each an evaluation: {"prediction": ...,
   "references": [...]} ("predictions": {system: ...} for several systems,
   "reference" for one, "id" for its ID); a summary is a string or a list of
   sentences; --sep splits strings into sentences; --jsonl - reads standard input.
+  --skip-empty: with --hyp/--ref or --jsonl, leave out each item where a summary
+  is empty (else scored 0); either way they are named on stderr.
   --make-home DIR: make a ROUGE home (ROUGE-1.5.5.pl running rouge155py, data/).
   --quiet: no progress line (drawn on stderr only when it is a terminal and
   the run lasts over 2 s).
-  --lang LANG: text in any language (an ISO 639 code: de, ru, ar, zh ...):
+  --lang LANG: text in any language (an ISO 639 code: de, ru, ar, zh ..., or a
+  tag such as de-DE, pt_BR, zh-Hans):
   words of every script after NFKC and case folding, each character a word in
   Chinese, Japanese, Thai and other scripts without spaces; -m stems with the
-  language's Snowball stemmer (needs nltk: pip install 'rouge155py[lang]').
+  language's Snowball stemmer (needs nltk: pip install nltk).
   Not with -3. --lang en is the Perl's own text rules.
   --stopwords FILE: the words -s removes (one a line), instead of the SMART
   list; -s with --lang other than en needs it.

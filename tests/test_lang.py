@@ -283,9 +283,47 @@ def test_language_codes() -> None:
     assert canonical_language("deu") == "de"
     assert canonical_language("eng") == "en"
     assert Options(lang="RUS").lang == "ru"
-    for bad in ("german", "d", "de-DE", "", "1a"):
+    for bad in ("german", "d", "", "1a", "xx", "qaa", "de--DE", "zz-ZZ"):
         with pytest.raises(UsageError, match="ISO 639"):
             Options(lang=bad)
+
+
+@pytest.mark.parametrize(
+    ("tag", "code"),
+    [
+        ("de-DE", "de"),
+        ("pt_BR", "pt"),
+        ("zh-Hans", "zh"),
+        ("zh-Hant-TW", "zh"),
+        ("sr-Latn-RS", "sr"),
+        ("de_DE.UTF-8", "de"),
+        ("ca_ES@valencia", "ca"),
+        ("en-GB", "en"),
+        ("iw_IL", "he"),
+        ("cmn-Hans-CN", "zh"),
+        ("arb", "ar"),
+        ("yue-Hant-HK", "yue"),
+        ("fil", "fil"),
+    ],
+)
+def test_language_tags_are_read_as_their_language(tag: str, code: str) -> None:
+    assert Options(lang=tag).lang == code
+
+
+def test_an_unknown_language_is_one_error_line(tmp_path: Path) -> None:
+    (tmp_path / "h.txt").write_text("кошка\n", encoding="utf-8")
+    for lang in ("xx", "xx-XX", "klingon"):
+        proc = subprocess.run(
+            [sys.executable, "-m", "rouge155py", "--lang", lang, "--hyp", "h.txt", "--ref", "h.txt"],
+            cwd=tmp_path,
+            env={**os.environ, "PYTHONPATH": str(REPO)},
+            capture_output=True,
+            check=False,
+        )
+        assert proc.returncode == 2
+        assert proc.stdout == b""
+        lines = proc.stderr.decode().splitlines()
+        assert len(lines) == 1 and lines[0].startswith(f"rouge155py: error: --lang '{lang}'"), lines
 
 
 @pytest.mark.parametrize(
@@ -304,11 +342,46 @@ def test_option_errors(options: dict, message: str) -> None:
         Options(**options)
 
 
-def test_without_nltk_the_mode_is_one_error(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_without_nltk_stemming_is_one_error(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "nltk", None)  # import nltk now fails; find_spec finds nothing
-    with pytest.raises(UsageError, match=r"--lang de needs nltk: pip install 'rouge155py\[lang\]'"):
-        Options(lang="de")
+    with pytest.raises(UsageError, match=r"-m/-M with --lang de needs nltk: pip install nltk"):
+        Options(lang="de", stem=True)
     assert Options(lang="en", stem=True).lang == "en"  # English is the legacy stage: no nltk
+    assert Options(lang="de").lang == "de"  # nothing stemmed: nothing needs nltk
+
+
+_WITHOUT_NLTK = """
+import sys
+sys.modules["nltk"] = None  # as if nltk were not installed: any import of it fails
+from rouge155py.cli import run
+code = run(sys.argv[1:])
+assert "nltk" not in sys.modules or sys.modules["nltk"] is None
+sys.exit(code)
+"""
+
+
+@pytest.mark.parametrize("lang", ["zh", "ja", "de", "ru-RU"])
+def test_lang_without_nltk_where_nothing_is_stemmed(tmp_path: Path, lang: str) -> None:
+    (tmp_path / "h.txt").write_text("猫坐在垫子上。\nКошка сидела на ковре.\n", encoding="utf-8")
+    (tmp_path / "r.txt").write_text("猫坐在地上。\nКошки сидели на ковре.\n", encoding="utf-8")
+    args = ["-n", "2", "--lang", lang, "--signature", "--hyp", "h.txt", "--ref", "r.txt"]
+
+    def run(*blocked: str) -> subprocess.CompletedProcess[bytes]:
+        code = _WITHOUT_NLTK if blocked else "from rouge155py.cli import entry; entry()"
+        return subprocess.run(
+            [sys.executable, "-c", code, *args],
+            cwd=tmp_path,
+            env={**os.environ, "PYTHONPATH": str(REPO)},
+            capture_output=True,
+            check=False,
+        )
+
+    hidden, installed = run("nltk"), run()
+    assert hidden.returncode == 0, hidden.stderr
+    assert hidden.stdout == installed.stdout
+    assert b"ROUGE-2 Average_R: 0.0" not in hidden.stdout  # words of every script were counted
+    assert hidden.stderr == installed.stderr  # the signature names no nltk: it changes nothing here
+    assert b"nltk" not in hidden.stderr
 
 
 def test_signature_names_the_mode(tmp_path: Path) -> None:

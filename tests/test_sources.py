@@ -24,7 +24,9 @@ def test_each_door_is_one_source() -> None:
     assert Options(config_path="l", file_list_format="SPL", file_list_peer_id="é").source == FileList(
         "l", "SPL", "Ã©"
     )
-    assert Options(hypothesis_path="h", reference_paths=("r",)).source == AlignedFiles("h", ("r",))
+    assert Options(hypothesis_path="h", reference_paths=("r",)).source == AlignedFiles((("1", "h"),), ("r",))
+    systems = Options(hypothesis_paths=("A=h", "x/sysB.txt"), reference_paths=("r",), skip_empty=True)
+    assert systems.source == AlignedFiles((("A", "h"), ("sysB", "x/sysB.txt")), ("r",), None, True)
     assert Options(jsonl_path="x.jsonl", sentence_separator="<q>").source == JsonlFile("x.jsonl", "<q>")
     assert Options(jsonl_path="x.jsonl", be_mode="H").source == JsonlFile("x.jsonl", None, "SIMPLE")
     assert Options().source is None

@@ -63,7 +63,8 @@ class TextSettings:
             parts["lang"] = self.lang or ""
             parts["tok"] = unicode.TOKENIZER_NAME
             parts["stem"] = f"snowball-{stemmer}" if stemmer else "none"
-            parts["nltk"] = unicode.nltk_version()
+            if stemmer and (self.stem or self.stem_models_only):  # nltk changes nothing unless it stems
+                parts["nltk"] = unicode.nltk_version()
         if self.dialect is not None:
             parts["dialect"] = self.dialect
         return parts

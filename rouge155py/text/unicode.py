@@ -26,10 +26,12 @@ from functools import lru_cache
 from typing import Callable, Iterable, Optional
 
 from ..errors import UsageError
+from .languages import language_code
 from .tokenize import Stems, TextStageBase
 
 __all__ = [
     "ENGLISH",
+    "NLTK_INSTALL",
     "NO_SPACE_BLOCKS",
     "SNOWBALL_LANGUAGES",
     "TOKENIZER_NAME",
@@ -42,6 +44,9 @@ __all__ = [
     "stopword_entries",
     "unicode_tokens",
 ]
+
+#: How to get nltk, which the Snowball stemmers need (the package's ``lang`` extra holds it).
+NLTK_INSTALL = "pip install nltk (the [lang] extra of rouge155py)"
 
 #: The language whose ``--lang`` is the legacy text stage (the Perl's tokenizer and stemmer).
 ENGLISH = "en"
@@ -63,30 +68,6 @@ SNOWBALL_LANGUAGES = {
     "ro": "romanian",
     "ru": "russian",
     "sv": "swedish",
-}
-
-# ISO 639-2/3 codes of the languages above (and English), read as their two-letter code.
-_THREE_LETTER = {
-    "ara": "ar",
-    "dan": "da",
-    "deu": "de",
-    "ger": "de",
-    "eng": "en",
-    "spa": "es",
-    "fin": "fi",
-    "fra": "fr",
-    "fre": "fr",
-    "hun": "hu",
-    "ita": "it",
-    "nob": "nb",
-    "nld": "nl",
-    "dut": "nl",
-    "nor": "no",
-    "por": "pt",
-    "ron": "ro",
-    "rum": "ro",
-    "rus": "ru",
-    "swe": "sv",
 }
 
 #: Unicode blocks of scripts written without spaces: each letter or digit there is a word.
@@ -119,15 +100,12 @@ TOKENIZER_NAME = f"unicode1-nfkc-casefold-ucd{unicodedata.unidata_version}"
 
 
 def canonical_language(code: str) -> str:
-    """The two-letter code of ``--lang``'s value (``DE`` -> ``de``, ``deu`` -> ``de``).
+    """The code of ``--lang``'s value, two letters where there are (``DE``, ``deu``, ``de-DE``,
+    ``de_DE.UTF-8`` -> ``de``); an unknown language is a :class:`UsageError`.
 
-    Any ISO 639 code of two or three letters is taken: the tokenizer is the same
-    for every language, only the stemmer depends on it.
+    Any language is taken: the tokenizer is the same for every one, only the stemmer depends on it.
     """
-    lowered = code.strip().lower() if isinstance(code, str) else ""
-    if not re.fullmatch("[a-z]{2,3}", lowered):
-        raise UsageError(f"--lang takes an ISO 639 language code such as de, ru or zh, got {code!r}")
-    return _THREE_LETTER.get(lowered, lowered)
+    return language_code(code)
 
 
 def nltk_available() -> bool:
@@ -206,7 +184,7 @@ def snowball_stemmer(language: str) -> Callable[[str], str]:
     try:
         from nltk.stem.snowball import SnowballStemmer
     except ImportError:
-        raise UsageError(f"--lang {language} needs nltk: pip install 'rouge155py[lang]'") from None
+        raise UsageError(f"-m/-M with --lang {language} needs nltk: {NLTK_INSTALL}") from None
     return SnowballStemmer(name).stem  # type: ignore[no-any-return]
 
 

@@ -12,7 +12,9 @@ Two kinds of case, each drawn from its seed alone:
 - :func:`make_aligned_case`: line-aligned hypothesis and reference files for
   ``rouge155py --hyp FILE --ref FILE ...``, one summary per line, sentences cut
   by a separator such as ``<q>``; :func:`write_aligned_case` writes them and the
-  equivalent SPL evaluation (line i is eval ``i``).
+  equivalent SPL evaluation (line i is eval ``i``). :func:`make_systems_case`:
+  the same with 2-4 hypothesis files, one per system (``--hyp NAME=FILE`` or a
+  file named as its system).
 
 Words come from the differential generator's vocabulary (stop words, stemming
 quirks, punctuation, Latin-1 and UTF-8 bytes, NUL and control bytes), with
@@ -40,6 +42,7 @@ __all__ = [
     "Written",
     "make_aligned_case",
     "make_door_case",
+    "make_systems_case",
     "option_words",
     "summary_bytes",
     "write_aligned_case",
@@ -376,15 +379,17 @@ def write_evals(
     models: Sequence[Sequence[bytes]],
     input_format: str = "SPL",
     config_name: str = "rouge.xml",
+    eval_ids: Optional[Sequence[str]] = None,
 ) -> str:
-    """Summary files and a ROUGE-EVAL configuration: evals ``1``..``N``, models ``1``..``K`` in order."""
+    """Summary files and a ROUGE-EVAL configuration: evals ``1``..``N`` (or ``eval_ids``), models
+    ``1``..``K`` in order."""
     (root / "peers").mkdir(parents=True, exist_ok=True)
     (root / "models").mkdir(parents=True, exist_ok=True)
     ext = ".be" if input_format == "SIMPLE" else ".spl"
     lines = ['<ROUGE-EVAL version="1.0">']
     for i, item_models in enumerate(models, start=1):
         lines += [
-            f'<EVAL ID="{i}">',
+            f'<EVAL ID="{eval_ids[i - 1] if eval_ids is not None else i}">',
             "<PEER-ROOT>peers</PEER-ROOT>",
             "<MODEL-ROOT>models</MODEL-ROOT>",
             f'<INPUT-FORMAT TYPE="{input_format}"></INPUT-FORMAT>',
@@ -419,7 +424,7 @@ def write_door_case(case: DoorCase, root: Path) -> Written:
 
 @dataclass
 class AlignedCase:
-    """Line-aligned files: ``lines[0]`` the hypothesis lines, then each reference file's."""
+    """Line-aligned files: the hypothesis lines of each system (``peer_ids``), then each reference file's."""
 
     seed: int
     lines: list[list[bytes]]
@@ -430,6 +435,7 @@ class AlignedCase:
     stdin: bool = False
     expect_failure: Optional[str] = None
     features: list[str] = field(default_factory=list)
+    peer_ids: list[str] = field(default_factory=lambda: ["1"])
 
     def file_bytes(self, index: int) -> bytes:
         lines, eol = self.lines[index], self.eols[index]
@@ -453,12 +459,16 @@ class AlignedCase:
             return [line.replace(cut, b"\n") if cut else line for line in found]
 
         files = [file_lines(index) for index in range(len(self.lines))]
-        peers = {"1": files[0]}
-        models = [[found[i] for found in files[1:]] for i in range(len(files[0]))]
+        systems = len(self.peer_ids)
+        peers = dict(zip(self.peer_ids, files))
+        models = [[found[i] for found in files[systems:]] for i in range(len(files[0]))]
         return peers, models
 
     def describe(self) -> str:
-        parts = [f"aligned seed={self.seed}", f"lines={len(self.lines[0])}", f"refs={len(self.lines) - 1}"]
+        refs = len(self.lines) - len(self.peer_ids)
+        parts = [f"aligned seed={self.seed}", f"lines={len(self.lines[0])}", f"refs={refs}"]
+        if len(self.peer_ids) > 1:
+            parts.append(f"systems={self.peer_ids}")
         parts.append(f"separator={self.separator!r}")
         if self.stdin:
             parts.append("stdin")
@@ -466,9 +476,20 @@ class AlignedCase:
 
 
 def make_aligned_case(seed: int) -> AlignedCase:
-    """Draw line-aligned case ``seed``."""
-    b = _DoorBuilder("aligned", seed)
+    """Draw line-aligned case ``seed``: one hypothesis file."""
+    return _aligned_case(_DoorBuilder("aligned", seed), seed, ["1"])
+
+
+def make_systems_case(seed: int) -> AlignedCase:
+    """Draw line-aligned case ``seed`` with 2-4 hypothesis files, one per system."""
+    b = _DoorBuilder("systems", seed)
+    return _aligned_case(b, seed, b.rng.sample(_PEER_IDS, b.rng.randint(2, 4)))
+
+
+def _aligned_case(b: _DoorBuilder, seed: int, peer_ids: list[str]) -> AlignedCase:
+    """A line-aligned case drawn by ``b``: one hypothesis file per peer ID, then the references."""
     rng = b.rng
+    systems = len(peer_ids)
     opts = b.options(be=False)
     opts.pop("data_dir", None)
     safe = bool(opts.get("wlcs_weight"))
@@ -501,14 +522,15 @@ def make_aligned_case(seed: int) -> AlignedCase:
             b.features.append("empty-sentence")
         return text
 
-    lines: list[list[bytes]] = [[] for _ in range(n_refs + 1)]
+    lines: list[list[bytes]] = [[] for _ in range(n_refs + systems)]
     for _ in range(n_lines):
         base = b.base_sentences()
         ref_docs = [b.derive(base, rng.uniform(0.1, 0.5)) for _ in range(n_refs)]
-        for k, doc in enumerate(ref_docs, start=1):
+        for k, doc in enumerate(ref_docs, start=systems):
             lines[k].append(line(doc, safe, not safe))
-        peer_doc = b.base_sentences() if b.chance(0.1) else b.derive(base, rng.uniform(0.0, 0.8))
-        lines[0].append(line(peer_doc, False, True))
+        for k in range(systems):
+            peer_doc = b.base_sentences() if b.chance(0.1) else b.derive(base, rng.uniform(0.0, 0.8))
+            lines[k].append(line(peer_doc, False, True))
     for found in lines:
         if b.chance(0.05):
             i = rng.randrange(n_lines)
@@ -519,14 +541,14 @@ def make_aligned_case(seed: int) -> AlignedCase:
             found[i] = found[i].replace(b" ", b" \r ", 1)
             b.features.append("inner-cr")
     if failure is not None:
-        k = rng.randint(1, n_refs)
+        k = rng.randint(systems, systems + n_refs - 1)
         lines[k][rng.randrange(n_lines)] = b.pick((b"", _NO_TOKEN_MODEL.encode()))
     eols = [b"\r\n" if b.chance(0.3) else b"\n" for _ in lines]
     if b"\r\n" in eols:
         b.features.append("crlf")
     final_eol = [b.chance(0.85) for _ in lines]
     stdin = b.chance(0.25)
-    return AlignedCase(seed, lines, eols, final_eol, separator, opts, stdin, failure, b.features)
+    return AlignedCase(seed, lines, eols, final_eol, separator, opts, stdin, failure, b.features, peer_ids)
 
 
 def write_aligned_case(case: AlignedCase, root: Path) -> tuple[list[str], Written]:
@@ -535,16 +557,32 @@ def write_aligned_case(case: AlignedCase, root: Path) -> tuple[list[str], Writte
     Returns the rouge155py arguments for the files (without ``-e``; ``--hyp -``
     when the case reads the hypothesis from standard input, whose bytes are
     ``case.file_bytes(0)``) and the equivalent evaluation for ROUGE-1.5.5.pl.
+    With several systems each hypothesis is ``--hyp NAME=FILE`` or a file named
+    as its system (``hyps/NAME.txt``), the first one read from standard input
+    (``NAME=-``) when the case says so.
     """
     root.mkdir(parents=True, exist_ok=True)
-    names = ["hyp.txt"] + [f"ref{k}.txt" for k in range(1, len(case.lines))]
+    systems = len(case.peer_ids)
+    if systems == 1:
+        hyps = ["hyp.txt"]
+    else:
+        (root / "hyps").mkdir(exist_ok=True)
+        hyps = [
+            f"hyps/{pid}.txt" if (case.seed + k) % 3 else f"hyps/h{k}.out"
+            for k, pid in enumerate(case.peer_ids)
+        ]
+    names = hyps + [f"ref{k}.txt" for k in range(1, len(case.lines) - systems + 1)]
     for index, name in enumerate(names):
         (root / name).write_bytes(case.file_bytes(index))
     peers, models = case.documents()
     config = write_evals(root / "spl", peers, models)
     words = option_words(case.options)
-    door = ["--hyp", "-" if case.stdin else names[0]]
-    for name in names[1:]:
+    door: list[str] = []
+    for k, (pid, name) in enumerate(zip(case.peer_ids, hyps)):
+        path = "-" if case.stdin and k == 0 else name
+        named = systems > 1 and (path == "-" or not name.endswith(f"/{pid}.txt"))
+        door += ["--hyp", f"{pid}={path}" if named else path]
+    for name in names[systems:]:
         door += ["--ref", name]
     if case.separator is not None:
         spelling = ("--sep", "--sentence-separator")[case.seed % 2]

@@ -3,12 +3,15 @@
 - ``Rouge(**options).score(predictions, references)``: its legacy text must be
   the bytes the Perl prints for the SPL (or SIMPLE BE) files the texts stand for.
 - ``rouge155py --hyp FILE --ref FILE ... [--sep SEP]``: the bytes the Perl prints
-  for the SPL evaluation the line-aligned files stand for (line i is eval ``i``).
+  for the SPL evaluation the line-aligned files stand for (line i is eval ``i``);
+  with several ``--hyp`` (``NAME=FILE``, or files named as their systems), one
+  peer per hypothesis file in each eval.
 
 ``ROUGE155PY_DOOR_CASES`` (default 60) in-memory cases, half as many
-line-aligned ones. The Perl tests are skipped when the reference Perl is not
-installed; the same cases are always checked against this port's own
-configuration-file door, which the other differential tests hold to the Perl.
+line-aligned ones, a quarter as many with several systems. The Perl tests are
+skipped when the reference Perl is not installed; the same cases are always
+checked against this port's own configuration-file door, which the other
+differential tests hold to the Perl.
 """
 
 from __future__ import annotations
@@ -38,6 +41,8 @@ from .doors import (
     Written,
     make_aligned_case,
     make_door_case,
+    make_systems_case,
+    option_words,
     write_aligned_case,
     write_door_case,
     write_evals,
@@ -46,6 +51,7 @@ from .runner import DATA_DIR, REPO_ROOT, Outcome, Result, compare
 
 CASES = int(os.environ.get("ROUGE155PY_DOOR_CASES", "60"))
 ALIGNED_CASES = max(4, CASES // 2)
+SYSTEM_CASES = max(4, CASES // 4)
 CHUNK = 10
 TIMEOUT = 120.0
 
@@ -190,11 +196,19 @@ def test_api_writes_no_file(tmp_path: Path, monkeypatch) -> None:
 # -- line-aligned files ------------------------------------------------------
 
 
-@pytest.mark.parametrize(("start", "stop"), _chunks(ALIGNED_CASES), ids=str)
-def test_aligned_files_match_perl(oracle, tmp_path: Path, start: int, stop: int) -> None:
+_ALIGNED_KINDS = [
+    pytest.param(make_aligned_case, start, stop, id=f"one-{start}") for start, stop in _chunks(ALIGNED_CASES)
+] + [
+    pytest.param(make_systems_case, start, stop, id=f"systems-{start}")
+    for start, stop in _chunks(SYSTEM_CASES)
+]
+
+
+@pytest.mark.parametrize(("make", "start", "stop"), _ALIGNED_KINDS)
+def test_aligned_files_match_perl(oracle, tmp_path: Path, make: Any, start: int, stop: int) -> None:
     problems = []
     for seed in range(start, stop):
-        case = make_aligned_case(seed)
+        case = make(seed)
         root = tmp_path / str(seed)
         port_args, written = write_aligned_case(case, root)
         stdin = case.file_bytes(0) if case.stdin else b""
@@ -204,12 +218,14 @@ def test_aligned_files_match_perl(oracle, tmp_path: Path, start: int, stop: int)
     assert not problems, "\n\n".join(problems)
 
 
-@pytest.mark.parametrize(("start", "stop"), _chunks(ALIGNED_CASES), ids=str)
-def test_aligned_files_match_configuration_door(tmp_path: Path, monkeypatch, start: int, stop: int) -> None:
+@pytest.mark.parametrize(("make", "start", "stop"), _ALIGNED_KINDS)
+def test_aligned_files_match_configuration_door(
+    tmp_path: Path, monkeypatch, make: Any, start: int, stop: int
+) -> None:
     """Without the Perl: ``--hyp``/``--ref`` print what the equivalent SPL configuration prints."""
     problems = []
     for seed in range(start, stop):
-        case = make_aligned_case(seed)
+        case = make(seed)
         root = tmp_path / str(seed)
         port_args, written = write_aligned_case(case, root)
         monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(case.file_bytes(0))))
@@ -220,6 +236,41 @@ def test_aligned_files_match_configuration_door(tmp_path: Path, monkeypatch, sta
         problem = _same(case, "configuration", config, "--hyp/--ref", door)
         if problem is not None:
             problems.append(f"{problem}\nrouge155py arguments: {port_args}")
+    assert not problems, "\n\n".join(problems)
+
+
+def _kept_items(case: AlignedCase) -> list[int]:
+    """The items ``--skip-empty`` keeps: those where no line (after ``--sep``) is only whitespace."""
+    peers, models = case.documents()
+    return [
+        i
+        for i, refs in enumerate(models)
+        if all(found[i].strip(b" \t\n\r\f\v") for found in peers.values())
+        and all(r.strip(b" \t\n\r\f\v") for r in refs)
+    ]
+
+
+@pytest.mark.parametrize(("make", "start", "stop"), _ALIGNED_KINDS)
+def test_skip_empty_matches_perl(oracle, tmp_path: Path, make: Any, start: int, stop: int) -> None:
+    """``--skip-empty``: the Perl's bytes for the evaluation of the items kept, under their line numbers."""
+    problems = []
+    for seed in range(start, stop):
+        case = make(seed)
+        root = tmp_path / str(seed)
+        port_args, _ = write_aligned_case(case, root)
+        peers, models = case.documents()
+        kept = _kept_items(case)
+        config = write_evals(
+            root / "kept",
+            {peer_id: [found[i] for i in kept] for peer_id, found in peers.items()},
+            [models[i] for i in kept],
+            eval_ids=[str(i + 1) for i in kept],
+        )
+        perl = _perl(oracle, Written(root / "kept", [*option_words(case.options), "-a", config]))
+        stdin = case.file_bytes(0) if case.stdin else b""
+        problem = compare(Result(case, perl, _port_cli([*port_args, "--skip-empty"], root, stdin)))
+        if problem is not None:
+            problems.append(f"{problem}\nkept items: {kept}")
     assert not problems, "\n\n".join(problems)
 
 
@@ -388,15 +439,32 @@ def test_generators_are_deterministic(tmp_path: Path) -> None:
         da, db, dx, dy = (tmp_path / name / str(seed) for name in "abxy")
         assert write_door_case(a, da).args == write_door_case(b, db).args
         assert _tree(da) == _tree(db)
-        x, y = make_aligned_case(seed), make_aligned_case(seed)
-        assert write_aligned_case(x, dx)[0] == write_aligned_case(y, dy)[0]
-        assert _tree(dx) == _tree(dy)
+        for make in (make_aligned_case, make_systems_case):
+            x, y = make(seed), make(seed)
+            assert write_aligned_case(x, dx)[0] == write_aligned_case(y, dy)[0]
+            assert _tree(dx) == _tree(dy)
     assert make_door_case(1).references != make_door_case(2).references
 
 
 def test_aligned_cases_keep_their_line_counts() -> None:
     for seed in range(200):
-        case: AlignedCase = make_aligned_case(seed)
-        peers, models = case.documents()
-        assert len(peers["1"]) == len(case.lines[0]) == len(models)
-        assert all(len(refs) == len(case.lines) - 1 for refs in models)
+        for case in (make_aligned_case(seed), make_systems_case(seed)):
+            peers, models = case.documents()
+            assert list(peers) == case.peer_ids
+            assert all(len(found) == len(case.lines[0]) == len(models) for found in peers.values())
+            assert all(len(refs) == len(case.lines) - len(case.peer_ids) for refs in models)
+    assert all(len(make_systems_case(seed).peer_ids) > 1 for seed in range(20))
+    cases = [make(seed) for make in (make_aligned_case, make_systems_case) for seed in range(40)]
+    assert sum(len(_kept_items(case)) < len(case.lines[0]) for case in cases) >= 20  # --skip-empty has work
+
+
+def test_several_systems_are_each_hypothesis_file(tmp_path: Path) -> None:
+    """The systems door names every system of the case, in the Perl's order, on the command line."""
+    case = make_systems_case(3)
+    port_args, _ = write_aligned_case(case, tmp_path)
+    assert port_args.count("--hyp") == len(case.peer_ids) > 1
+    stdin = case.file_bytes(0) if case.stdin else b""
+    out = _port_cli(port_args, tmp_path, stdin)
+    assert out.returncode == 0, out.stderr
+    printed = {line.split()[0] for line in out.stdout.decode("latin-1").splitlines() if "Average_R" in line}
+    assert printed == set(case.peer_ids)

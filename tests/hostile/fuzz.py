@@ -47,6 +47,16 @@ DATA = str(REPO / "data")
 #: Exit codes of rouge155py/errors.py (1 to 7) and of the documented stops.
 DOCUMENTED_EXITS = {1, 2, 3, 4, 5, 6, 7, 130, 141, 143}
 _ERROR = re.compile(r"rouge155py: error: \S")
+# Lines that name what the input holds (empty summaries, other scripts) or that the kernel is missing.
+_NOTES = (
+    re.compile(
+        r"rouge155py: warning: .*: \d+ of \d+ (lines empty|objects with an empty prediction or "
+        r"reference, on lines) \([\d, .]+\): (scored 0|left out) \(--skip-empty.*\)$",
+        re.S,
+    ),
+    re.compile(r"rouge155py: hint: \d+ of the first \d+ summaries .* --lang .*$"),
+    re.compile(r"rouge155py: note: the C kernel is not built .*$"),
+)
 _WARNINGS = (
     re.compile(r"Unknown option: .$", re.S),
     re.compile(r"usage: rouge155py .*$"),  # the short usage, where no configuration is named
@@ -54,6 +64,7 @@ _WARNINGS = (
     re.compile(r"rouge155py \S+: .*, (C kernel|pure Python)$|  .*"),  # -v
     re.compile(r"Argument \".*\" isn't numeric \(option -.\): read as \S+$", re.S),
     re.compile(r"\*ROUGE Warning: test instance for peer .* does not exist for evaluation .*$", re.S),
+    *_NOTES,
 )
 
 __all__ = [
@@ -215,8 +226,10 @@ def judge(outcome: Outcome) -> str:
     lines = text.split("\n")
     if lines[-1] == "":
         lines.pop()
-    errors = [line for line in lines if line.startswith("rouge155py: ")]
-    others = [line for line in lines if not line.startswith("rouge155py: ")]
+    errors = [
+        line for line in lines if line.startswith("rouge155py: ") and not any(p.match(line) for p in _NOTES)
+    ]
+    others = [line for line in lines if line not in errors]
     if any(not any(p.match(line) for p in _WARNINGS) for line in others):
         return "unknown stderr"
     if outcome.exit_code == 0:
