@@ -16,6 +16,7 @@ from .bootstrap import FlatRows, ResampleSettings, resample, summarize
 from .config import Eval
 from .corpus import Corpus
 from .metrics.base import Metric, Task
+from .metrics.batch import KernelRows, kernel_metrics, kernel_state
 from .planning import plan_tasks
 from .results import Counts, InstanceRows, MetricResult, Row, RowValues, Summary, float_rows, row_at, rows_at
 from .scoring import ScoringSettings, combine_models, instance_scores
@@ -51,6 +52,13 @@ class RowTable:
         self._values = array("d")
         self._rows: Optional[list[Row]] = None  # once a row is not three floats
         self._index: Optional[dict[str, int]] = None  # made by the first lookup
+
+    @classmethod
+    def of_floats(cls, ids: list[str], values: array) -> RowTable:
+        """A table of these instance IDs and their rows of floats (R, P, F of each, end to end)."""
+        table = cls()
+        table.ids, table._values = ids, values
+        return table
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -123,6 +131,18 @@ class Scorer:
     def __init__(self, text: TextSettings, scoring: ScoringSettings) -> None:
         self.text, self.scoring = text, scoring
         self.corpus = Corpus(text_stage(text), text.length_limit, text.byte_limit)
+        self.kernel_state = kernel_state(text, scoring, self.corpus.tokenizer)
+
+    def kernel(self, plan: list[Metric]) -> Optional[KernelRows]:
+        """The C kernel's path for the plan's metrics, or None where :meth:`rows` must score."""
+        if self.kernel_state is None:
+            return None
+        metrics = kernel_metrics(plan)
+        if metrics is None:
+            return None
+        return KernelRows(
+            self.kernel_state, metrics, self.text, self.scoring, self.corpus.tokenizer.removes_stopwords
+        )
 
     def rows(self, plan: list[Metric], tasks: list[Task]) -> list[Row]:
         """The row of every task: rounded R, P, F, or raw counts under ``-t``."""
@@ -152,12 +172,31 @@ def score_evals(
     """The rows of every peer and metric in some (checked) evals; their documents are then forgotten.
 
     ``stem_now`` fixes the ``-m`` state of every task (see :func:`~rouge155py.planning.walk_tasks`).
+    The C kernel scores them all in one call where it can (:mod:`rouge155py.metrics.batch`).
     """
+    kernel = scorer.kernel(plan) if stem_now is None else None
+    if kernel is not None:
+        found = kernel.rows(evals, peers)
+        if found is not None:
+            return _kernel_grouped(len(plan), *found)
     try:
         tasks = plan_tasks(scorer.text, evals, plan, peers, stem_now)
         return group_rows(tasks, scorer.rows(plan, tasks))
     finally:
         scorer.corpus.clear()
+
+
+def _kernel_grouped(metrics: int, groups: list[tuple[str, list[str]]], values: array) -> Grouped:
+    """The kernel's rows (per metric, per instance of each peer in turn) per (peer ID, metric index)."""
+    grouped: Grouped = {}
+    pairs = sum(len(ids) for _, ids in groups)
+    at = 0
+    for peer_id, ids in groups:
+        for index in range(metrics):
+            start = 3 * (index * pairs + at)
+            grouped[(peer_id, index)] = RowTable.of_floats(list(ids), values[start : start + 3 * len(ids)])
+        at += len(ids)
+    return grouped
 
 
 def group_rows(tasks: list[Task], rows: list[Row]) -> Grouped:

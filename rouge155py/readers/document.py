@@ -42,10 +42,14 @@ class SummaryFile(NamedTuple):
         """The Perl's ``-e`` test, made on model files before anything is read."""
         return os.path.exists(self.path)
 
+    def content(self) -> str:
+        """The file's bytes, one-to-one as latin-1 characters."""
+        data = read_file(self.path, InputError, f"Cannot open {self.path}", f"Cannot read {self.path}", True)
+        return data.decode("latin-1")
+
     def lines(self) -> list[str]:
         """The file's lines, bytes one-to-one as latin-1 characters."""
-        data = read_file(self.path, InputError, f"Cannot open {self.path}", f"Cannot read {self.path}", True)
-        return perl_lines(data.decode("latin-1"))
+        return perl_lines(self.content())
 
 
 @dataclass(frozen=True)
@@ -64,6 +68,9 @@ class SummaryText:
 
     def exists(self) -> bool:
         return True
+
+    def content(self) -> str:
+        return self.text
 
     def lines(self) -> list[str]:
         return perl_lines(self.text)
