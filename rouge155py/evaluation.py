@@ -14,12 +14,14 @@ one of its quirks (``-m`` with ``-M``).
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from typing import Callable, Iterator, Optional, Protocol, Union
 
 from .batches import EvalItem, ScoredBatch, batch_scorer, score_batch, summaries_here, summarize_batches
 from .config import EvalConfig
-from .engine import RowTable
+from .engine import RowTable, table_summary
 from .errors import RougeError, UsageError
+from .metrics.batch import kernel_applies
 from .metrics.plan import metric_plan
 from .options import Options, parse_command_line
 from .planning import check_models, check_resamples, first_missing_model
@@ -28,7 +30,16 @@ from .readers import Document
 from .report import Report
 from .results import Counts, Summary
 
-__all__ = ["Evals", "Executor", "ThisProcess", "evaluate", "evaluate_args", "executor_for", "load_config"]
+__all__ = [
+    "Evals",
+    "Executor",
+    "ThisProcess",
+    "Threads",
+    "evaluate",
+    "evaluate_args",
+    "executor_for",
+    "load_config",
+]
 
 # Evals scored at a time in this process, between two words to ``progress``.
 _CHUNK_EVALS = 256
@@ -113,10 +124,56 @@ class ThisProcess:
         """Nothing to stop."""
 
 
-def executor_for(options: Options) -> Executor:
-    """The one choice of executor: ``-j N`` workers, else (and under ``-v``, which prints every
-    instance's texts in the Perl's walk order) this process."""
+class Threads(ThisProcess):
+    """``jobs`` threads of this process, for evals given in memory that the C kernel scores: it
+    lets the GIL go while it scores a chunk, and no text is copied to another process."""
+
+    def __init__(self, jobs: int) -> None:
+        self.jobs = jobs
+
+    def score(self, evals: Evals, options: Options, progress: Optional[ProgressFn]) -> list[ScoredBatch]:
+        """The batches of every eval, chunks scored by the threads (each with its own scorer)."""
+        entries = evals.whole().evals
+        total = len(entries)
+        size = max(1, min(_CHUNK_EVALS, -(-total // self.jobs)))
+        with ThreadPoolExecutor(self.jobs) as pool:
+            futures = [
+                pool.submit(
+                    score_batch,
+                    [EvalItem(start + k, ev) for k, ev in enumerate(entries[start : start + size])],
+                    options,
+                )
+                for start in range(0, total, size)
+            ]
+            batches = []
+            for future in futures:
+                batches.append(future.result())
+                if progress is not None:
+                    progress("scoring", min(total, len(batches) * size), total)
+        return batches
+
+    def summaries(
+        self, tables: list[RowTable], options: Options, progress: Optional[ProgressFn] = None
+    ) -> list[Union[Summary, Counts]]:
+        """The bootstrap of each table, tables shared among the threads (the kernel's sums let the GIL go)."""
+        with ThreadPoolExecutor(self.jobs) as pool:
+            futures = [pool.submit(table_summary, options.scoring, options.resampling, t) for t in tables]
+            out = []
+            for future in futures:
+                out.append(future.result())
+                if progress is not None:
+                    progress("bootstrap", len(out), len(tables))
+        return out
+
+
+def executor_for(options: Options, in_memory: bool = False) -> Executor:
+    """The one choice of executor: under ``jobs``/``-j N``, threads for evals given in memory that
+    the C kernel scores (measured faster than processes, which are sent the texts), else
+    workers; without it (and under ``-v``, which prints every instance's texts in the Perl's
+    walk order) this process."""
     if options.jobs > 1 and not options.verbose:
+        if in_memory and kernel_applies(options.text, options.scoring, metric_plan(options.metrics)):
+            return Threads(options.jobs)
         from .parallel import WorkerRun
 
         return WorkerRun(options.jobs)
@@ -129,7 +186,7 @@ def evaluate(
     """Run the evaluation the options describe (over ``config`` when given) on the executor they
     choose; ``progress`` is told of each chunk of evals scored and each table resampled."""
     plan = metric_plan(options.metrics)
-    executor = executor_for(options)
+    executor = executor_for(options, config is not None)
     try:
         evals = executor.open(options, config)  # a configuration's errors come first, as in the Perl
         del config  # each chunk of evals is dropped once scored (where the caller keeps no reference)

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from ..config import Eval
     from ..readers import Document
 
-__all__ = ["KernelRows", "kernel_metrics", "kernel_state"]
+__all__ = ["KernelRows", "kernel_applies", "kernel_metrics", "kernel_state"]
 
 _LONGEST_NGRAM = 64  # the kernel's limit
 
@@ -124,19 +124,23 @@ class KernelRows:
         return groups, values
 
 
+def kernel_applies(text: Any, scoring: Any, plan: list[Metric]) -> bool:
+    """Whether the kernel scores runs of these settings (:class:`~rouge155py.text.stage.TextSettings`,
+    :class:`~rouge155py.scoring.ScoringSettings`) and metrics: not with ``--lang``, length
+    limits, ``-M``, ``-t`` or BE, nor without the kernel."""
+    return (
+        accel is not None
+        and hasattr(accel, "score_pairs")
+        and not text.unicode_text
+        and not (text.length_limit or text.byte_limit or text.stem_models_only or scoring.counting)
+        and kernel_metrics(plan) is not None
+    )
+
+
 def kernel_state(text: Any, scoring: Any, stage: Any) -> Optional[object]:
-    """The kernel's state of a text stage (:class:`~rouge155py.text.stage.TextSettings`,
-    :class:`~rouge155py.scoring.ScoringSettings`), or None where the general path must take
-    every chunk: no kernel, another text stage, length limits, ``-M`` or ``-t``."""
+    """The kernel's state of a text stage, or None where the general path must take every chunk
+    (see :func:`kernel_applies`; any metrics will do here, the plan is checked per chunk)."""
     make = getattr(stage, "kernel_state", None)
-    if (
-        accel is None
-        or not hasattr(accel, "score_pairs")
-        or make is None
-        or text.length_limit
-        or text.byte_limit
-        or text.stem_models_only
-        or scoring.counting
-    ):
+    if make is None or not kernel_applies(text, scoring, []):
         return None
     return make(accel)

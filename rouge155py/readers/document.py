@@ -63,6 +63,8 @@ class SummaryText:
     @classmethod
     def of(cls, content: Union[str, bytes], input_format: str, name: str = "<text>") -> SummaryText:
         """A text as the file it would be written to: ``str`` is encoded as UTF-8."""
+        if isinstance(content, str) and content.isascii():  # its UTF-8 bytes are its characters
+            return cls(content, input_format, name)
         data = content.encode("utf-8", "surrogateescape") if isinstance(content, str) else bytes(content)
         return cls(data.decode("latin-1"), input_format, name)
 
