@@ -647,22 +647,65 @@ static PyObject *union_lcs(PyObject *self, PyObject *args) {
     return Py_BuildValue("(dd)", hit, base);
 }
 
-/* bootstrap_sums(rows, resamples, out[, divisor[, first[, step]]])
- *   rows: float64 (n x 3), the instance values in sorted instance order;
- *   out: float64 (resamples x 3).  Row i of out is resample s = first + i * step
+/* The sums of one resample: n rows of W values drawn from v by drand48 from `state`, added in
+ * draw order (the first drawn row as it is: 0.0 + -0.0 would be 0.0).  One function per width,
+ * so that the sums stay in registers. */
+#if defined(__GNUC__) && !defined(__clang__)
+#define UNROLLED _Pragma("GCC unroll 12")
+#elif defined(__clang__)
+#define UNROLLED _Pragma("unroll")
+#else
+#define UNROLLED
+#endif
+#define DEFINE_DRAWS(NAME, W)                                                                    \
+    static void NAME(const double *v, Py_ssize_t n, Py_ssize_t width, unsigned long long state,  \
+                     double *out) {                                                              \
+        double acc[(W) ? (W) : 1] = {0.0};                                                       \
+        Py_ssize_t k, c, w = (W) ? (W) : width;                                                 \
+        if (n == 0) {                                                                            \
+            for (c = 0; c < w; c++) out[c] = 0.0;                                                \
+            return;                                                                              \
+        }                                                                                        \
+        for (k = 0; k < n; k++) {                                                                \
+            const double *row;                                                                   \
+            state = (state * 0x5DEECE66DULL + 0xBULL) & 0xFFFFFFFFFFFFULL;                       \
+            row = v + w * (Py_ssize_t)((double)n * ((double)state * 0x1p-48));                   \
+            if ((W) == 0) {                                                                      \
+                for (c = 0; c < w; c++) out[c] = k ? out[c] + row[c] : row[c];                   \
+            } else if (k == 0) {                                                                 \
+                UNROLLED for (c = 0; c < (W); c++) acc[c] = row[c];                              \
+            } else {                                                                             \
+                UNROLLED for (c = 0; c < (W); c++) acc[c] += row[c];                             \
+            }                                                                                    \
+        }                                                                                        \
+        if ((W) != 0)                                                                            \
+            for (c = 0; c < (W); c++) out[c] = acc[c];                                           \
+    }
+
+DEFINE_DRAWS(draws_3, 3)
+DEFINE_DRAWS(draws_6, 6)
+DEFINE_DRAWS(draws_9, 9)
+DEFINE_DRAWS(draws_12, 12)
+DEFINE_DRAWS(draws_any, 0)
+
+/* bootstrap_sums(rows, resamples, out[, divisor[, first[, step[, width]]]])
+ *   rows: float64 (n x width, width 3 by default), the instance values in sorted instance
+ *   order (several tables of the same instances side by side: they share the draws);
+ *   out: float64 (resamples x width).  Row i of out is resample s = first + i * step
  *   (first 0 and step 1 by default): it seeds Perl's drand48 with srand(s),
  *   draws n indices int(n * drand48()) and adds the drawn rows in draw order;
  *   each sum is then divided by divisor when one is given.
  */
 static PyObject *bootstrap_sums(PyObject *self, PyObject *args) {
     PyObject *o_rows, *o_out;
-    Py_ssize_t resamples, first = 0, step = 1;
+    Py_ssize_t resamples, first = 0, step = 1, width = 3;
     double divisor = 0.0;
     Py_buffer rows, out;
-    if (!PyArg_ParseTuple(args, "OnO|dnn", &o_rows, &resamples, &o_out, &divisor, &first, &step))
+    if (!PyArg_ParseTuple(args, "OnO|dnnn", &o_rows, &resamples, &o_out, &divisor, &first, &step, &width))
         return NULL;
-    if (resamples < 0 || first < 0 || step < 1) {
-        PyErr_SetString(PyExc_ValueError, "resamples and first must not be negative, step must be positive");
+    if (resamples < 0 || first < 0 || step < 1 || width < 1 || width > 96) {
+        PyErr_SetString(PyExc_ValueError,
+                        "resamples and first must not be negative, step must be positive, width 1 to 96");
         return NULL;
     }
     if (get_buffer(o_rows, &rows, "rows", 8) < 0) return NULL;
@@ -670,8 +713,8 @@ static PyObject *bootstrap_sums(PyObject *self, PyObject *args) {
         PyBuffer_Release(&rows);
         return NULL;
     }
-    if (out.len / 8 != resamples * 3) {
-        PyErr_SetString(PyExc_ValueError, "output has the wrong size");
+    if (out.len / 8 != resamples * width || (rows.len / 8) % width) {
+        PyErr_SetString(PyExc_ValueError, "rows or output have the wrong size");
         PyBuffer_Release(&rows);
         PyBuffer_Release(&out);
         return NULL;
@@ -681,36 +724,18 @@ static PyObject *bootstrap_sums(PyObject *self, PyObject *args) {
          * every index comes from the generator, none from the values. */
         const double *v = (const double *)rows.buf;
         double *o = (double *)out.buf;
-        Py_ssize_t n = rows.len / 8 / 3, i, k;
+        Py_ssize_t n = rows.len / 8 / width, i, c;
         int raised = 0;
         Gil gil;
-        gil_release(&gil, (size_t)resamples * (size_t)(n + 1));
+        gil_release(&gil, (size_t)resamples * (size_t)(n + 1) * (size_t)(width / 3 + 1));
+        void (*draws)(const double *, Py_ssize_t, Py_ssize_t, unsigned long long, double *) =
+            width == 3 ? draws_3 : width == 6 ? draws_6 : width == 9 ? draws_9 : width == 12 ? draws_12 : draws_any;
         for (i = 0; i < resamples && !raised; i++) {
             unsigned long long seed = (unsigned long long)first + (unsigned long long)i * (unsigned long long)step;
-            unsigned long long state = (seed << 16) + 0x330EULL;
-            double a = 0.0, b = 0.0, c = 0.0;
-            for (k = 0; k < n; k++) {
-                Py_ssize_t at;
-                state = (state * 0x5DEECE66DULL + 0xBULL) & 0xFFFFFFFFFFFFULL;
-                at = (Py_ssize_t)((double)n * ((double)state * 0x1p-48));
-                if (k == 0) {
-                    a = v[3 * at];
-                    b = v[3 * at + 1];
-                    c = v[3 * at + 2];
-                } else {
-                    a += v[3 * at];
-                    b += v[3 * at + 1];
-                    c += v[3 * at + 2];
-                }
-            }
-            if (divisor != 0.0) {
-                a /= divisor;
-                b /= divisor;
-                c /= divisor;
-            }
-            o[3 * i] = a;
-            o[3 * i + 1] = b;
-            o[3 * i + 2] = c;
+            double *row = o + width * i;
+            draws(v, n, width, (seed << 16) + 0x330EULL, row);
+            if (divisor != 0.0)
+                for (c = 0; c < width; c++) row[c] /= divisor;
             raised = gil_check(&gil, (size_t)n + 1) < 0;
         }
         gil_restore(&gil);
@@ -1685,6 +1710,8 @@ typedef struct {
     StrTable tokens;     /* tokens and -m forms met: id = entry */
     char *scratch;       /* a token being stemmed */
     Py_ssize_t scratch_room;
+    int *counts;         /* score_pairs's four per-id arrays, all zeros between calls */
+    Py_ssize_t count_ids;
     int busy;            /* a call is using the state (one thread at a time) */
 } TextState;
 
@@ -1695,6 +1722,7 @@ static void text_state_free(PyObject *capsule) {
     strtab_free(&s->exceptions);
     strtab_free(&s->tokens);
     free(s->scratch);
+    free(s->counts);
     free(s);
 }
 
@@ -2144,19 +2172,25 @@ static PyObject *score_pairs(PyObject *self, PyObject *args) {
     }
     d.first[ndocs] = d.tok.size;
     d.sfirst[ndocs] = d.sent.size;
-    /* Per token id, the counts of the pair at hand (ids are below the number of tokens met). */
+    /* Per token id, the counts of the pair at hand (ids are below the number of tokens met):
+     * kept by the state and grown with it, so that a call touches only the ids it counts. */
+    if (status == 0 && st->tokens.size + 1 > st->count_ids) {
+        Py_ssize_t ids = 2 * (st->tokens.size + 1);
+        free(st->counts);
+        st->counts = (int *)calloc((size_t)ids * 4, sizeof(int));
+        st->count_ids = st->counts ? ids : 0;
+        if (!st->counts) status = -2;
+    }
     if (status == 0) {
-        Py_ssize_t ids = st->tokens.size + 1;
+        Py_ssize_t ids = st->count_ids;
         for (i = 0; i < ndocs; i++)
             if (d.first[i + 1] - d.first[i] > longest_doc) longest_doc = d.first[i + 1] - d.first[i];
-        pc_.model = (int *)calloc((size_t)ids * 4, sizeof(int));
+        pc_.model = st->counts;
+        pc_.peer = pc_.model + ids;
+        pc_.used = pc_.peer + ids;
+        pc_.cap = pc_.used + ids;
         pc_.mask = (unsigned char *)malloc((size_t)longest_doc + 1);
-        if (!pc_.model || !pc_.mask) status = -2;
-        else {
-            pc_.peer = pc_.model + ids;
-            pc_.used = pc_.peer + ids;
-            pc_.cap = pc_.used + ids;
-        }
+        if (!pc_.mask) status = -2;
     }
     /* ROUGE-W's weights, up to the longest sentence + 1. */
     for (k = 0; k < nmetrics && status == 0; k++) {
@@ -2282,7 +2316,6 @@ done:
     if (held > 1) PyBuffer_Release(&starts);
     if (held > 0) PyBuffer_Release(&peers);
     for (k = 0; spec && k < nmetrics; k++) free(spec[k].f);
-    free(pc_.model);
     free(pc_.mask);
     free(lwork.w.block);
     free(wwork.w.block);

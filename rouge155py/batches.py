@@ -57,7 +57,7 @@ from .engine import (
     merge_rows,
     metric_result,
     score_evals,
-    table_summary,
+    table_summaries,
 )
 from .errors import RougeError, UsageError, described
 from .metrics.base import Metric
@@ -472,12 +472,12 @@ def _differing(theirs: tuple[Any, ...], ours: tuple[Any, ...]) -> list[str]:
 def summaries_here(
     tables: list[RowTable], options: Options, progress: Optional[ProgressFn] = None
 ) -> list[Union[Summary, Counts]]:
-    """The bootstrap of each table, in this process (``progress`` told of each)."""
-    out = []
-    for table in tables:
-        out.append(table_summary(options.scoring, options.resampling, table))
-        if progress is not None:
-            progress("bootstrap", len(out), len(tables))
+    """The bootstrap of each table, in this process (``progress`` told of each); a peer's tables
+    are resampled together (:func:`~rouge155py.engine.table_summaries`)."""
+    out = table_summaries(options.scoring, options.resampling, tables)
+    if progress is not None:
+        for done in range(1, len(tables) + 1):
+            progress("bootstrap", done, len(tables))
     return out
 
 

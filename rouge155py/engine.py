@@ -12,7 +12,7 @@ import re
 from array import array
 from typing import Iterator, Optional, Union
 
-from .bootstrap import FlatRows, ResampleSettings, resample, summarize
+from .bootstrap import STREAMING, FlatRows, ResampleSettings, means_together, resample, summarize
 from .config import Eval
 from .corpus import Corpus
 from .metrics.base import Metric, Task
@@ -33,6 +33,7 @@ __all__ = [
     "merge_rows",
     "metric_result",
     "score_evals",
+    "table_summaries",
     "table_summary",
 ]
 
@@ -286,6 +287,36 @@ def table_summary(
     flat = FlatRows(rows) if isinstance(rows, array) else rows
     values = resample(flat, resampling.resample_count, scoring.counting, scoring.alpha)
     return summarize(values, resampling.confidence, resampling.resamples)
+
+
+def table_summaries(
+    scoring: ScoringSettings, resampling: ResampleSettings, tables: list[RowTable]
+) -> list[Union[Summary, Counts]]:
+    """:func:`table_summary` of each table; under ``-t 0`` the tables of the same instances (a
+    peer's metrics) are resampled together, from the same draws (:func:`means_together`)."""
+    out: list[Optional[Union[Summary, Counts]]] = [None] * len(tables)
+    if scoring.counting == 0 and resampling.resample_count <= STREAMING.above:
+        groups: dict[tuple[int, str, str], list[int]] = {}
+        for k, table in enumerate(tables):
+            ids = table.ids
+            if ids and isinstance(table.values, array):
+                groups.setdefault((len(ids), ids[0], ids[-1]), []).append(k)
+        for members in groups.values():
+            same = [k for k in members if tables[k].ids == tables[members[0]].ids]
+            if len(same) < 2:
+                continue
+            order = _by_id(tables[same[0]].ids)
+            found = means_together(
+                [rows_at(tables[k].values, order) for k in same], resampling.resample_count
+            )
+            if found is None:
+                continue
+            for k, values in zip(same, found):
+                out[k] = summarize(values, resampling.confidence, resampling.resamples)
+    return [
+        summary if summary is not None else table_summary(scoring, resampling, table)
+        for table, summary in zip(tables, out)
+    ]
 
 
 def metric_result(

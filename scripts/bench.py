@@ -43,6 +43,7 @@ Selections (``--only``, comma-separated; without it, all of them run, in this or
                   ``-a -n 2 -r 1000000`` and ``-a -n 2 -r 1000``: time and peak memory
                   of both, and the ratio of the peaks (acceptance: at most 1.5x).
   api-vs-rouge-score  the Python API against rouge-score (see below).
+  api-vs-rust     the Python API against the Rust ports (see below).
 
 Each workload prints one row: evals, pairs, the Perl's and rouge155py's wall time
 and the speed ratio (Perl / rouge155py), both times per pair (ms), both peak
@@ -82,6 +83,18 @@ runs in its own process (``--repeat`` times, alternating) and times itself from 
 lists to the finished results; the bench reports that time, the import time, the
 process's wall time and peak memory (medians; the largest peak), and the ratios
 rouge-score / rouge155py.
+
+``api-vs-rust`` times, each in its own process, from the lists of strings (CNN-like
+pairs in memory, 11,490 and 100,000 of them) to the per-item scores, on one thread and
+on two: ``rouge155py.score`` (the Perl dialect: ROUGE-1, ROUGE-2, ROUGE-L, 1,000
+resamples; with stemming, and without; ``jobs=2`` on threads, and on worker processes
+for comparison), rouge-score-rs ``score_batch`` (rouge1, rouge2, rougeLsum, stemming;
+``RAYON_NUM_THREADS`` threads), rouge-rust's ``fast_rouge.score_batch_flat`` (no stemming),
+and ``rouge155py.rouge_score``'s ``score_batch`` where that module exists. The Rust
+ports are the ``bench`` extra (``pip install rouge155py[bench]``). Runs alternate,
+``--repeat`` times; medians, the largest peak memory of each, the ratios the acceptance
+asks for, and the machine's ceiling (two CPU-bound processes at once against one after
+the other) measured in the same call.
 """
 
 from __future__ import annotations
@@ -585,33 +598,26 @@ print(json.dumps({{"score": time.perf_counter() - start}}))
 """
 # jobs=2 on worker processes (the executor the API takes where the kernel does not apply).
 _PROCESSES = "import rouge155py.evaluation as e\ne.kernel_applies = lambda *a: False\n"
+_SCORER = """\
+from {module} import rouge_scorer
+scorer = rouge_scorer.RougeScorer(["rouge1", "rouge2", "rougeLsum"], use_stemmer=True)"""
+_BATCH = """\
+{scorer}
+start = time.perf_counter()
+scores = scorer.score_batch(references, predictions)
+print(json.dumps({{"score": time.perf_counter() - start}}))
+"""
 _RUST_SIDES = {
     "rouge155py Perl dialect": _RUST_LOAD + _OURS.format(patch="", stem=True),
     "rouge155py jobs on processes": _RUST_LOAD + _OURS.format(patch=_PROCESSES, stem=True),
-    "rouge-score-rs score_batch": _RUST_LOAD
-    + """\
-from rouge_score_rs import rouge_scorer
-scorer = rouge_scorer.RougeScorer(["rouge1", "rouge2", "rougeLsum"], use_stemmer=True)
-start = time.perf_counter()
-scores = scorer.score_batch(references, predictions)
-print(json.dumps({"score": time.perf_counter() - start}))
-""",
+    "rouge-score-rs score_batch": _RUST_LOAD + _BATCH.format(scorer=_SCORER.format(module="rouge_score_rs")),
     "rouge155py rouge-score dialect": _RUST_LOAD
-    + """\
-from rouge155py.rouge_score import rouge_scorer
-scorer = rouge_scorer.RougeScorer(["rouge1", "rouge2", "rougeLsum"], use_stemmer=True)
-start = time.perf_counter()
-scores = scorer.score_batch(references, predictions)
-print(json.dumps({"score": time.perf_counter() - start}))
-""",
+    + _BATCH.format(scorer=_SCORER.format(module="rouge155py.rouge_score")),
     "rouge155py Perl dialect, no stemming": _RUST_LOAD + _OURS.format(patch="", stem=False),
     "fast_rouge score_batch_flat": _RUST_LOAD
-    + """\
-import fast_rouge
-start = time.perf_counter()
-scores = fast_rouge.score_batch_flat(references, predictions)
-print(json.dumps({"score": time.perf_counter() - start}))
-""",
+    + _BATCH.format(scorer="import fast_rouge\nscorer = fast_rouge").replace(
+        "score_batch(", "score_batch_flat("
+    ),
 }
 # (ours, theirs, the speed the acceptance asks of ours): with stemming, then without.
 _RUST_TARGETS = [

@@ -496,3 +496,18 @@ def test_batch_kernel_rows_match_the_general_path(items, options) -> None:
     for key, table in expected.items():
         assert found[key].ids == table.ids
         assert list(found[key].items()) == list(table.items())
+
+
+@needs_kernel
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 6), st.integers(0, 40), st.integers(1, 60), st.randoms(use_true_random=False))
+def test_tables_resampled_together_match_each_alone(tables, n, resamples, rng) -> None:
+    """One pass of draws for several tables of the same instances gives each table's own resamples."""
+    rows = [
+        array("d", [rng.choice([0.0, -0.0, 1.0, rng.random()]) for _ in range(3 * n)]) for _ in range(tables)
+    ]
+    together = bootstrap.means_together(rows, resamples)
+    assert together is not None
+    for flat, columns in zip(rows, together):
+        alone = bootstrap.resample(bootstrap.FlatRows(flat), resamples, 0, 0.5)
+        assert [c.tobytes() for c in columns] == [array("d", c).tobytes() for c in alone]
