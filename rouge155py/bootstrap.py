@@ -206,11 +206,23 @@ def _columns(rows: Sequence[Sequence[float]], resamples: int, mean: bool) -> Col
     return [out[k::3] for k in range(3)]
 
 
-def means_together(tables: Sequence[array], resamples: int) -> Optional[list[Columns]]:
+def _run_all(jobs: Iterable[Callable[[], None]]) -> None:
+    for job in jobs:
+        job()
+
+
+def means_together(
+    tables: Sequence[array],
+    resamples: int,
+    parts: int = 1,
+    run: Optional[Callable[[Iterable[Callable[[], None]]], None]] = None,
+) -> Optional[list[Columns]]:
     """The r resample means of each column of several tables of the same N instances (rows of
     floats, end to end, in the same instance order): the same values as :func:`resample` of
     each with ``counting`` 0, from one pass of draws (a resample draws the same instances
-    from every table). None without the kernel, or above the kernel's 32 tables."""
+    from every table). The resamples are made in ``parts`` consecutive shares, which ``run``
+    calls (threads may: the kernel lets the GIL go). None without the kernel, or above the
+    kernel's 32 tables."""
     width = 3 * len(tables)
     if accel is None or not tables or width > 96:
         return None
@@ -221,8 +233,17 @@ def means_together(tables: Sequence[array], resamples: int) -> Optional[list[Col
     for k, flat in enumerate(tables):
         wide[:, 3 * k : 3 * k + 3] = np.frombuffer(flat, dtype=np.float64).reshape(n, 3)
     out = array("d", bytes(8 * width * resamples))
+    view = memoryview(out)
+    share = -(-resamples // max(1, parts))
+
+    def job(first: int) -> Callable[[], None]:
+        count = min(share, resamples - first)
+        part = view[first * width : (first + count) * width]
+        return lambda: accel.bootstrap_sums(wide, count, part, float(n), first, 1, width)  # type: ignore[union-attr]
+
     if n:
-        accel.bootstrap_sums(wide, resamples, out, float(n), 0, 1, width)
+        (run or _run_all)([job(first) for first in range(0, resamples, share)])
+    view.release()
     return [[out[3 * k + c :: width] for c in range(3)] for k in range(len(tables))]
 
 

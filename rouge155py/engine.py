@@ -10,7 +10,8 @@ from __future__ import annotations
 import functools
 import re
 from array import array
-from typing import Iterator, Optional, Union
+from concurrent.futures import ThreadPoolExecutor
+from typing import Callable, Iterable, Iterator, Optional, Union
 
 from .bootstrap import STREAMING, FlatRows, ResampleSettings, means_together, resample, summarize
 from .config import Eval
@@ -290,11 +291,23 @@ def table_summary(
 
 
 def table_summaries(
-    scoring: ScoringSettings, resampling: ResampleSettings, tables: list[RowTable]
+    scoring: ScoringSettings,
+    resampling: ResampleSettings,
+    tables: list[RowTable],
+    threads: Optional[ThreadPoolExecutor] = None,
 ) -> list[Union[Summary, Counts]]:
     """:func:`table_summary` of each table; under ``-t 0`` the tables of the same instances (a
-    peer's metrics) are resampled together, from the same draws (:func:`means_together`)."""
+    peer's metrics) are resampled together, from the same draws (:func:`means_together`).
+    Given ``threads``, the resamples of those are shared among them, and the other tables too."""
     out: list[Optional[Union[Summary, Counts]]] = [None] * len(tables)
+    parts, run = 1, None
+    if threads is not None:
+        parts = threads._max_workers  # type: ignore[attr-defined]
+
+        def run(jobs: Iterable[Callable[[], None]]) -> None:  # type: ignore[misc]
+            for future in [threads.submit(job) for job in jobs]:
+                future.result()
+
     if scoring.counting == 0 and resampling.resample_count <= STREAMING.above:
         groups: dict[tuple[int, str, str], list[int]] = {}
         for k, table in enumerate(tables):
@@ -306,13 +319,19 @@ def table_summaries(
             if len(same) < 2:
                 continue
             order = _by_id(tables[same[0]].ids)
-            found = means_together(
-                [rows_at(tables[k].values, order) for k in same], resampling.resample_count
-            )
+            rows = [rows_at(tables[k].values, order) for k in same]
+            found = means_together(rows, resampling.resample_count, parts, run)
             if found is None:
                 continue
             for k, values in zip(same, found):
                 out[k] = summarize(values, resampling.confidence, resampling.resamples)
+    if threads is not None:
+        left = {
+            k: threads.submit(table_summary, scoring, resampling, tables[k])
+            for k, s in enumerate(out)
+            if s is None
+        }
+        return [summary if summary is not None else left[k].result() for k, summary in enumerate(out)]
     return [
         summary if summary is not None else table_summary(scoring, resampling, table)
         for table, summary in zip(tables, out)

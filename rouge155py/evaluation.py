@@ -19,7 +19,7 @@ from typing import Callable, Iterator, Optional, Protocol, Union
 
 from .batches import EvalItem, ScoredBatch, batch_scorer, score_batch, summaries_here, summarize_batches
 from .config import EvalConfig
-from .engine import RowTable, table_summary
+from .engine import RowTable, table_summaries
 from .errors import RougeError, UsageError
 from .metrics.batch import kernel_applies
 from .metrics.plan import metric_plan
@@ -155,14 +155,12 @@ class Threads(ThisProcess):
     def summaries(
         self, tables: list[RowTable], options: Options, progress: Optional[ProgressFn] = None
     ) -> list[Union[Summary, Counts]]:
-        """The bootstrap of each table, tables shared among the threads (the kernel's sums let the GIL go)."""
+        """The bootstrap of each table, by the threads (the kernel's sums let the GIL go)."""
         with ThreadPoolExecutor(self.jobs) as pool:
-            futures = [pool.submit(table_summary, options.scoring, options.resampling, t) for t in tables]
-            out = []
-            for future in futures:
-                out.append(future.result())
-                if progress is not None:
-                    progress("bootstrap", len(out), len(tables))
+            out = table_summaries(options.scoring, options.resampling, tables, pool)
+        if progress is not None:
+            for done in range(1, len(tables) + 1):
+                progress("bootstrap", done, len(tables))
         return out
 
 
