@@ -1615,13 +1615,24 @@ typedef struct {
     Py_ssize_t nslots; /* a power of two, at least twice size */
 } StrTable;
 
+#define FNV_OFFSET 1469598103934665603ULL
+#define FNV_PRIME 1099511628211ULL
+
+/* Per byte: its lowercase (the Perl's lc) where it is an ASCII letter or digit, else 0. */
+static unsigned char TOKEN_BYTE[256];
+
+static void token_bytes_init(void) {
+    int c;
+    for (c = 0; c < 256; c++)
+        TOKEN_BYTE[c] = (unsigned char)((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ? c
+                                        : c >= 'A' && c <= 'Z'                          ? c + 32
+                                                                                        : 0);
+}
+
 static unsigned long long str_hash(const char *s, Py_ssize_t len) {
-    unsigned long long h = 1469598103934665603ULL;
+    unsigned long long h = FNV_OFFSET;
     Py_ssize_t k;
-    for (k = 0; k < len; k++) {
-        h ^= (unsigned char)s[k];
-        h *= 1099511628211ULL;
-    }
+    for (k = 0; k < len; k++) h = (h ^ (unsigned char)s[k]) * FNV_PRIME;
     return h ^ (h >> 31);
 }
 
@@ -1801,10 +1812,9 @@ fail_free:
     return NULL;
 }
 
-/* The id of a token of s[0 .. len) (lowercase ASCII letters and digits) as counted: its -m
- * form's under stem; -1 for a stopword under drop; -2 on no memory. */
-static int token_id(TextState *st, const char *s, Py_ssize_t len, int stem, int drop) {
-    unsigned long long h = str_hash(s, len);
+/* The id of a token of s[0 .. len) (lowercase ASCII letters and digits; h its str_hash) as
+ * counted: its -m form's under stem; -1 for a stopword under drop; -2 on no memory. */
+static int token_id(TextState *st, const char *s, Py_ssize_t len, unsigned long long h, int stem, int drop) {
     int id = strtab_add(&st->tokens, s, len, h), form;
     StrEntry *e;
     if (id < 0) return -2;
@@ -1851,7 +1861,7 @@ typedef struct {
     Py_ssize_t size, room;
 } Ints;
 
-static int ints_push(Ints *a, int x) {
+static inline int ints_push(Ints *a, int x) {
     if (a->size == a->room) {
         Py_ssize_t room = a->room ? 2 * a->room : 4096;
         int *grown = (int *)realloc(a->v, (size_t)room * sizeof(int));
@@ -1900,33 +1910,32 @@ static int docs_add(Docs *d, Py_ssize_t k, TextState *st, const unsigned char *t
             i++;
             continue;
         }
-        if (is_alnum(c)) {
+        if (TOKEN_BYTE[c]) {
             Py_ssize_t j = i, n, at;
+            unsigned long long h = FNV_OFFSET;
             int id;
             char *buf = token;
-            while (j < len && is_alnum(text[j])) j++;
+            while (j < len && TOKEN_BYTE[text[j]]) j++;
             n = j - i;
             if (n > (Py_ssize_t)sizeof(token)) {
-                big = (char *)realloc(big, (size_t)n);
-                if (!big) return -2;
-                buf = big;
-            }
-            for (at = 0; at < n; at++) {
-                unsigned char b = text[i + at];
-                buf[at] = (char)(b >= 'A' && b <= 'Z' ? b + 32 : b);
-            }
-            id = token_id(st, buf, n, stem, drop);
-            if (id == -2) {
-                free(big);
-                return -2;
-            }
-            if (id >= 0) {
-                if (ints_push(&d->tok, id) < 0) {
+                char *grown = (char *)realloc(big, (size_t)n);
+                if (!grown) {
                     free(big);
                     return -2;
                 }
-                d->top |= (unsigned int)id;
+                big = buf = grown;
             }
+            for (at = 0; at < n; at++) { /* lowercased (the Perl's lc) and hashed in one pass */
+                unsigned char b = TOKEN_BYTE[text[i + at]];
+                buf[at] = (char)b;
+                h = (h ^ b) * FNV_PRIME;
+            }
+            id = token_id(st, buf, n, h ^ (h >> 31), stem, drop);
+            if (id == -2 || (id >= 0 && ints_push(&d->tok, id) < 0)) {
+                free(big);
+                return -2;
+            }
+            if (id >= 0) d->top |= (unsigned int)id;
             i = j;
             continue;
         }
@@ -2346,4 +2355,7 @@ static PyMethodDef methods[] = {
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_accel", "rouge155py kernels: union LCS, unit hits, bootstrap sums.", -1, methods};
 
-PyMODINIT_FUNC PyInit__accel(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__accel(void) {
+    token_bytes_init();
+    return PyModule_Create(&module);
+}

@@ -76,9 +76,9 @@ class KernelRows:
         texts: list[str] = []
 
         def place(document: Document) -> int:
-            key: Hashable = document
-            if type(document) is SummaryText:  # a tuple of its fields: no Python-level __hash__
-                key = (document.text, document.input_format, None)
+            # A text in memory by its identity (a reference shared by the peers of an item is
+            # one object): hashing its whole text would cost more than reading it twice.
+            key: Hashable = id(document) if type(document) is SummaryText else document
             found = index.get(key)
             if found is None:
                 found = index[key] = len(texts)
