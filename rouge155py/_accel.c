@@ -1911,24 +1911,26 @@ static int docs_add(Docs *d, Py_ssize_t k, TextState *st, const unsigned char *t
             continue;
         }
         if (TOKEN_BYTE[c]) {
-            Py_ssize_t j = i, n, at;
+            /* The token lowercased (the Perl's lc) and hashed as it is read. */
+            Py_ssize_t j = i, n = 0, room = (Py_ssize_t)sizeof(token);
             unsigned long long h = FNV_OFFSET;
+            unsigned char b;
             int id;
             char *buf = token;
-            while (j < len && TOKEN_BYTE[text[j]]) j++;
-            n = j - i;
-            if (n > (Py_ssize_t)sizeof(token)) {
-                char *grown = (char *)realloc(big, (size_t)n);
-                if (!grown) {
-                    free(big);
-                    return -2;
+            while (j < len && (b = TOKEN_BYTE[text[j]])) {
+                if (n == room) {
+                    char *grown = (char *)realloc(big, (size_t)(2 * room));
+                    if (!grown) {
+                        free(big);
+                        return -2;
+                    }
+                    if (buf == token) memcpy(grown, token, sizeof(token));
+                    big = buf = grown;
+                    room *= 2;
                 }
-                big = buf = grown;
-            }
-            for (at = 0; at < n; at++) { /* lowercased (the Perl's lc) and hashed in one pass */
-                unsigned char b = TOKEN_BYTE[text[i + at]];
-                buf[at] = (char)b;
+                buf[n++] = (char)b;
                 h = (h ^ b) * FNV_PRIME;
+                j++;
             }
             id = token_id(st, buf, n, h ^ (h >> 31), stem, drop);
             if (id == -2 || (id >= 0 && ints_push(&d->tok, id) < 0)) {

@@ -428,6 +428,9 @@ SPL_WORDS = [
     "x9Y",
     "-",
     "caf\xe9",
+    "Stemming" * 9,  # tokens longer than the kernel's first buffer
+    "stemming" * 9,
+    "b" * 129,
 ]
 spl_text = st.lists(
     st.sampled_from(SPL_WORDS) | st.sampled_from([" ", "\n", "\n\n", ",", "\r"]), max_size=25

@@ -82,7 +82,8 @@ class KernelRows:
             found = index.get(key)
             if found is None:
                 found = index[key] = len(texts)
-                texts.append(sentence_text(document))
+                spl = type(document) is SummaryText and document.input_format == "SPL"
+                texts.append(document.text if spl else sentence_text(document))  # type: ignore[union-attr]
             return found
 
         peer_docs, starts, model_docs = array("i"), array("i", [0]), array("i")
