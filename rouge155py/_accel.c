@@ -647,9 +647,10 @@ static PyObject *union_lcs(PyObject *self, PyObject *args) {
     return Py_BuildValue("(dd)", hit, base);
 }
 
-/* The sums of one resample: n rows of W values drawn from v by drand48 from `state`, added in
- * draw order (the first drawn row as it is: 0.0 + -0.0 would be 0.0).  One function per width,
- * so that the sums stay in registers. */
+/* The sums of one resample of T tables of the same n instances (rows of 3 values): n
+ * indices drawn by drand48 from `state`, each table's rows at those indices added in draw
+ * order (the first drawn row as it is: 0.0 + -0.0 would be 0.0), table t's into out[3t ..
+ * 3t + 3).  One function per number of tables, so that the sums stay in registers. */
 #if defined(__GNUC__) && !defined(__clang__)
 #define UNROLLED _Pragma("GCC unroll 12")
 #elif defined(__clang__)
@@ -657,93 +658,119 @@ static PyObject *union_lcs(PyObject *self, PyObject *args) {
 #else
 #define UNROLLED
 #endif
-#define DEFINE_DRAWS(NAME, W)                                                                    \
-    static void NAME(const double *v, Py_ssize_t n, Py_ssize_t width, unsigned long long state,  \
+#define DEFINE_DRAWS(NAME, T)                                                                    \
+    static void NAME(const double *const *v, Py_ssize_t n, Py_ssize_t tables, unsigned long long state, \
                      double *out) {                                                              \
-        double acc[(W) ? (W) : 1] = {0.0};                                                       \
-        Py_ssize_t k, c, w = (W) ? (W) : width;                                                 \
+        double acc[(T) ? 3 * (T) : 1] = {0.0};                                                   \
+        Py_ssize_t k, c, t, w = 3 * ((T) ? (T) : tables);                                        \
         if (n == 0) {                                                                            \
             for (c = 0; c < w; c++) out[c] = 0.0;                                                \
             return;                                                                              \
         }                                                                                        \
         for (k = 0; k < n; k++) {                                                                \
-            const double *row;                                                                   \
+            Py_ssize_t at;                                                                       \
             state = (state * 0x5DEECE66DULL + 0xBULL) & 0xFFFFFFFFFFFFULL;                       \
-            row = v + w * (Py_ssize_t)((double)n * ((double)state * 0x1p-48));                   \
-            if ((W) == 0) {                                                                      \
-                for (c = 0; c < w; c++) out[c] = k ? out[c] + row[c] : row[c];                   \
+            at = 3 * (Py_ssize_t)((double)n * ((double)state * 0x1p-48));                        \
+            if ((T) == 0) {                                                                      \
+                for (t = 0; t < tables; t++)                                                     \
+                    for (c = 0; c < 3; c++)                                                      \
+                        out[3 * t + c] = k ? out[3 * t + c] + v[t][at + c] : v[t][at + c];       \
             } else if (k == 0) {                                                                 \
-                UNROLLED for (c = 0; c < (W); c++) acc[c] = row[c];                              \
+                UNROLLED for (t = 0; t < (T); t++) {                                             \
+                    acc[3 * t] = v[t][at];                                                       \
+                    acc[3 * t + 1] = v[t][at + 1];                                               \
+                    acc[3 * t + 2] = v[t][at + 2];                                               \
+                }                                                                                \
             } else {                                                                             \
-                UNROLLED for (c = 0; c < (W); c++) acc[c] += row[c];                             \
+                UNROLLED for (t = 0; t < (T); t++) {                                             \
+                    acc[3 * t] += v[t][at];                                                      \
+                    acc[3 * t + 1] += v[t][at + 1];                                              \
+                    acc[3 * t + 2] += v[t][at + 2];                                              \
+                }                                                                                \
             }                                                                                    \
         }                                                                                        \
-        if ((W) != 0)                                                                            \
-            for (c = 0; c < (W); c++) out[c] = acc[c];                                           \
+        if ((T) != 0)                                                                            \
+            for (c = 0; c < w; c++) out[c] = acc[c];                                             \
     }
 
+DEFINE_DRAWS(draws_1, 1)
+DEFINE_DRAWS(draws_2, 2)
 DEFINE_DRAWS(draws_3, 3)
-DEFINE_DRAWS(draws_6, 6)
-DEFINE_DRAWS(draws_9, 9)
-DEFINE_DRAWS(draws_12, 12)
+DEFINE_DRAWS(draws_4, 4)
 DEFINE_DRAWS(draws_any, 0)
 
-/* bootstrap_sums(rows, resamples, out[, divisor[, first[, step[, width]]]])
- *   rows: float64 (n x width, width 3 by default), the instance values in sorted instance
- *   order (several tables of the same instances side by side: they share the draws);
- *   out: float64 (resamples x width).  Row i of out is resample s = first + i * step
- *   (first 0 and step 1 by default): it seeds Perl's drand48 with srand(s),
- *   draws n indices int(n * drand48()) and adds the drawn rows in draw order;
- *   each sum is then divided by divisor when one is given.
+#define MAX_TABLES 32
+
+/* bootstrap_sums(rows, resamples, out[, divisor[, first[, step]]])
+ *   rows: float64 (n x 3), the instance values in sorted instance order; or a tuple of such
+ *   tables of the same n instances (at most 32), which then share the draws;
+ *   out: float64 (resamples x 3 per table).  Row i of out is resample s = first + i * step
+ *   (first 0 and step 1 by default): it seeds Perl's drand48 with srand(s), draws n indices
+ *   int(n * drand48()) and adds the drawn rows in draw order (each table's three sums side
+ *   by side); each sum is then divided by divisor when one is given.
  */
 static PyObject *bootstrap_sums(PyObject *self, PyObject *args) {
     PyObject *o_rows, *o_out;
-    Py_ssize_t resamples, first = 0, step = 1, width = 3;
+    Py_ssize_t resamples, first = 0, step = 1, tables = 1, held = 0, n = 0, width, i, c;
     double divisor = 0.0;
-    Py_buffer rows, out;
-    if (!PyArg_ParseTuple(args, "OnO|dnnn", &o_rows, &resamples, &o_out, &divisor, &first, &step, &width))
-        return NULL;
-    if (resamples < 0 || first < 0 || step < 1 || width < 1 || width > 96) {
-        PyErr_SetString(PyExc_ValueError,
-                        "resamples and first must not be negative, step must be positive, width 1 to 96");
-        return NULL;
-    }
-    if (get_buffer(o_rows, &rows, "rows", 8) < 0) return NULL;
-    if (get_buffer(o_out, &out, "out", 8) < 0) {
-        PyBuffer_Release(&rows);
+    Py_buffer rows[MAX_TABLES], out;
+    const double *v[MAX_TABLES];
+    if (!PyArg_ParseTuple(args, "OnO|dnn", &o_rows, &resamples, &o_out, &divisor, &first, &step)) return NULL;
+    if (resamples < 0 || first < 0 || step < 1) {
+        PyErr_SetString(PyExc_ValueError, "resamples and first must not be negative, step must be positive");
         return NULL;
     }
-    if (out.len / 8 != resamples * width || (rows.len / 8) % width) {
-        PyErr_SetString(PyExc_ValueError, "rows or output have the wrong size");
-        PyBuffer_Release(&rows);
+    if (PyTuple_Check(o_rows)) {
+        tables = PyTuple_GET_SIZE(o_rows);
+        if (tables < 1 || tables > MAX_TABLES) {
+            PyErr_SetString(PyExc_ValueError, "rows: 1 to 32 tables");
+            return NULL;
+        }
+    }
+    width = 3 * tables;
+    for (held = 0; held < tables; held++) {
+        PyObject *table = PyTuple_Check(o_rows) ? PyTuple_GET_ITEM(o_rows, held) : o_rows;
+        if (get_buffer(table, &rows[held], "rows", 8) < 0) goto fail;
+        v[held] = (const double *)rows[held].buf;
+        if (held == 0) n = rows[0].len / 24;
+        if (rows[held].len % 24 || rows[held].len / 24 != n) {
+            PyErr_SetString(PyExc_ValueError, "rows: tables of 3 values a row, as many rows each");
+            held++;
+            goto fail;
+        }
+    }
+    if (get_buffer(o_out, &out, "out", 8) < 0) goto fail;
+    if (out.len / 8 != resamples * width) {
+        PyErr_SetString(PyExc_ValueError, "output has the wrong size");
         PyBuffer_Release(&out);
-        return NULL;
+        goto fail;
     }
     {
-        /* Both buffers are held, so neither can be resized or freed while the GIL is let go;
+        /* Every buffer is held, so none can be resized or freed while the GIL is let go;
          * every index comes from the generator, none from the values. */
-        const double *v = (const double *)rows.buf;
         double *o = (double *)out.buf;
-        Py_ssize_t n = rows.len / 8 / width, i, c;
         int raised = 0;
         Gil gil;
-        gil_release(&gil, (size_t)resamples * (size_t)(n + 1) * (size_t)(width / 3 + 1));
-        void (*draws)(const double *, Py_ssize_t, Py_ssize_t, unsigned long long, double *) =
-            width == 3 ? draws_3 : width == 6 ? draws_6 : width == 9 ? draws_9 : width == 12 ? draws_12 : draws_any;
+        void (*draws)(const double *const *, Py_ssize_t, Py_ssize_t, unsigned long long, double *) =
+            tables == 1 ? draws_1 : tables == 2 ? draws_2 : tables == 3 ? draws_3 : tables == 4 ? draws_4 : draws_any;
+        gil_release(&gil, (size_t)resamples * (size_t)(n + 1) * (size_t)tables);
         for (i = 0; i < resamples && !raised; i++) {
             unsigned long long seed = (unsigned long long)first + (unsigned long long)i * (unsigned long long)step;
             double *row = o + width * i;
-            draws(v, n, width, (seed << 16) + 0x330EULL, row);
+            draws(v, n, tables, (seed << 16) + 0x330EULL, row);
             if (divisor != 0.0)
                 for (c = 0; c < width; c++) row[c] /= divisor;
-            raised = gil_check(&gil, (size_t)n + 1) < 0;
+            raised = gil_check(&gil, (size_t)(n + 1) * (size_t)tables) < 0;
         }
         gil_restore(&gil);
-        PyBuffer_Release(&rows);
         PyBuffer_Release(&out);
+        while (held > 0) PyBuffer_Release(&rows[--held]);
         if (raised) return NULL;
     }
     Py_RETURN_NONE;
+fail:
+    while (held > 0) PyBuffer_Release(&rows[--held]);
+    return NULL;
 }
 
 /* sort_and_sum(values) -> float

@@ -224,14 +224,10 @@ def means_together(
     calls (threads may: the kernel lets the GIL go). None without the kernel, or above the
     kernel's 32 tables."""
     width = 3 * len(tables)
-    if accel is None or not tables or width > 96:
+    if accel is None or not tables or len(tables) > 32:
         return None
-    import numpy as np
-
     n = len(tables[0]) // 3
-    wide = np.empty((n, width), dtype=np.float64)
-    for k, flat in enumerate(tables):
-        wide[:, 3 * k : 3 * k + 3] = np.frombuffer(flat, dtype=np.float64).reshape(n, 3)
+    rows = tuple(tables)
     out = array("d", bytes(8 * width * resamples))
     view = memoryview(out)
     share = -(-resamples // max(1, parts))
@@ -239,7 +235,7 @@ def means_together(
     def job(first: int) -> Callable[[], None]:
         count = min(share, resamples - first)
         part = view[first * width : (first + count) * width]
-        return lambda: accel.bootstrap_sums(wide, count, part, float(n), first, 1, width)  # type: ignore[union-attr]
+        return lambda: accel.bootstrap_sums(rows, count, part, float(n), first, 1)  # type: ignore[union-attr]
 
     if n:
         (run or _run_all)([job(first) for first in range(0, resamples, share)])
