@@ -10,8 +10,7 @@ from __future__ import annotations
 import functools
 import re
 from array import array
-from concurrent.futures import ThreadPoolExecutor
-from typing import Callable, Iterable, Iterator, Optional, Union
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Optional, Union
 
 from .bootstrap import STREAMING, FlatRows, ResampleSettings, means_together, resample, summarize
 from .config import Eval
@@ -22,6 +21,9 @@ from .planning import plan_tasks
 from .results import Counts, InstanceRows, MetricResult, Row, RowValues, Summary, float_rows, row_at, rows_at
 from .scoring import ScoringSettings, combine_models, instance_scores
 from .text.stage import TextSettings, text_stage
+
+if TYPE_CHECKING:
+    from concurrent.futures import ThreadPoolExecutor  # its import takes traceback's: only where threads run
 
 __all__ = [
     "Grouped",

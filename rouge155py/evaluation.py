@@ -14,7 +14,6 @@ one of its quirks (``-m`` with ``-M``).
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
 from typing import Callable, Iterator, Optional, Protocol, Union
 
 from .batches import EvalItem, ScoredBatch, batch_scorer, score_batch, summaries_here, summarize_batches
@@ -133,6 +132,10 @@ class Threads(ThisProcess):
 
     def score(self, evals: Evals, options: Options, progress: Optional[ProgressFn]) -> list[ScoredBatch]:
         """The batches of every eval, chunks scored by the threads (each with its own scorer)."""
+        from concurrent.futures import (
+            ThreadPoolExecutor,
+        )  # imported where threads run (and traceback with it)
+
         entries = evals.whole().evals
         total = len(entries)
         size = max(1, min(_CHUNK_EVALS, -(-total // self.jobs)))
@@ -156,6 +159,8 @@ class Threads(ThisProcess):
         self, tables: list[RowTable], options: Options, progress: Optional[ProgressFn] = None
     ) -> list[Union[Summary, Counts]]:
         """The bootstrap of each table, by the threads (the kernel's sums let the GIL go)."""
+        from concurrent.futures import ThreadPoolExecutor
+
         with ThreadPoolExecutor(self.jobs) as pool:
             out = table_summaries(options.scoring, options.resampling, tables, pool)
         if progress is not None:
