@@ -278,6 +278,13 @@ _MAX_POSITION = 2**63 - 1  # positions of 64 bits, as system IDs given as number
 
 def _placed(item: Any, input_format: str) -> tuple[int, Eval]:
     """An item's position in the run and its eval."""
+    if (
+        type(item) is EvalItem
+        and type(item[0]) is int
+        and 0 <= item[0] < _MAX_POSITION
+        and type(item[1]) is Eval
+    ):
+        return item  # the common case, checked without the numbers ABC (a hot path)
     if not isinstance(item, tuple) or len(item) not in (2, 3):
         raise UsageError(f"an item is a TextItem or an EvalItem, got {type(item).__name__}")
     position = item[0]
@@ -389,18 +396,18 @@ def score_batch(items: Iterable[Item], options: Union[Options, HoldsOptions]) ->
                         run.score([ev], batch)
                     except RougeError as error:
                         failures[ev.eval_id] = run.failure(ev) or Failure(0, peers[0], error)
-    for position, ev in placed:
+    table = batch.table
+    for row, (position, ev) in enumerate(placed):  # EvalTable.add, by columns (a hot loop)
         names = tuple(ev.peers)
-        batch.table.add(
-            EvalRecord(
-                position,
-                ev.eval_id,
-                peer_sets.setdefault(names, names),
-                len(ev.models),
-                missing.get(ev.eval_id),
-                failures.get(ev.eval_id),
-            )
-        )
+        table.positions.append(position)
+        table.eval_ids.append(ev.eval_id)
+        table.peer_ids.append(peer_sets.setdefault(names, names))
+        table.models.append(len(ev.models))
+        if missing or failures:
+            if ev.eval_id in missing:
+                table.missing[row] = missing[ev.eval_id]
+            if ev.eval_id in failures:
+                table.failures[row] = failures[ev.eval_id]
     return batch
 
 
