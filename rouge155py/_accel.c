@@ -1642,6 +1642,14 @@ typedef struct {
     Py_ssize_t nslots; /* a power of two, at least twice size */
 } StrTable;
 
+/* The thread that imported the kernel: the main thread, where Python runs signal handlers. */
+static unsigned long import_thread;
+
+/* Pairs (and documents) between two looks at pending signals in score_pairs, on the thread
+ * that handles them: a handler runs within a fraction of a millisecond, as it would between
+ * two pairs scored from Python (a worker's end reported by SIGCHLD must not overtake it). */
+#define SIGNAL_PAIRS 16
+
 #define FNV_OFFSET 1469598103934665603ULL
 #define FNV_PRIME 1099511628211ULL
 
@@ -2115,6 +2123,7 @@ static PyObject *score_pairs(PyObject *self, PyObject *args) {
     long long *hits = NULL;
     Counted *counted = NULL;
     Py_ssize_t most_models = 0, longest_doc = 0;
+    int signals;
     PairCounts pc_;
     BatchWork lwork, wwork;
 
@@ -2201,12 +2210,14 @@ static PyObject *score_pairs(PyObject *self, PyObject *args) {
     st->busy = 1;
     if (st->tokens.size > MAX_REMEMBERED) strtab_free(&st->tokens);
 
+    signals = PyThread_get_thread_ident() == import_thread;
     gil_release(&gil, RELEASE_CELLS);
     /* The text stage: every document once. */
     for (i = 0; i < ndocs && status == 0; i++) {
         PyObject *t = PyTuple_GET_ITEM(texts, i);
+        size_t cells = signals && i % SIGNAL_PAIRS == SIGNAL_PAIRS - 1 ? CHECK_CELLS : (size_t)PyUnicode_GET_LENGTH(t);
         status = docs_add(&d, i, st, PyUnicode_1BYTE_DATA(t), PyUnicode_GET_LENGTH(t), stem, drop);
-        if (status == 0 && gil_check(&gil, (size_t)PyUnicode_GET_LENGTH(t)) < 0) status = -1;
+        if (status == 0 && gil_check(&gil, cells) < 0) status = -1;
     }
     d.first[ndocs] = d.tok.size;
     d.sfirst[ndocs] = d.sent.size;
@@ -2243,6 +2254,10 @@ static PyObject *score_pairs(PyObject *self, PyObject *args) {
     }
     /* Every metric of every pair. */
     for (i = 0; i < npairs && status == 0 && failed < 0; i++) {
+        if (signals && i % SIGNAL_PAIRS == SIGNAL_PAIRS - 1 && gil_check(&gil, CHECK_CELLS) < 0) {
+            status = -1;
+            break;
+        }
         const int *s = (const int *)starts.buf, *m = (const int *)models.buf + s[i];
         Py_ssize_t pd = ((const int *)peers.buf)[i], nm = s[i + 1] - s[i], q;
         const int *pt = d.tok.v + d.first[pd];
@@ -2386,5 +2401,6 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_accel", "rouge155py
 
 PyMODINIT_FUNC PyInit__accel(void) {
     token_bytes_init();
+    import_thread = PyThread_get_thread_ident();
     return PyModule_Create(&module);
 }

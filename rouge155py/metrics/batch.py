@@ -19,8 +19,9 @@ from typing import TYPE_CHECKING, Any, Hashable, Optional
 from .._kernel import accel
 from ..errors import RougeError
 from ..readers import SummaryText, sentence_text
+from . import lcs
 from .base import Metric
-from .lcs import MAX_LCS_CELLS, Lcs, WeightedLcs
+from .lcs import Lcs, WeightedLcs
 from .ngram import NGram
 from .skipbigram import SkipBigram
 
@@ -116,7 +117,7 @@ class KernelRows:
             self._metrics,
             self._alpha,
             self._best,
-            MAX_LCS_CELLS,
+            lcs.MAX_LCS_CELLS,  # read now: a caller may lower it
         )
         if failed >= 0:
             return None
