@@ -650,7 +650,7 @@ static PyObject *union_lcs(PyObject *self, PyObject *args) {
 /* The sums of one resample of T tables of the same n instances (rows of 3 values): n
  * indices drawn by drand48 from `state`, each table's rows at those indices added in draw
  * order (the first drawn row as it is: 0.0 + -0.0 would be 0.0), table t's into out[3t ..
- * 3t + 3).  One function per number of tables, so that the sums stay in registers. */
+ * 3t + 3).  One function per number of tables (1 to 4), so that the sums stay in registers. */
 #if defined(__GNUC__) && !defined(__clang__)
 #define UNROLLED _Pragma("GCC unroll 12")
 #elif defined(__clang__)
@@ -659,23 +659,14 @@ static PyObject *union_lcs(PyObject *self, PyObject *args) {
 #define UNROLLED
 #endif
 #define DEFINE_DRAWS(NAME, T)                                                                    \
-    static void NAME(const double *const *v, Py_ssize_t n, Py_ssize_t tables, unsigned long long state, \
-                     double *out) {                                                              \
-        double acc[(T) ? 3 * (T) : 1] = {0.0};                                                   \
-        Py_ssize_t k, c, t, w = 3 * ((T) ? (T) : tables);                                        \
-        if (n == 0) {                                                                            \
-            for (c = 0; c < w; c++) out[c] = 0.0;                                                \
-            return;                                                                              \
-        }                                                                                        \
+    static void NAME(const double *const *v, Py_ssize_t n, unsigned long long state, double *out) { \
+        double acc[3 * (T)] = {0.0};                                                             \
+        Py_ssize_t k, c, t;                                                                      \
         for (k = 0; k < n; k++) {                                                                \
             Py_ssize_t at;                                                                       \
             state = (state * 0x5DEECE66DULL + 0xBULL) & 0xFFFFFFFFFFFFULL;                       \
             at = 3 * (Py_ssize_t)((double)n * ((double)state * 0x1p-48));                        \
-            if ((T) == 0) {                                                                      \
-                for (t = 0; t < tables; t++)                                                     \
-                    for (c = 0; c < 3; c++)                                                      \
-                        out[3 * t + c] = k ? out[3 * t + c] + v[t][at + c] : v[t][at + c];       \
-            } else if (k == 0) {                                                                 \
+            if (k == 0) {                                                                        \
                 UNROLLED for (t = 0; t < (T); t++) {                                             \
                     acc[3 * t] = v[t][at];                                                       \
                     acc[3 * t + 1] = v[t][at + 1];                                               \
@@ -689,15 +680,13 @@ static PyObject *union_lcs(PyObject *self, PyObject *args) {
                 }                                                                                \
             }                                                                                    \
         }                                                                                        \
-        if ((T) != 0)                                                                            \
-            for (c = 0; c < w; c++) out[c] = acc[c];                                             \
+        for (c = 0; c < 3 * (T); c++) out[c] = acc[c]; /* zeros when n is 0 */                  \
     }
 
 DEFINE_DRAWS(draws_1, 1)
 DEFINE_DRAWS(draws_2, 2)
 DEFINE_DRAWS(draws_3, 3)
 DEFINE_DRAWS(draws_4, 4)
-DEFINE_DRAWS(draws_any, 0)
 
 #define MAX_TABLES 32
 
@@ -751,13 +740,19 @@ static PyObject *bootstrap_sums(PyObject *self, PyObject *args) {
         double *o = (double *)out.buf;
         int raised = 0;
         Gil gil;
-        void (*draws)(const double *const *, Py_ssize_t, Py_ssize_t, unsigned long long, double *) =
-            tables == 1 ? draws_1 : tables == 2 ? draws_2 : tables == 3 ? draws_3 : tables == 4 ? draws_4 : draws_any;
+        static void (*const draws[5])(const double *const *, Py_ssize_t, unsigned long long, double *) = {
+            NULL, draws_1, draws_2, draws_3, draws_4};
         gil_release(&gil, (size_t)resamples * (size_t)(n + 1) * (size_t)tables);
         for (i = 0; i < resamples && !raised; i++) {
             unsigned long long seed = (unsigned long long)first + (unsigned long long)i * (unsigned long long)step;
             double *row = o + width * i;
-            draws(v, n, tables, (seed << 16) + 0x330EULL, row);
+            Py_ssize_t t;
+            /* Four tables at a time (more sums than that would not stay in registers), each
+             * group drawing the same indices again. */
+            for (t = 0; t < tables; t += 4) {
+                Py_ssize_t group = tables - t < 4 ? tables - t : 4;
+                draws[group](v + t, n, (seed << 16) + 0x330EULL, row + 3 * t);
+            }
             if (divisor != 0.0)
                 for (c = 0; c < width; c++) row[c] /= divisor;
             raised = gil_check(&gil, (size_t)(n + 1) * (size_t)tables) < 0;
