@@ -10,7 +10,8 @@ setup(
     ext_modules=[
         Extension(
             "rouge155py._accel",
-            ["rouge155py/_accel.c"],
+            ["rouge155py/_accel.c", "rouge155py/_rs_text.c"],
+            depends=["rouge155py/_rs_text.h"],
             extra_compile_args=["-O2", "-ffp-contract=off"],
             optional=True,
         )

@@ -27,6 +27,8 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "_rs_text.h"
+
 /* Cells between two looks at pending signals: Ctrl-C stops a long table within ~10 ms. */
 #define CHECK_CELLS ((size_t)1 << 23)
 /* Work below this many cells keeps the GIL: letting it go and taking it back would cost
@@ -2395,7 +2397,10 @@ static PyMethodDef methods[] = {
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_accel", "rouge155py kernels: union LCS, unit hits, bootstrap sums.", -1, methods};
 
 PyMODINIT_FUNC PyInit__accel(void) {
+    PyObject *m;
     token_bytes_init();
     import_thread = PyThread_get_thread_ident();
-    return PyModule_Create(&module);
+    m = PyModule_Create(&module);
+    if (m && PyModule_AddFunctions(m, rs_text_methods) < 0) Py_CLEAR(m);
+    return m;
 }

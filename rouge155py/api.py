@@ -41,7 +41,9 @@ class Rouge:
     (``--stopwords``: the list ``stopwords`` removes instead of the SMART list),
     ``lang`` (``--lang``: an ISO 639 code such as ``"de"``, ``"ru"`` or
     ``"zh"``, for Unicode words and the language's Snowball stemmer; ``"en"``
-    is the Perl's own text rules; needs nltk), ``length_limit``
+    is the Perl's own text rules; needs nltk), ``dialect`` (``--dialect``:
+    ``"rouge-score"`` for rouge-score 0.1.2's tokens, stemmer and unrounded scores,
+    the reference with the highest F), ``length_limit``
     (``-l`` words) or ``byte_limit`` (``-b``), ``alpha`` (``-p``, 0.5),
     ``best_model`` (``-f B``; False is ``-f A``), ``counting`` (``-t``: 0
     averages of instance scores, 1 totals per resample, 2 sums only),

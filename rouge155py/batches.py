@@ -221,6 +221,13 @@ class ScoredBatch:
         """What the report needs of each eval, one record each."""
         return [self.table.record(row) for row in range(len(self.table))]
 
+    def extend(self, other: ScoredBatch) -> None:
+        """Take in the evals and rows of another batch scored with the same settings (its
+        tables become this batch's: the other is spent)."""
+        self.table.extend(other.table)
+        merge_rows(self.rows, other.rows)
+        merge_rows(self.stemmed_rows, other.stemmed_rows)
+
     def instances(self) -> Iterator[InstanceRow]:
         """Every instance row of the batch (under ``-m -M``, as scored without the peer stemmed)."""
         for (peer_id, index), table in self.rows.items():
@@ -511,18 +518,16 @@ def summarize_batches(
         return report
     check_resamples(options.counting, options.resampling)
     settings = options.rows_settings
-    evals = EvalTable()
-    grouped: Grouped = {}
-    stemmed: Grouped = {}
+    merged = ScoredBatch(settings)
     for batch in _iterated(batches, "batches", "ScoredBatch"):
         if not isinstance(batch, ScoredBatch):
             raise UsageError(f"batches holds {described(batch)}; expected ScoredBatch objects")
         if batch.settings != settings:
             differ = ", ".join(_differing(batch.settings, settings))
             raise UsageError(f"a batch was scored with other options ({differ}) than the summary's")
-        evals.extend(batch.table)
-        merge_rows(grouped, batch.rows)
-        merge_rows(stemmed, batch.stemmed_rows)
+        merged.extend(batch)
+    evals, grouped, stemmed = merged.table, merged.rows, merged.stemmed_rows
+    del merged
     order = _eval_order(evals)
     peers = options.selection.evaluated({p for names in set(evals.peer_ids) for p in names} | set(named))
     peer_ids = [evals.peer_ids[row] for row in order]

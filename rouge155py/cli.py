@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Iterator, NoReturn, Optional, Sequence
 from ._version import __version__
 from .errors import OutputError, RougeError, UsageError
 from .progress import terminal_progress
+from .workers import WorkerStopped
 from .writing import escape_surrogates, write_all
 
 if TYPE_CHECKING:
@@ -221,7 +222,12 @@ def _run(argv: Sequence[str]) -> int:
     from .report import FORMATS, write
 
     request = _parsed(argv)
-    if request.output_format not in FORMATS:
+    analysis = None
+    if request.analysis or request.output_format in ("markdown", "latex"):
+        from .stats.command import analysis_of
+
+        analysis = analysis_of(request)
+    elif request.output_format not in FORMATS:
         raise UsageError(f"--format must be one of {', '.join(FORMATS)}, got {request.output_format!r}")
     for warning in request.warnings:
         _say(warning)
@@ -258,7 +264,7 @@ def _run(argv: Sequence[str]) -> int:
         _say(warning)
     if request.show_signature:
         _say(options.signature(__version__))
-    _output(write(request.output_format, report))
+    _output(write(request.output_format, report) if analysis is None else analysis.run(report, _say))
     return 0
 
 
@@ -311,6 +317,14 @@ def _stoppable(argv: Sequence[str], stop: _StopSignals) -> int:
         return _interrupted()
     except _Terminated:
         return _terminated()
+    except WorkerStopped as stopped:  # a worker's end noticed where nothing else could take it
+        if isinstance(stopped.__context__, KeyboardInterrupt):
+            return _interrupted()
+        if isinstance(stopped.__context__, _Terminated):
+            return _terminated()
+        error = RougeError(str(stopped))
+        _say(f"rouge155py: error: {error}")
+        return error.exit_code
 
 
 def _checked(argv: Sequence[str]) -> int:

@@ -19,7 +19,7 @@ from .metrics.base import Metric, Task
 from .metrics.batch import KernelRows, kernel_metrics, kernel_state
 from .planning import plan_tasks
 from .results import Counts, InstanceRows, MetricResult, Row, RowValues, Summary, float_rows, row_at, rows_at
-from .scoring import ScoringSettings, combine_models, instance_scores
+from .scoring import ScoringSettings, best_by_f, combine_models, instance_scores
 from .text.stage import TextSettings, text_stage
 
 if TYPE_CHECKING:
@@ -149,7 +149,8 @@ class Scorer:
         )
 
     def rows(self, plan: list[Metric], tasks: list[Task]) -> list[Row]:
-        """The row of every task: rounded R, P, F, or raw counts under ``-t``."""
+        """The row of every task: rounded R, P, F, or raw counts under ``-t`` (rouge-score's
+        dialect: its unrounded R, P, F)."""
         o = self.scoring
         by_metric: dict[int, list[int]] = {}
         for i, t in enumerate(tasks):
@@ -159,6 +160,10 @@ class Scorer:
         for index, members in by_metric.items():
             metric = plan[index]
             counts = metric.counts(self.corpus, [tasks[i] for i in members])
+            if o.dialect is not None:  # rouge-score's: unrounded, the model with the highest F
+                for i, per_model in zip(members, counts):
+                    rows[i] = best_by_f(per_model)
+                continue
             power = metric.power
             for i, per_model in zip(members, counts):
                 totals = combine_models(per_model, best)

@@ -101,23 +101,29 @@ class ThisProcess:
         """Nothing to start."""
 
     def score(self, evals: Evals, options: Options, progress: Optional[ProgressFn]) -> list[ScoredBatch]:
-        """The batches of every eval, a chunk at a time (each chunk's documents are then dropped,
-        and its evals too where the run read them)."""
+        """One batch of every eval, scored a chunk at a time and merged as it goes (each chunk's
+        documents are then dropped, and its evals too where the run read them): the rows grow
+        in place instead of being copied once more at the end."""
         entries = evals.whole().evals
         total = len(entries)
         chunks = [entries[start : start + _CHUNK_EVALS] for start in range(0, total, _CHUNK_EVALS)]
         if isinstance(evals, _Read) and evals.owned:
             entries.clear()  # only the chunks hold the evals now
         chunks.reverse()
-        batches, done = [], 0
+        merged: Optional[ScoredBatch] = None
+        done = 0
         while chunks:
             chunk = chunks.pop()
-            batches.append(score_batch([EvalItem(done + k, ev) for k, ev in enumerate(chunk)], options))
+            batch = score_batch([EvalItem(done + k, ev) for k, ev in enumerate(chunk)], options)
+            if merged is None:
+                merged = batch
+            else:
+                merged.extend(batch)
             done += len(chunk)
-            del chunk
+            del chunk, batch
             if progress is not None:
                 progress("scoring", done, total)
-        return batches
+        return [] if merged is None else [merged]
 
     summaries = staticmethod(summaries_here)
 

@@ -100,7 +100,9 @@ def _paths(name: str, value: Any) -> tuple[str, ...]:
 # an option whose default is None may be None.
 _CHECKS: dict[str, Callable[[str, Any], Any]] = {
     **dict.fromkeys(("config_path", "data_dir", "stopwords_file", "hypothesis_path", "jsonl_path"), _path),
-    **dict.fromkeys(("system_id", "file_list_format", "file_list_peer_id", "be_mode", "lang"), _text),
+    **dict.fromkeys(
+        ("system_id", "file_list_format", "file_list_peer_id", "be_mode", "lang", "dialect"), _text
+    ),
     **dict.fromkeys(("wlcs_label", "skip_label", "confidence_label", "sentence_separator"), _text),
     **dict.fromkeys(("max_ngram", "counting", "jobs"), _whole),
     **dict.fromkeys(("length_limit", "byte_limit", "alpha", "resamples", "confidence"), _real),
@@ -152,6 +154,7 @@ class Options:
     stopwords: bool = False
     stopwords_file: Optional[str] = None  # --stopwords FILE: the list -s removes, not the SMART list
     lang: Optional[str] = None  # --lang: the Unicode text stage and Snowball stemmer; "en" is the legacy one
+    dialect: Optional[str] = None  # --dialect: None, the Perl's; "rouge-score", its text stage and scores
     length_limit: float = 0
     byte_limit: float = 0
     best_model: bool = False
@@ -203,6 +206,7 @@ class Options:
         if self.sentence_separator == "":
             raise UsageError("the sentence separator must not be empty")
         self._check_text_stage()
+        self._check_dialect()
         labels = (
             ("wlcs_label", self.wlcs_weight),
             ("skip_label", self.skip_distance),
@@ -244,6 +248,37 @@ class Options:
         if (self.stem or self.stem_models_only) and lang not in SNOWBALL_LANGUAGES:
             known = " ".join(sorted(SNOWBALL_LANGUAGES))
             raise UsageError(f"-m/-M: no Snowball stemmer for --lang {lang} (there are: {known})")
+
+    def _check_dialect(self) -> None:
+        """rouge-score's dialect has ROUGE-N and ROUGE-L, its tokens and stemmer, its F: no other option."""
+        if self.dialect is None:
+            return
+        from .text.rouge_score import DIALECT
+
+        if self.dialect != DIALECT:
+            raise UsageError(
+                f"--dialect must be {DIALECT} (none: ROUGE-1.5.5's), got {described(self.dialect)}"
+            )
+        others = {
+            "-w": self.wlcs_weight is not None,
+            "-2": self.skip_distance is not None,
+            "-3": self.be_mode is not None,
+            "-M": self.stem_models_only,
+            "-s": self.stopwords,
+            "--lang": self.lang is not None,
+            "-l": bool(self.length_limit),
+            "-b": bool(self.byte_limit),
+            "-f B": self.best_model,
+            "-p": self.alpha != 0.5,
+            "-t": bool(self.counting),
+            "-v": self.verbose,
+        }
+        given = [name for name, on in others.items() if on]
+        if given:
+            raise UsageError(
+                f"--dialect {DIALECT} computes rouge-score's ROUGE-N and ROUGE-L (-n, -x, -m): "
+                f"not with {', '.join(given)}"
+            )
 
     @property
     def unicode_text(self) -> bool:
@@ -331,7 +366,7 @@ class Options:
 
 #: The order of the signature's parts (each settings object names its own).
 _SIGNATURE_ORDER = ("n", "L", "w", "2", "u", "U", "3", "m", "M", "s", "l", "b", "f", "p", "t", "c", "r")
-_SIGNATURE_ORDER += ("sw", "lang", "tok", "stem", "nltk")
+_SIGNATURE_ORDER += ("sw", "lang", "tok", "stem", "nltk", "dialect")
 #: The fields of :class:`Options` that say where the evals come from and which peers are reported.
 DOOR_FIELDS = tuple(f.name for f in fields(Options) if f.metadata.get("door"))
 
@@ -356,6 +391,8 @@ class Request:
     show_version: bool = False
     quiet: bool = False  # --quiet: no progress line on a terminal
     warnings: list[str] = field(default_factory=list)
+    #: The analyses' long options and their values (rouge155py.stats.command reads them).
+    analysis: dict[str, str] = field(default_factory=dict)
 
 
 def _getopts(argv: list[str], spec: str) -> tuple[dict[str, Optional[str]], list[str], list[str]]:
@@ -421,7 +458,11 @@ _VALUED = {
     "--make-home",
     "--lang",
     "--stopwords",
+    "--dialect",
 }
+#: The analyses of a run (significance, correlation, plots): rouge155py.stats.command checks them.
+_ANALYSIS = ("--compare", "--baseline", "--seed", "--samples", "--measure", "--judgments", "--plot")
+_VALUED.update(_ANALYSIS)
 _REPEATED = {"--ref"}
 _ALIASES = {"--sep": "--sentence-separator"}
 
@@ -604,6 +645,7 @@ def parse_command_line(argv: Sequence[str], environ: Optional[Mapping[str, str]]
         stopwords=given("s"),
         stopwords_file=long_opts.get("--stopwords"),
         lang=long_opts.get("--lang"),
+        dialect=long_opts.get("--dialect"),
         length_limit=length_limit,
         byte_limit=byte_limit,
         best_model=opts.get("f") == "B",
@@ -626,4 +668,7 @@ def parse_command_line(argv: Sequence[str], environ: Optional[Mapping[str, str]]
         show_signature="--signature" in long_opts,
         quiet="--quiet" in long_opts,
         warnings=warnings,
+        analysis={
+            name: value for name, value in long_opts.items() if name in _ANALYSIS and value is not None
+        },
     )

@@ -279,7 +279,7 @@ def _score_all(
     pool: Workers, options: Options, evals: _Evals, progress: Optional[ProgressFn]
 ) -> list[ScoredBatch]:
     """Step 1 on every eval as the evals become known, by the workers and, once the
-    configuration is read, by this process too."""
+    configuration is read, by this process too; each batch merged into one as it comes."""
     batches: list[ScoredBatch] = []
     processes = pool.count + 1
     given: dict[int, tuple[int, int]] = {}  # each task given out: its evals and (peer, model) pairs
@@ -287,7 +287,10 @@ def _score_all(
 
     def add(count: int, batch: ScoredBatch) -> None:
         nonlocal done
-        batches.append(batch)
+        if batches:
+            batches[0].extend(batch)  # the rows grow in place, not copied again at the end
+        else:
+            batches.append(batch)
         done += count
         if progress is not None:
             progress("scoring", done, done + sum(n for n, _ in given.values()) + evals.pending_count)

@@ -1,9 +1,12 @@
 """From counts to scores: ``-f`` combines models, ``-p`` weighs P against R.
 
-``ratio`` and ``f_measure`` are the only formulas; the per-instance scores
-(rounded to ``%7.5f`` as the Perl does), the ``-t 1`` resamples and the
-report all go through them. ``fmt5`` is the Perl's number format, used here
-for the rounding the Perl does and by the report writers for printing.
+``ratio`` and ``f_measure`` are the only formulas of the Perl's dialect; the
+per-instance scores (rounded to ``%7.5f`` as the Perl does), the ``-t 1``
+resamples and the report all go through them. ``fmt5`` is the Perl's number
+format, used here for the rounding the Perl does and by the report writers for
+printing. rouge-score's dialect has its own rule: unrounded P and R, its
+:func:`harmonic_f`, and of several models the one with the highest F
+(:func:`best_by_f`).
 """
 
 from __future__ import annotations
@@ -16,11 +19,15 @@ from .metrics import ModelCounts, Number, rounded_ratio
 __all__ = [
     "ScoringSettings",
     "Totals",
+    "best_by_f",
+    "best_index",
     "combine_models",
     "f_measure",
     "fmt5",
+    "harmonic_f",
     "instance_scores",
     "ratio",
+    "rouge_score_prf",
     "rounded",
 ]
 
@@ -33,10 +40,12 @@ class ScoringSettings:
     best_model: bool = False
     alpha: float = 0.5
     counting: int = 0
+    dialect: Optional[str] = None  # "rouge-score": its F, the best model by F
 
     def signature_parts(self) -> dict[str, str]:
         """The signature's parts that name the scoring (see :meth:`Options.signature`)."""
-        return {"f": "B" if self.best_model else "A", "p": repr(self.alpha), "t": str(self.counting)}
+        best = "F" if self.dialect is not None else "B" if self.best_model else "A"  # rouge-score: by F
+        return {"f": best, "p": repr(self.alpha), "t": str(self.counting)}
 
 
 class Totals(NamedTuple):
@@ -115,3 +124,36 @@ def instance_scores(
         recall = round((hit / model_count) ** power, 5) if model_count != 0 else 0.0
         precision = round((hit / peer_count) ** power, 5) if peer_count != 0 else 0.0
     return recall, precision, round(f_measure(precision, recall, alpha), 5)
+
+
+def harmonic_f(precision: float, recall: float) -> float:
+    """rouge-score's F: 2·P·R / (P + R), computed in that order; 0.0 where P + R is 0."""
+    if precision + recall > 0:
+        return 2 * precision * recall / (precision + recall)
+    return 0.0
+
+
+def rouge_score_prf(counts: ModelCounts) -> tuple[float, float, float]:
+    """rouge-score's R, P, F of one model's counts: unrounded hit / max(count, 1), and :func:`harmonic_f`."""
+    recall = counts.hit / max(counts.model_count, 1)
+    precision = counts.hit / max(counts.peer_count, 1)
+    return recall, precision, harmonic_f(precision, recall)
+
+
+def best_index(values: Sequence[float]) -> int:
+    """The index of the first highest value (``numpy.argmax``), as rouge-score picks a target by F."""
+    if not len(values):
+        raise ValueError("attempt to get argmax of an empty sequence")
+    best = 0
+    for k, value in enumerate(values):
+        if value > values[best]:
+            best = k
+    return best
+
+
+def best_by_f(per_model: Sequence[ModelCounts]) -> tuple[float, float, float]:
+    """rouge-score's R, P, F of an instance: of the first model with the highest F (``score_multi``)."""
+    if not per_model:
+        return 0.0, 0.0, 0.0
+    scored = [rouge_score_prf(counts) for counts in per_model]
+    return scored[best_index([f for _, _, f in scored])]

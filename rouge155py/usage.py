@@ -31,7 +31,10 @@ _SHORT = """\
          [-z <SEE|SPL|ISI|SIMPLE>]
          [-j N | --jobs N (processes)]
          [--json | --format legacy|json|csv] [--signature] [--quiet] [--version]
-         [--lang LANG (any language)] [--stopwords FILE (for -s)]
+         [--lang LANG (any language)] [--stopwords FILE (for -s)] [--dialect rouge-score]
+         [--compare paired-bootstrap|permutation [--baseline SYSTEM]]
+         [--judgments FILE] [--measure R|P|F] [--samples N] [--seed N]
+         [--format markdown|latex] [--plot FILE.png|FILE.svg]
          <ROUGE-eval-config-file> [<systemID>]
 {prog} [options] --hyp FILE --ref FILE [--ref FILE ...] [--sep SEP (--sentence-separator)]
 {prog} [options] --jsonl FILE [--sep SEP]
@@ -41,6 +44,8 @@ Examples:
   {prog} -n 2 -z SPL filelist.txt SYS1
   {prog} -n 2 -m --format csv --hyp system.txt --ref reference1.txt --ref reference2.txt
   {prog} -n 2 -m --jsonl test-set.jsonl
+  {prog} -a -n 2 -m --compare permutation --baseline 1 --format markdown config.xml
+  {prog} -a -n 2 -m --judgments judgments.csv --plot systems.png config.xml
 """
 
 #: What a command line without a configuration gets on stderr, before its error line.
@@ -101,6 +106,22 @@ Additions of rouge155py:
   Not with -3. --lang en is the Perl's own text rules.
   --stopwords FILE: the words -s removes (one a line), instead of the SMART
   list; -s with --lang other than en needs it.
+  --dialect rouge-score: rouge-score 0.1.2's numbers (its tokens, nltk's Porter
+  stemmer under -m, F = 2PR/(P+R) unrounded, the reference with the highest F);
+  ROUGE-L is its rougeLsum (a summary's lines are its sentences). Only -n, -x,
+  -m and the bootstrap and output options go with it.
+Analyses of a run (printed instead of the report; see the README):
+  --compare paired-bootstrap|permutation: paired tests between the systems on
+  each metric (all pairs, or each against --baseline SYSTEM), difference with
+  its bootstrap interval, p-value and Holm's correction; --samples N (10000),
+  --seed N (12345), --measure R|P|F (F).
+  --judgments FILE: correlate every metric with the human judgments of a CSV
+  or JSONL file (eval_id, system, judgment columns) at the system, summary and
+  global levels: Pearson, Spearman, Kendall's tau-b with bootstrap intervals
+  (--samples N, 1000); needs scipy: pip install 'rouge155py[stats]'.
+  --format markdown|latex: the systems x metrics table (and the tables above);
+  --plot FILE.png|FILE.svg: the systems with their intervals (and with
+  --judgments FILE-scatter.png); needs matplotlib: pip install 'rouge155py[plot]'.
 Exit codes: 0 success; 1 other error (e.g. the report cannot be written);
   2 bad command line or option value; 3 bad configuration; 4 missing or invalid
   summary file; 5 bad data directory or stopword list; 6 computation undefined (e.g. ROUGE-W on

@@ -16,6 +16,7 @@ from __future__ import annotations
 import gc
 import os
 import signal
+import sys
 from collections import deque
 from typing import Any, Callable, NoReturn, Optional, TypeVar
 
@@ -175,6 +176,9 @@ class Workers:
     def _ended(self, signum: int, frame: object) -> None:
         if not self._watching:
             return
+        handling = sys.exc_info()[1]
+        if handling is not None and not isinstance(handling, Exception):
+            return  # the run is already ending (Ctrl-C, SIGTERM): its own ending stands
         for process in self._processes:
             if not process.is_alive():
                 self._watching = False

@@ -170,7 +170,7 @@ def test_perl_number(value: Any, printed: str) -> None:
 
 
 def test_perl_number_is_perls_print_of_a_double() -> None:
-    """Non-negative doubles of every magnitude (what counts are) against Perl's own ``print``."""
+    """Doubles of every magnitude and sign (counts, option values) against Perl's own ``print``."""
     perl = shutil.which("perl")
     if perl is None:
         pytest.skip("perl is not installed")
@@ -178,6 +178,7 @@ def test_perl_number_is_perls_print_of_a_double() -> None:
     values = [0.0, 1e15, 1e16, 5e-324, 1.7976931348623157e308, float("inf"), float("nan")]
     values += [rng.random() * 10 ** rng.randint(-30, 30) for _ in range(2000)]
     values += [float(rng.randrange(10**17)) for _ in range(200)]
+    values += [-0.0, float("-inf")] + [-v for v in values[7:50]]
     doubles = "".join(struct.pack(">d", v).hex() + "\n" for v in values).encode()
     program = 'chomp; print unpack("d>", pack("H16", $_)), "\\n"'
     done = subprocess.run([perl, "-ne", program], input=doubles, capture_output=True, check=True)

@@ -1,4 +1,4 @@
-"""The one choice of a run's text stage: the Perl's, or ``--lang``'s Unicode one.
+"""The one choice of a run's text stage: the Perl's, ``--lang``'s Unicode one, or rouge-score's.
 
 Readers, length limits, metrics, the bootstrap and the reports are the same
 for both: a stage only turns a reader's text into the tokens the metrics count
@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from typing import Optional, Protocol
 
 from ..resources import load_data, stopword_file_digest, stopword_file_lines
-from . import tokenize, unicode
+from . import rouge_score, tokenize, unicode
 
 __all__ = ["TextSettings", "TextStage", "text_stage"]
 
@@ -35,6 +35,7 @@ class TextSettings:
     stem_models_only: bool = False
     length_limit: float = 0
     byte_limit: float = 0
+    dialect: Optional[str] = None  # "rouge-score": its tokens and stemmer
 
     @property
     def unicode_text(self) -> bool:
@@ -63,6 +64,8 @@ class TextSettings:
             parts["tok"] = unicode.TOKENIZER_NAME
             parts["stem"] = f"snowball-{stemmer}" if stemmer else "none"
             parts["nltk"] = unicode.nltk_version()
+        if self.dialect is not None:
+            parts["dialect"] = self.dialect
         return parts
 
 
@@ -96,11 +99,14 @@ class TextStage(Protocol):
 
 
 def text_stage(settings: TextSettings) -> TextStage:
-    """The stage the settings ask for: ``--lang`` (not ``en``) is Unicode, else the Perl's rules.
+    """The stage the settings ask for: ``--dialect rouge-score`` is rouge-score's, ``--lang``
+    (not ``en``) is Unicode, else the Perl's rules.
 
     ``--stopwords FILE`` replaces the SMART list in either; the Unicode stage
     reads no data directory.
     """
+    if settings.dialect == rouge_score.DIALECT:
+        return rouge_score.RougeScoreTokenizer()
     user_list = stopword_file_lines(settings.stopwords_file) if settings.stopwords_file is not None else None
     if settings.unicode_text:
         return unicode.UnicodeTokenizer(

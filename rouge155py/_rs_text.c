@@ -1,0 +1,609 @@
+/* rouge-score's text stage: its tokens, and nltk's Porter stemmer (default mode).
+ *
+ * rouge-score lowercases a text with str.lower(), turns every run of characters other
+ * than a-z and 0-9 into one space and splits there; with its stemmer, tokens longer
+ * than 3 characters are stemmed by nltk's PorterStemmer.  Outside ASCII, str.lower()
+ * makes a-z of two characters only: U+212A KELVIN SIGN gives "k" and U+0130 (I with a
+ * dot above) gives "i" followed by a combining dot, which ends the token
+ * (tests/rouge_score/test_text.py checks this against the running Python's tables).
+ *
+ * The stemmer follows nltk's rule lists: in each list the first rule whose suffix the
+ * word ends with decides, applied or not.  Digits are consonants, as there.
+ */
+#include "_rs_text.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int rs_ints_push(RsInts *a, int value) {
+    if (a->count < a->capacity) {
+        a->items[a->count++] = value;
+        return 0;
+    }
+    {
+        Py_ssize_t capacity = a->capacity ? a->capacity * 2 : 256;
+        int *grown = (int *)realloc(a->items, (size_t)capacity * sizeof(int));
+        if (!grown) return -1;
+        a->items = grown;
+        a->capacity = capacity;
+    }
+    a->items[a->count++] = value;
+    return 0;
+}
+
+void rs_ints_free(RsInts *a) {
+    free(a->items);
+    a->items = NULL;
+    a->count = a->capacity = 0;
+}
+
+/* ---- nltk's Porter stemmer, NLTK_EXTENSIONS mode ---- */
+
+static int is_vowel(unsigned char c) { return c == 'a' || c == 'e' || c == 'i' || c == 'o' || c == 'u'; }
+
+/* Whether w[i] is a consonant: not a vowel, and a "y" only after a vowel or first (a run of
+ * "y"s alternates). */
+static int is_consonant(const unsigned char *w, Py_ssize_t i) {
+    int negate = 0;
+    if (is_vowel(w[i])) return 0;
+    if (w[i] != 'y') return 1;
+    while (i > 0 && w[i] == 'y') {
+        negate = !negate;
+        i--;
+    }
+    return (!is_vowel(w[i])) != negate;
+}
+
+/* The measure m of w[0 .. n): the number of vowel-consonant transitions. */
+static int measure(const unsigned char *w, Py_ssize_t n) {
+    int m = 0, before = -1, consonant;
+    Py_ssize_t i;
+    for (i = 0; i < n; i++) {
+        if (is_vowel(w[i])) consonant = 0;
+        else if (w[i] == 'y') consonant = i == 0 ? 1 : !before;
+        else consonant = 1;
+        if (before == 0 && consonant) m++;
+        before = consonant;
+    }
+    return m;
+}
+
+static int has_vowel(const unsigned char *w, Py_ssize_t n) {
+    Py_ssize_t i;
+    for (i = 0; i < n; i++)
+        if (!is_consonant(w, i)) return 1;
+    return 0;
+}
+
+/* *o: consonant, vowel, consonant other than w, x, y at the end; or (this mode) a
+ * two-letter stem vowel then consonant. */
+static int ends_cvc(const unsigned char *w, Py_ssize_t n) {
+    if (n >= 3 && is_consonant(w, n - 3) && !is_consonant(w, n - 2) && is_consonant(w, n - 1) &&
+        w[n - 1] != 'w' && w[n - 1] != 'x' && w[n - 1] != 'y')
+        return 1;
+    return n == 2 && !is_consonant(w, 0) && is_consonant(w, 1);
+}
+
+static int ends_with(const unsigned char *w, Py_ssize_t n, const char *suffix) {
+    Py_ssize_t len = (Py_ssize_t)strlen(suffix);
+    return n >= len && memcmp(w + n - len, suffix, (size_t)len) == 0;
+}
+
+/* The condition of a rule, on the stem w[0 .. stem) of the word w[0 .. n). */
+typedef enum { ANY, M_GT_0, M_GT_1, M_GT_1_ST, LOGI } Condition;
+
+typedef struct {
+    const char *suffix, *replacement;
+    Condition condition;
+} Rule;
+
+static int holds(Condition c, const unsigned char *w, Py_ssize_t n, Py_ssize_t stem) {
+    switch (c) {
+    case ANY: return 1;
+    case M_GT_0: return measure(w, stem) > 0;
+    case M_GT_1: return measure(w, stem) > 1;
+    case M_GT_1_ST: return measure(w, stem) > 1 && (w[stem - 1] == 's' || w[stem - 1] == 't');
+    case LOGI: return measure(w, n - 3) > 0; /* the word without "ogi" */
+    }
+    return 0;
+}
+
+/* The first rule whose suffix ends the word decides: its replacement when its condition
+ * holds, else the word unchanged. */
+static Py_ssize_t apply_rules(unsigned char *w, Py_ssize_t n, const Rule *rules, size_t count) {
+    size_t k;
+    for (k = 0; k < count; k++) {
+        Py_ssize_t stem;
+        size_t len;
+        if (!ends_with(w, n, rules[k].suffix)) continue;
+        stem = n - (Py_ssize_t)strlen(rules[k].suffix);
+        if (!holds(rules[k].condition, w, n, stem)) return n;
+        len = strlen(rules[k].replacement);
+        memcpy(w + stem, rules[k].replacement, len);
+        return stem + (Py_ssize_t)len;
+    }
+    return n;
+}
+
+#define RULES(table) (table), sizeof(table) / sizeof((table)[0])
+
+static const Rule STEP1A[] = {{"sses", "ss", ANY}, {"ies", "i", ANY}, {"ss", "ss", ANY}, {"s", "", ANY}};
+static const Rule STEP2[] = {
+    {"ational", "ate", M_GT_0}, {"tional", "tion", M_GT_0}, {"enci", "ence", M_GT_0}, {"anci", "ance", M_GT_0},
+    {"izer", "ize", M_GT_0},    {"bli", "ble", M_GT_0},     {"alli", "al", M_GT_0},   {"entli", "ent", M_GT_0},
+    {"eli", "e", M_GT_0},       {"ousli", "ous", M_GT_0},   {"ization", "ize", M_GT_0}, {"ation", "ate", M_GT_0},
+    {"ator", "ate", M_GT_0},    {"alism", "al", M_GT_0},    {"iveness", "ive", M_GT_0}, {"fulness", "ful", M_GT_0},
+    {"ousness", "ous", M_GT_0}, {"aliti", "al", M_GT_0},    {"iviti", "ive", M_GT_0}, {"biliti", "ble", M_GT_0},
+    {"fulli", "ful", M_GT_0},   {"logi", "log", LOGI},
+};
+static const Rule STEP3[] = {
+    {"icate", "ic", M_GT_0}, {"ative", "", M_GT_0}, {"alize", "al", M_GT_0}, {"iciti", "ic", M_GT_0},
+    {"ical", "ic", M_GT_0},  {"ful", "", M_GT_0},   {"ness", "", M_GT_0},
+};
+static const Rule STEP4[] = {
+    {"al", "", M_GT_1},   {"ance", "", M_GT_1}, {"ence", "", M_GT_1}, {"er", "", M_GT_1},   {"ic", "", M_GT_1},
+    {"able", "", M_GT_1}, {"ible", "", M_GT_1}, {"ant", "", M_GT_1},  {"ement", "", M_GT_1}, {"ment", "", M_GT_1},
+    {"ent", "", M_GT_1},  {"ion", "", M_GT_1_ST}, {"ou", "", M_GT_1}, {"ism", "", M_GT_1},  {"ate", "", M_GT_1},
+    {"iti", "", M_GT_1},  {"ous", "", M_GT_1},  {"ive", "", M_GT_1},  {"ize", "", M_GT_1},
+};
+
+/* Irregular forms this mode maps whole: word, then its stem. */
+static const char *const IRREGULAR[][2] = {
+    {"sky", "sky"},         {"skies", "sky"},     {"dying", "die"},       {"lying", "lie"},
+    {"tying", "tie"},       {"news", "news"},     {"innings", "inning"},  {"inning", "inning"},
+    {"outings", "outing"},  {"outing", "outing"}, {"cannings", "canning"}, {"canning", "canning"},
+    {"howe", "howe"},       {"proceed", "proceed"}, {"exceed", "exceed"}, {"succeed", "succeed"},
+};
+
+static Py_ssize_t step1a(unsigned char *w, Py_ssize_t n) {
+    if (n == 4 && ends_with(w, n, "ies")) return 3; /* "ies" -> "ie" */
+    return apply_rules(w, n, RULES(STEP1A));
+}
+
+static Py_ssize_t step1b(unsigned char *w, Py_ssize_t n) {
+    Py_ssize_t k;
+    if (ends_with(w, n, "ied")) return n == 4 ? 3 : n - 2; /* "ie", else "i" */
+    if (ends_with(w, n, "eed")) return measure(w, n - 3) > 0 ? n - 1 : n;
+    if (ends_with(w, n, "ed") && has_vowel(w, n - 2)) k = n - 2;
+    else if (ends_with(w, n, "ing") && has_vowel(w, n - 3)) k = n - 3;
+    else return n;
+    if (ends_with(w, k, "at") || ends_with(w, k, "bl") || ends_with(w, k, "iz")) {
+        w[k] = 'e';
+        return k + 1;
+    }
+    if (k >= 2 && w[k - 1] == w[k - 2] && is_consonant(w, k - 1))
+        return w[k - 1] == 'l' || w[k - 1] == 's' || w[k - 1] == 'z' ? k : k - 1;
+    if (measure(w, k) == 1 && ends_cvc(w, k)) {
+        w[k] = 'e';
+        return k + 1;
+    }
+    return k;
+}
+
+static Py_ssize_t step1c(unsigned char *w, Py_ssize_t n) {
+    if (n >= 1 && w[n - 1] == 'y' && n - 1 > 1 && is_consonant(w, n - 2)) w[n - 1] = 'i';
+    return n;
+}
+
+static Py_ssize_t step2(unsigned char *w, Py_ssize_t n) {
+    if (ends_with(w, n, "alli") && measure(w, n - 4) > 0) n -= 2; /* "alli" -> "al", then again */
+    return apply_rules(w, n, RULES(STEP2));
+}
+
+static Py_ssize_t step5(unsigned char *w, Py_ssize_t n) {
+    if (n >= 1 && w[n - 1] == 'e') {
+        int m = measure(w, n - 1);
+        if (m > 1 || (m == 1 && !ends_cvc(w, n - 1))) n -= 1;
+    }
+    if (ends_with(w, n, "ll") && measure(w, n - 1) > 1) n -= 1;
+    return n;
+}
+
+Py_ssize_t rs_porter_stem(unsigned char *w, Py_ssize_t n) {
+    size_t k;
+    for (k = 0; k < sizeof(IRREGULAR) / sizeof(IRREGULAR[0]); k++) {
+        size_t len = strlen(IRREGULAR[k][0]);
+        if ((size_t)n == len && memcmp(w, IRREGULAR[k][0], len) == 0) {
+            len = strlen(IRREGULAR[k][1]);
+            memcpy(w, IRREGULAR[k][1], len);
+            return (Py_ssize_t)len;
+        }
+    }
+    if (n <= 2) return n;
+    n = step1a(w, n);
+    n = step1b(w, n);
+    n = step1c(w, n);
+    n = step2(w, n);
+    n = apply_rules(w, n, RULES(STEP3));
+    n = apply_rules(w, n, RULES(STEP4));
+    return step5(w, n);
+}
+
+/* ---- The vocabulary: strings -> ids, by open addressing ---- */
+
+typedef struct {
+    Py_ssize_t offset; /* in the arena; -1: an empty slot */
+    Py_ssize_t len;
+    size_t hash;
+    int value;
+} Slot;
+
+typedef struct {
+    Slot *slots;
+    size_t mask, used;
+} Table;
+
+struct RsVocab {
+    int stem;
+    char *arena;
+    Py_ssize_t arena_len, arena_capacity;
+    Table read;  /* with stemming: a token as read -> the id of its stem */
+    Table words; /* a counted form -> its id */
+    RsInts word_at; /* per id, its counted form's offset in the arena */
+    RsInts word_len;
+    unsigned char *scratch; /* a token being stemmed */
+    Py_ssize_t scratch_capacity;
+};
+
+/* FNV-1a, one character at a time: the tokenizer hashes a token while it reads it. */
+#define HASH_START ((size_t)1469598103934665603ULL)
+#define HASH_STEP(h, c) (((h) ^ (unsigned char)(c)) * (size_t)1099511628211ULL)
+
+static size_t hash_bytes(const char *s, Py_ssize_t n) {
+    size_t h = HASH_START;
+    Py_ssize_t i;
+    for (i = 0; i < n; i++) h = HASH_STEP(h, s[i]);
+    return h;
+}
+
+static int table_init(Table *t, size_t slots) {
+    size_t i;
+    t->slots = (Slot *)malloc(slots * sizeof(Slot));
+    if (!t->slots) return -1;
+    for (i = 0; i < slots; i++) t->slots[i].offset = -1;
+    t->mask = slots - 1;
+    t->used = 0;
+    return 0;
+}
+
+static int table_grow(Table *t) {
+    Table bigger;
+    size_t i;
+    if (table_init(&bigger, (t->mask + 1) * 2) < 0) return -1;
+    for (i = 0; i <= t->mask; i++) {
+        Slot *s = &t->slots[i];
+        size_t j;
+        if (s->offset < 0) continue;
+        for (j = s->hash & bigger.mask; bigger.slots[j].offset >= 0; j = (j + 1) & bigger.mask) {
+        }
+        bigger.slots[j] = *s;
+    }
+    bigger.used = t->used;
+    free(t->slots);
+    *t = bigger;
+    return 0;
+}
+
+/* The slot of s in t: its own, or the empty slot where it goes (offset -1). */
+static Slot *table_find(const RsVocab *v, const Table *t, const char *s, Py_ssize_t n, size_t hash) {
+    size_t j;
+    for (j = hash & t->mask; t->slots[j].offset >= 0; j = (j + 1) & t->mask) {
+        const Slot *at = &t->slots[j];
+        if (at->hash == hash && at->len == n && memcmp(v->arena + at->offset, s, (size_t)n) == 0)
+            return &t->slots[j];
+    }
+    return &t->slots[j];
+}
+
+/* Copies s into the arena: its offset, or -1 when memory runs out. */
+static Py_ssize_t arena_add(RsVocab *v, const char *s, Py_ssize_t n) {
+    Py_ssize_t at = v->arena_len;
+    if (v->arena_len + n > v->arena_capacity) {
+        Py_ssize_t capacity = v->arena_capacity * 2;
+        char *grown;
+        while (capacity < v->arena_len + n) capacity *= 2;
+        grown = (char *)realloc(v->arena, (size_t)capacity);
+        if (!grown) return -1;
+        v->arena = grown;
+        v->arena_capacity = capacity;
+    }
+    memcpy(v->arena + at, s, (size_t)n);
+    v->arena_len += n;
+    return at;
+}
+
+/* Puts s in t with the value, at the empty slot found for it: 0, or -1 (no memory). */
+static int table_add(RsVocab *v, Table *t, Slot *slot, const char *s, Py_ssize_t n, size_t hash, int value) {
+    Py_ssize_t at = arena_add(v, s, n);
+    if (at < 0) return -1;
+    slot->offset = at;
+    slot->len = n;
+    slot->hash = hash;
+    slot->value = value;
+    if (++t->used * 2 > t->mask + 1) return table_grow(t);
+    return 0;
+}
+
+RsVocab *rs_vocab_new(int stem) {
+    RsVocab *v = (RsVocab *)calloc(1, sizeof(RsVocab));
+    if (!v) return NULL;
+    v->stem = stem;
+    v->arena_capacity = 4096;
+    v->arena = (char *)malloc((size_t)v->arena_capacity);
+    if (!v->arena || table_init(&v->words, 1024) < 0 || table_init(&v->read, 1024) < 0) {
+        rs_vocab_free(v);
+        return NULL;
+    }
+    return v;
+}
+
+void rs_vocab_free(RsVocab *v) {
+    if (!v) return;
+    free(v->arena);
+    free(v->read.slots);
+    free(v->words.slots);
+    rs_ints_free(&v->word_at);
+    rs_ints_free(&v->word_len);
+    free(v->scratch);
+    free(v);
+}
+
+Py_ssize_t rs_vocab_size(const RsVocab *v) { return v->word_at.count; }
+
+const char *rs_vocab_word(const RsVocab *v, int id, Py_ssize_t *len) {
+    *len = v->word_len.items[id];
+    return v->arena + v->word_at.items[id];
+}
+
+/* The id of a counted form (of that hash), given one if new: >= 0, or -1 (no memory). */
+static int word_id(RsVocab *v, const char *s, Py_ssize_t n, size_t hash) {
+    Slot *slot = table_find(v, &v->words, s, n, hash);
+    int id;
+    if (slot->offset >= 0) return slot->value;
+    if (v->word_at.count >= INT_MAX || n > INT_MAX) return -1;
+    id = (int)v->word_at.count;
+    if (table_add(v, &v->words, slot, s, n, hash, id) < 0) return -1;
+    if (rs_ints_push(&v->word_at, (int)(v->arena_len - n)) < 0 || rs_ints_push(&v->word_len, (int)n) < 0) return -1;
+    return id;
+}
+
+/* The id of a token as read (a-z, 0-9; of that hash): its stem's with stemming, else its own. */
+static int token_id(RsVocab *v, const char *s, Py_ssize_t n, size_t hash) {
+    Slot *slot;
+    Py_ssize_t stemmed;
+    int id;
+    if (!v->stem || n <= 3) return word_id(v, s, n, hash);
+    slot = table_find(v, &v->read, s, n, hash);
+    if (slot->offset >= 0) return slot->value;
+    if (n > v->scratch_capacity) {
+        unsigned char *grown = (unsigned char *)realloc(v->scratch, (size_t)n);
+        if (!grown) return -1;
+        v->scratch = grown;
+        v->scratch_capacity = n;
+    }
+    memcpy(v->scratch, s, (size_t)n);
+    stemmed = rs_porter_stem(v->scratch, n);
+    id = word_id(v, (const char *)v->scratch, stemmed, hash_bytes((const char *)v->scratch, stemmed));
+    if (id < 0) return -1;
+    /* word_id may have grown the arena: find the slot again */
+    slot = table_find(v, &v->read, s, n, hash);
+    if (table_add(v, &v->read, slot, s, n, hash, id) < 0) return -1;
+    return id;
+}
+
+/* ---- Tokens of a text ---- */
+
+/* The token character a code point gives after str.lower() (ASCII and Latin-1), or 0. */
+static unsigned char token_char(Py_UCS4 c) {
+    if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')) return (unsigned char)c;
+    if (c >= 'A' && c <= 'Z') return (unsigned char)(c + 32);
+    return 0;
+}
+
+#define KELVIN_SIGN 0x212A
+#define CAPITAL_I_WITH_DOT 0x0130
+
+typedef struct {
+    RsVocab *v;
+    RsInts *ids, *ends;
+    char *token;
+    Py_ssize_t len, capacity, sentence_start;
+    size_t hash;
+    int lines;
+} Scan;
+
+static inline int scan_char(Scan *s, char c) {
+    if (s->len == s->capacity) {
+        Py_ssize_t capacity = s->capacity * 2;
+        char *grown = (char *)realloc(s->token, (size_t)capacity);
+        if (!grown) return -1;
+        s->token = grown;
+        s->capacity = capacity;
+    }
+    s->token[s->len++] = c;
+    s->hash = HASH_STEP(s->hash, c);
+    return 0;
+}
+
+static inline int scan_token_end(Scan *s) {
+    int id;
+    if (!s->len) return 0;
+    id = token_id(s->v, s->token, s->len, s->hash);
+    s->len = 0;
+    s->hash = HASH_START;
+    if (id < 0) return -1;
+    return rs_ints_push(s->ids, id);
+}
+
+static int scan_line_end(Scan *s) {
+    if (scan_token_end(s) < 0) return -1;
+    if (!s->lines || s->ids->count == s->sentence_start) return 0;
+    if (s->ids->count > INT_MAX) return -1;
+    s->sentence_start = s->ids->count;
+    return rs_ints_push(s->ends, (int)s->ids->count);
+}
+
+/* One code point: part of a token, or what ends one (a line too, at '\n'). */
+static inline int scan_code(Scan *s, Py_UCS4 c) {
+    unsigned char t = token_char(c);
+    if (t) return scan_char(s, (char)t);
+    if (c == '\n') return scan_line_end(s);
+    if (c == KELVIN_SIGN) return scan_char(s, 'k');
+    if (c == CAPITAL_I_WITH_DOT) return scan_char(s, 'i') < 0 ? -1 : scan_token_end(s);
+    return s->len ? scan_token_end(s) : 0; /* a separator, maybe after another */
+}
+
+/* The loop over a text's code points, for each width of them. */
+#define SCAN_TEXT(TYPE)                                                                            \
+    do {                                                                                           \
+        const TYPE *at = (const TYPE *)data;                                                       \
+        for (i = 0; i < len && status == 0; i++) status = scan_code(&s, at[i]);                   \
+    } while (0)
+
+int rs_tokenize(RsVocab *v, int kind, const void *data, Py_ssize_t len, int lines, RsInts *ids, RsInts *ends) {
+    Scan s;
+    Py_ssize_t i;
+    int status = 0;
+    s.v = v;
+    s.ids = ids;
+    s.ends = ends;
+    s.len = 0;
+    s.hash = HASH_START;
+    s.capacity = 64;
+    s.sentence_start = ids->count;
+    s.lines = lines;
+    s.token = (char *)malloc((size_t)s.capacity);
+    if (!s.token) return -1;
+    if (kind == PyUnicode_1BYTE_KIND) SCAN_TEXT(Py_UCS1);
+    else if (kind == PyUnicode_2BYTE_KIND) SCAN_TEXT(Py_UCS2);
+    else SCAN_TEXT(Py_UCS4);
+    if (status == 0) status = scan_line_end(&s);
+    free(s.token);
+    return status;
+}
+
+/* ---- Python wrappers ---- */
+
+/* rs_stem(word) -> str or None: nltk's PorterStemmer().stem(word) for a word of a-z and 0-9;
+ * None for any other word. */
+static PyObject *rs_stem(PyObject *self, PyObject *word) {
+    unsigned char small[64], *w = small;
+    Py_ssize_t n, i;
+    PyObject *result;
+    if (!PyUnicode_Check(word)) {
+        PyErr_SetString(PyExc_TypeError, "rs_stem: word must be a str");
+        return NULL;
+    }
+    if (PyUnicode_READY(word) < 0) return NULL;
+    n = PyUnicode_GET_LENGTH(word);
+    if (!PyUnicode_IS_ASCII(word)) Py_RETURN_NONE;
+    for (i = 0; i < n; i++) {
+        unsigned char c = PyUnicode_1BYTE_DATA(word)[i];
+        if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'))) Py_RETURN_NONE;
+    }
+    if ((size_t)n > sizeof(small)) {
+        w = (unsigned char *)PyMem_Malloc((size_t)n);
+        if (!w) return PyErr_NoMemory();
+    }
+    memcpy(w, PyUnicode_1BYTE_DATA(word), (size_t)n);
+    n = rs_porter_stem(w, n);
+    result = PyUnicode_FromStringAndSize((const char *)w, n);
+    if (w != small) PyMem_Free(w);
+    return result;
+}
+
+/* Characters of text beyond which the GIL is let go while tokenizing. */
+#define RELEASE_CHARS ((Py_ssize_t)1 << 16)
+
+static PyObject *int32_bytes(const RsInts *a) {
+    return PyBytes_FromStringAndSize((const char *)a->items, a->count * (Py_ssize_t)sizeof(int));
+}
+
+/* rs_encode(texts, stem, lines, words) -> (ids, ends, starts, vocabulary)
+ *   texts: a list of str; stem: stem tokens longer than 3 characters; lines: each text's
+ *   lines (at '\n') holding a token are its sentences, else each text is one sentence.
+ *   ids: int32 bytes, every token's id, text after text (an id is the same counted form
+ *   across all texts of the call); ends: int32, where each sentence ends in ids; starts:
+ *   int32, text t has sentences starts[t] .. starts[t + 1] - 1; vocabulary: per id its
+ *   counted form when `words` is set, else None.
+ */
+static PyObject *rs_encode(PyObject *self, PyObject *args) {
+    PyObject *o_texts, *texts = NULL, *result = NULL, *vocabulary = NULL;
+    PyObject *b_ids = NULL, *b_ends = NULL, *b_starts = NULL;
+    int stem, lines, words, status = 0;
+    RsVocab *v = NULL;
+    RsInts ids = {NULL, 0, 0}, ends = {NULL, 0, 0}, starts = {NULL, 0, 0};
+    Py_ssize_t n, t, total = 0;
+    PyThreadState *saved = NULL;
+
+    if (!PyArg_ParseTuple(args, "Oppp", &o_texts, &stem, &lines, &words)) return NULL;
+    texts = PySequence_Tuple(o_texts); /* holds every text while the GIL is let go */
+    if (!texts) return NULL;
+    n = PyTuple_GET_SIZE(texts);
+    for (t = 0; t < n; t++) {
+        PyObject *text = PyTuple_GET_ITEM(texts, t);
+        if (!PyUnicode_Check(text)) {
+            PyErr_SetString(PyExc_TypeError, "rs_encode: texts must be str");
+            goto done;
+        }
+        if (PyUnicode_READY(text) < 0) goto done;
+        total += PyUnicode_GET_LENGTH(text);
+    }
+    v = rs_vocab_new(stem);
+    if (!v) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (total >= RELEASE_CHARS) saved = PyEval_SaveThread();
+    for (t = 0; t < n && status == 0; t++) {
+        PyObject *text = PyTuple_GET_ITEM(texts, t);
+        if (ends.count > INT_MAX) status = -1;
+        else status = rs_ints_push(&starts, (int)ends.count);
+        if (status == 0)
+            status = rs_tokenize(v, PyUnicode_KIND(text), PyUnicode_DATA(text), PyUnicode_GET_LENGTH(text), lines,
+                                 &ids, &ends);
+        if (status == 0 && !lines) status = ids.count > INT_MAX ? -1 : rs_ints_push(&ends, (int)ids.count);
+    }
+    if (status == 0) status = ends.count > INT_MAX ? -1 : rs_ints_push(&starts, (int)ends.count);
+    if (saved) PyEval_RestoreThread(saved);
+    if (status < 0) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (words) {
+        Py_ssize_t k, size = rs_vocab_size(v);
+        vocabulary = PyList_New(size);
+        if (!vocabulary) goto done;
+        for (k = 0; k < size; k++) {
+            Py_ssize_t len;
+            const char *word = rs_vocab_word(v, (int)k, &len);
+            PyObject *item = PyUnicode_FromStringAndSize(word, len);
+            if (!item) goto done;
+            PyList_SET_ITEM(vocabulary, k, item);
+        }
+    } else {
+        Py_INCREF(Py_None);
+        vocabulary = Py_None;
+    }
+    b_ids = int32_bytes(&ids);
+    b_ends = int32_bytes(&ends);
+    b_starts = int32_bytes(&starts);
+    if (b_ids && b_ends && b_starts) result = PyTuple_Pack(4, b_ids, b_ends, b_starts, vocabulary);
+done:
+    Py_XDECREF(b_ids);
+    Py_XDECREF(b_ends);
+    Py_XDECREF(b_starts);
+    Py_XDECREF(vocabulary);
+    Py_DECREF(texts);
+    rs_vocab_free(v);
+    rs_ints_free(&ids);
+    rs_ints_free(&ends);
+    rs_ints_free(&starts);
+    return result;
+}
+
+PyMethodDef rs_text_methods[] = {
+    {"rs_stem", rs_stem, METH_O, "nltk's Porter stem (default mode) of a word of a-z and 0-9; None for any other."},
+    {"rs_encode", rs_encode, METH_VARARGS, "Token ids of texts as rouge-score's tokenizer finds them."},
+    {NULL, NULL, 0, NULL},
+};

@@ -1,0 +1,310 @@
+"""rouge-score's ``rouge_scorer`` module: ``RougeScorer`` (``score``, ``score_multi``, ``score_batch``).
+
+The counts are the Perl dialect's: clipped n-gram hits (the kernel's
+``unit_hits``) and the union LCS of :mod:`rouge155py.metrics.lcs`, whose
+backtrack and clipping are rouge-score's too. ``rougeL`` is the LCS of the whole
+token lists (one sentence each); ``rougeLsum`` the union LCS of each target
+line with the prediction's lines, clipped by both texts' token counts. Scores
+are rouge-score's: unrounded hit / max(count, 1) and F = 2PR / (P + R)
+(:func:`rouge155py.scoring.rouge_score_prf`).
+"""
+
+from __future__ import annotations
+
+import re
+from array import array
+from collections import Counter
+from typing import Any, Hashable, Iterable, Optional, Sequence
+
+from ..errors import UsageError
+from ..metrics import ModelCounts, clipped_hits
+from ..metrics.lcs import LcsText, check_table_size, lcs_marks, score_lcs
+from ..metrics.ngram import NGram
+from ..metrics.pairs import available, peer_counts
+from ..scoring import best_index, rouge_score_prf
+from ..text import rouge_score as stage
+from . import scoring, tokenizers
+
+__all__ = ["RougeScorer", "lcs_ind"]
+
+_NGRAM_TYPE = re.compile(r"rouge[0-9]$")
+
+# A text as the metrics see it: its token ids, and where each of its sentences starts (and the end).
+View = tuple[Sequence[int], Sequence[int]]
+
+
+class RougeScorer(scoring.BaseScorer):
+    """Scores of predictions against targets for the given ROUGE types.
+
+    ``rouge_types``: ``rouge1`` ... ``rouge9``, ``rougeL`` (LCS of the whole
+    texts), ``rougeLsum`` (union LCS of their lines, or of nltk's sentences with
+    ``split_summaries``). ``use_stemmer``: nltk's Porter stemmer on tokens longer
+    than 3 characters. ``tokenizer``: any object with ``tokenize(text)``.
+    """
+
+    def __init__(
+        self,
+        rouge_types: Sequence[str],
+        use_stemmer: bool = False,
+        split_summaries: bool = False,
+        tokenizer: Optional[Any] = None,
+    ) -> None:
+        self.rouge_types = rouge_types
+        self._tokenizer = tokenizer if tokenizer else tokenizers.DefaultTokenizer(use_stemmer)
+        self._split_summaries = split_summaries
+
+    def score(self, target: Any, prediction: Any) -> dict[str, scoring.Score]:
+        """The scores of a prediction against one target, per ROUGE type."""
+        return self._score_pairs([target], [prediction])[0]
+
+    def score_multi(self, targets: Sequence[Any], prediction: Any) -> dict[str, scoring.Score]:
+        """Per ROUGE type, the scores against the target with the highest F (the first of equals)."""
+        found = self._score_pairs(list(targets), [prediction] * len(targets))
+        return {k: found[best_index([s[k].fmeasure for s in found])][k] for k in self.rouge_types}
+
+    def score_batch(
+        self, targets: Sequence[Any], predictions: Sequence[Any]
+    ) -> list[dict[str, scoring.Score]]:
+        """``score(targets[i], predictions[i])`` for every i, in one pass; an item of ``targets``
+        that is a list or tuple of texts is scored as ``score_multi``."""
+        targets, predictions = list(targets), list(predictions)
+        if len(targets) != len(predictions):
+            raise ValueError(f"{len(targets)} targets but {len(predictions)} predictions")
+        flat_targets, flat_predictions, owners = [], [], []
+        for k, (target, prediction) in enumerate(zip(targets, predictions)):
+            group = target if isinstance(target, (list, tuple)) else [target]
+            flat_targets.extend(group)
+            flat_predictions.extend([prediction] * len(group))
+            owners.extend([k] * len(group))
+        found = self._score_pairs(flat_targets, flat_predictions)
+        out: list[Optional[dict[str, scoring.Score]]] = [None] * len(targets)
+        groups: dict[int, list[dict[str, scoring.Score]]] = {}
+        for k, scores in zip(owners, found):
+            groups.setdefault(k, []).append(scores)
+        for k, target in enumerate(targets):
+            members = groups.get(k, [])
+            if isinstance(target, (list, tuple)):
+                out[k] = {
+                    t: members[best_index([s[t].fmeasure for s in members])][t] for t in self.rouge_types
+                }
+            else:
+                out[k] = members[0]
+        return out  # type: ignore[return-value]
+
+    def _score_pairs(self, targets: list[Any], predictions: list[Any]) -> list[dict[str, scoring.Score]]:
+        """The scores of each (target, prediction) pair."""
+        kinds = _kinds(self.rouge_types)
+        whole_needed = not (len(self.rouge_types) == 1 and self.rouge_types[0] == "rougeLsum")
+        sums_needed = any(kind == "Lsum" for _, kind, _ in kinds)
+        wholes, sums = self._views(targets + predictions, whole_needed, sums_needed)
+        count = len(targets)
+        return [
+            _pair_scores(kinds, wholes[k], wholes[count + k], sums[k], sums[count + k]) for k in range(count)
+        ]
+
+    def _views(self, texts: list[Any], whole: bool, sums: bool) -> tuple[list[View], list[View]]:
+        """Each text as one sentence (rougeN, rougeL) and as its sentences (rougeLsum)."""
+        tokenizer = self._tokenizer
+        empty: View = (array("i"), array("i", [0]))
+        if type(tokenizer) is tokenizers.DefaultTokenizer:
+            stemmed = tokenizer._stemmer is not None
+            if not self._split_summaries:
+                # The lines' tokens, end to end, are the text's tokens: one encoding serves both.
+                encoded = stage.encode(texts, stemmed, lines=True)
+                lines = [_span(encoded, t, t + 1) for t in range(len(texts))]
+                return [(ids, array("i", [0, len(ids)])) for ids, _ in lines], lines
+            pieces = [self._sentences(text) for text in texts] if sums else [[] for _ in texts]
+            encoded = stage.encode(texts + [s for p in pieces for s in p], stemmed, lines=False)
+            wholes = [_span(encoded, t, t + 1) if whole else empty for t in range(len(texts))]
+            at, split = len(texts), []
+            for p in pieces:
+                split.append(_span(encoded, at, at + len(p)))
+                at += len(p)
+            return wholes, split
+        vocabulary: dict[Hashable, int] = {}
+        wholes = [_token_view([tokenizer.tokenize(t)], vocabulary) if whole else empty for t in texts]
+        split = [
+            _token_view([tokenizer.tokenize(s) for s in self._sentences(t)], vocabulary) if sums else empty
+            for t in texts
+        ]
+        return wholes, split
+
+    def _sentences(self, text: Any) -> list[str]:
+        """The sentences of ``rougeLsum``: the lines, or nltk's sentences with ``split_summaries``."""
+        found = _nltk_sentences(text) if self._split_summaries else _as_str(text).split("\n")
+        return [s for s in found if len(s)]
+
+
+def _kinds(rouge_types: Iterable[str]) -> list[tuple[str, str, int]]:
+    """(name, kind, n) of each ROUGE type: kind "n" (n-grams), "L" or "Lsum"; ValueError for others."""
+    kinds = []
+    for rouge_type in rouge_types:
+        if rouge_type == "rougeL":
+            kinds.append((rouge_type, "L", 0))
+        elif rouge_type == "rougeLsum":
+            kinds.append((rouge_type, "Lsum", 0))
+        elif _NGRAM_TYPE.match(_as_str(rouge_type)):
+            n = int(rouge_type[5:])
+            if n <= 0:
+                raise ValueError(f"rougen requires positive n: {rouge_type}")
+            kinds.append((rouge_type, "n", n))
+        else:
+            raise ValueError(f"Invalid rouge type: {rouge_type}")
+    return kinds
+
+
+def _as_str(text: Any) -> Any:
+    """bytes read as UTF-8, as rouge-score reads them; anything else as it is."""
+    return text.decode("utf-8") if isinstance(text, bytes) else text
+
+
+def _nltk_sentences(text: Any) -> list[str]:
+    """nltk's sentences of a text (its punkt model must be installed)."""
+    try:
+        import nltk
+    except ImportError:
+        raise UsageError("split_summaries needs nltk: pip install 'rouge155py[lang]'") from None
+    try:
+        return nltk.sent_tokenize(text)  # type: ignore[no-any-return]
+    except LookupError:
+        raise UsageError(
+            "split_summaries needs nltk's punkt sentence model, which is not installed: "
+            "python -m nltk.downloader punkt_tab"
+        ) from None
+
+
+def _span(encoded: stage.Encoded, first: int, last: int) -> View:
+    """The view of texts first .. last - 1 of an encoding, as one text."""
+    ends, starts = encoded.ends, encoded.starts
+    a, b = starts[first], starts[last]
+    base = ends[a - 1] if a else 0
+    end = ends[b - 1] if b > a else base
+    return encoded.ids[base:end], array("i", [0, *(ends[s] - base for s in range(a, b))])
+
+
+def _token_view(sentences: list[Sequence[Hashable]], vocabulary: dict[Hashable, int]) -> View:
+    """Sentences of tokens (a custom tokenizer's) as a view, ids from ``vocabulary``."""
+    encoded = stage.encode_tokens([sentences], vocabulary)
+    return _span(encoded, 0, 1)
+
+
+def _ngram_counts(prediction: Sequence[int], target: Sequence[int], n: int) -> ModelCounts:
+    """Clipped n-gram hits of the prediction (the peer) against the target (the model)."""
+    if available(n):
+        return peer_counts(prediction, [target], n, None, False)[0]  # type: ignore[arg-type]
+    return NGram(n).score_pair(list(prediction), list(target))
+
+
+def _lcs_counts(target: View, prediction: View) -> ModelCounts:
+    """Union-LCS hits of the target's sentences against the prediction's, clipped by their tokens."""
+    model = LcsText.from_ids(target[0], target[1], target[0])  # type: ignore[arg-type]
+    peer = LcsText.from_ids(prediction[0], prediction[1], prediction[0])  # type: ignore[arg-type]
+    check_table_size("rougeL", model, peer, "the target", "the prediction")
+    return score_lcs(model, peer)
+
+
+def _score(counts: ModelCounts) -> scoring.Score:
+    recall, precision, f = rouge_score_prf(counts)
+    return scoring.Score(precision=precision, recall=recall, fmeasure=f)
+
+
+def _pair_scores(
+    kinds: list[tuple[str, str, int]],
+    target: View,
+    prediction: View,
+    target_lines: View,
+    prediction_lines: View,
+) -> dict[str, scoring.Score]:
+    """The scores of one pair, per ROUGE type."""
+    result = {}
+    for name, kind, n in kinds:
+        if kind == "n":
+            result[name] = _score(_ngram_counts(prediction[0], target[0], n))
+            continue
+        model, peer = (target, prediction) if kind == "L" else (target_lines, prediction_lines)
+        if not len(model[0]) or not len(peer[0]):
+            result[name] = scoring.Score(precision=0, recall=0, fmeasure=0)
+        else:
+            result[name] = _score(_lcs_counts(model, peer))
+    return result
+
+
+# rouge-score's module-level helpers, which its unit tests call.
+
+
+def _create_ngrams(tokens: Sequence[Hashable], n: int) -> Counter[tuple[Hashable, ...]]:
+    """The n-grams of a token list (tuples), with their counts."""
+    return Counter(tuple(tokens[i : i + n]) for i in range(len(tokens) - n + 1))
+
+
+def _score_ngrams(target_ngrams: Counter[Any], prediction_ngrams: Counter[Any]) -> scoring.Score:
+    """Scores of clipped n-gram matches."""
+    hit = clipped_hits(target_ngrams, prediction_ngrams)
+    return _score(ModelCounts(hit, sum(target_ngrams.values()), sum(prediction_ngrams.values())))
+
+
+def _score_lcs(target_tokens: Sequence[Hashable], prediction_tokens: Sequence[Hashable]) -> scoring.Score:
+    """rougeL of two token lists."""
+    vocabulary: dict[Hashable, int] = {}
+    return _pair_scores(
+        [("rougeL", "L", 0)],
+        _token_view([target_tokens], vocabulary),
+        _token_view([prediction_tokens], vocabulary),
+        (array("i"), array("i", [0])),
+        (array("i"), array("i", [0])),
+    )["rougeL"]
+
+
+def _summary_level_lcs(
+    ref_sent: Sequence[Sequence[Hashable]], can_sent: Sequence[Sequence[Hashable]]
+) -> scoring.Score:
+    """rougeLsum of two texts given as sentences of tokens."""
+    vocabulary: dict[Hashable, int] = {}
+    target, prediction = _token_view(list(ref_sent), vocabulary), _token_view(list(can_sent), vocabulary)
+    return _pair_scores([("rougeLsum", "Lsum", 0)], target, prediction, target, prediction)["rougeLsum"]
+
+
+def _lcs_table(ref: Sequence[Hashable], can: Sequence[Hashable]) -> list[list[int]]:
+    """The LCS lengths of every pair of prefixes: table[i][j] for ref[:i] and can[:j]."""
+    table = [[0] * (len(can) + 1)]
+    for token in ref:
+        above, row = table[-1], [0]
+        for j, other in enumerate(can, 1):
+            row.append(above[j - 1] + 1 if token == other else max(above[j], row[j - 1]))
+        table.append(row)
+    return table
+
+
+def _backtrack_norec(table: list[list[int]], ref: Sequence[Hashable], can: Sequence[Hashable]) -> list[int]:
+    """The positions in ref of the LCS the table gives: diagonal on equal tokens, up when the
+    cell above is at least the one to the left, else left."""
+    i, j, found = len(ref), len(can), []
+    while i and j:
+        if ref[i - 1] == can[j - 1]:
+            i, j = i - 1, j - 1
+            found.append(i)
+        elif table[i][j - 1] > table[i - 1][j]:
+            j -= 1
+        else:
+            i -= 1
+    return found[::-1]
+
+
+def lcs_ind(ref: Sequence[Hashable], can: Sequence[Hashable]) -> list[int]:
+    """The positions in ref of one LCS with can (the metrics' backtrack)."""
+    mask = [False] * len(ref)
+    lcs_marks(ref, can, mask)
+    return [i for i, marked in enumerate(mask) if marked]
+
+
+def _find_union(lcs_list: Iterable[Iterable[int]]) -> list[int]:
+    """The positions in any of the lists, ascending."""
+    return sorted(set().union(*lcs_list))
+
+
+def _union_lcs(ref: Sequence[Hashable], c_list: Iterable[Sequence[Hashable]]) -> list[Hashable]:
+    """The tokens of ref in the LCS with any of the sentences, in order."""
+    mask = [False] * len(ref)
+    for can in c_list:
+        lcs_marks(ref, can, mask)
+    return [token for token, marked in zip(ref, mask) if marked]

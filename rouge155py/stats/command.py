@@ -1,0 +1,195 @@
+"""The command line's analyses of a run: ``--compare``, ``--judgments``, tables and ``--plot``.
+
+Asked for by the long options below (or by ``--format markdown|latex``), the
+command prints what they make instead of the report; without them, nothing
+here runs and the report is the Perl's, byte for byte.
+
+- ``--compare paired-bootstrap|permutation``: paired tests between the systems
+  (all pairs, or each against ``--baseline SYSTEM``), Holm-corrected;
+- ``--judgments FILE``: every metric of the run against each human judgment
+  of the file, at the system, summary and global levels (Pearson, Spearman,
+  Kendall's tau-b, bootstrap intervals over systems and inputs at once);
+- ``--measure R|P|F`` (F), ``--samples N`` (10000 for comparisons, 1000 for
+  correlations), ``--seed N`` (12345);
+- ``--plot FILE.png|FILE.svg``: the systems with their intervals; with
+  ``--judgments`` also ``FILE-scatter.png``, the metrics against the first judgment.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable, Optional
+
+from ..errors import UsageError
+from .tables import TABLE_FORMATS
+
+if TYPE_CHECKING:
+    from ..options import Request
+    from ..report import Report
+
+__all__ = ["Analysis", "analysis_of"]
+
+#: The output formats of an analysis: the tables', and JSON and CSV ("legacy" is the text table).
+_FORMATS = ("legacy", "text", "json", "csv", *TABLE_FORMATS)
+
+
+def _whole(option: str, text: str) -> int:
+    if not re.fullmatch(r"\s*[0-9]+\s*", text):
+        raise UsageError(f"{option} needs a whole number, got {text!r}")
+    return int(text)
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """What the command line asks of a run besides its report, checked before the run."""
+
+    output_format: str
+    test: Optional[str] = None
+    baseline: Optional[str] = None
+    seed: int = 12345
+    samples: Optional[int] = None
+    measure: str = "f"
+    judgments: Optional[str] = None
+    plot: Optional[str] = None
+    show_signature: bool = False  # --signature: each analysis's signature on stderr too
+
+    def run(self, report: Report, say: Callable[[str], None]) -> str:
+        """The output: tables in the format asked for; warnings and signatures go to ``say``."""
+        from .significance import compare
+
+        comparisons = correlations = None
+        if self.test is not None:
+            samples = self.samples if self.samples is not None else 10_000
+            comparisons = compare(
+                report, self.test, self.baseline, self.measure, samples=samples, seed=self.seed
+            )
+            for warning in comparisons.warnings:
+                say(warning)
+            if self.show_signature:
+                say(comparisons.signature)
+        judgments = None
+        if self.judgments is not None:
+            from .judgments import read_judgments
+
+            judgments = read_judgments(self.judgments)
+            correlations = self._correlations(report, judgments, say)
+        if self.plot is not None:
+            self._draw(report, judgments)
+        return self._formatted(report, comparisons, correlations)
+
+    def _correlations(self, report: Report, judgments: Any, say: Callable[[str], None]) -> Any:
+        from .correlation import CorrelateSettings, correlate, report_variants
+
+        samples = self.samples if self.samples is not None else 1000
+        settings = CorrelateSettings(samples=samples, seed=self.seed)
+        found = correlate(report_variants(report, [self.measure]), judgments, settings=settings)
+        for warning in found.warnings:
+            say(warning)
+        if self.show_signature:
+            say(found.signature)
+        return found
+
+    def _draw(self, report: Report, judgments: Any) -> None:
+        from .plots import plot_scatter, plot_systems
+
+        path = self.plot
+        assert path is not None
+        plot_systems(report, path, measure=self.measure)
+        if judgments is not None:
+            stem, dot, suffix = path.rpartition(".")
+            plot_scatter(report, judgments, f"{stem}-scatter{dot}{suffix}", self.measure)
+
+    def _formatted(self, report: Report, comparisons: Any, correlations: Any) -> str:
+        from .tables import comparisons_table, correlation_table, systems_table
+
+        fmt = self.output_format
+        if fmt == "json":
+            document: dict[str, Any] = {}
+            if comparisons is not None:
+                document["comparisons"] = {"signature": comparisons.signature, "rows": comparisons.to_dicts()}
+            if correlations is not None:
+                document["correlations"] = {
+                    "signature": correlations.signature,
+                    "rows": correlations.to_dicts(),
+                }
+            return json.dumps(_defined(document), indent=2, allow_nan=False) + "\n"
+        if fmt == "csv":
+            return _csv((comparisons or correlations).to_dicts())
+        table_format = "text" if fmt == "legacy" else fmt
+        parts = []
+        if fmt in ("markdown", "latex") and (comparisons is None or comparisons.baseline is not None):
+            parts.append(systems_table(report, fmt, self.measure, comparisons=comparisons))
+        if comparisons is not None:
+            parts.append(comparisons_table(comparisons, table_format))
+        if correlations is not None:
+            for judgment in dict.fromkeys(r.judgment for r in correlations.rows):
+                for coefficient in ("pearson", "spearman", "kendall"):
+                    parts.append(
+                        correlation_table(correlations, table_format, coefficient, judgment, intervals=True)
+                    )
+        return "\n".join(parts)
+
+
+def _defined(value: Any) -> Any:
+    """A JSON-ready value with each NaN (an undefined coefficient or bound) as None (null)."""
+    if isinstance(value, float) and value != value:
+        return None
+    if isinstance(value, dict):
+        return {key: _defined(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_defined(item) for item in value]
+    return value
+
+
+def _csv(rows: list[dict[str, Any]]) -> str:
+    import csv
+    import io
+
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=list(rows[0]) if rows else [], lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(rows)
+    return buffer.getvalue()
+
+
+def analysis_of(request: Request) -> Optional[Analysis]:
+    """The analysis a command line asks for, checked; None for the report alone."""
+    given = request.analysis
+    fmt = request.output_format
+    if not given and fmt not in TABLE_FORMATS:
+        return None
+    if fmt not in _FORMATS:
+        raise UsageError(f"--format must be one of {', '.join(_FORMATS)} with an analysis, got {fmt!r}")
+    from .scores import measure_index
+    from .significance import TESTS, checked_draws
+
+    test = given.get("--compare")
+    if test is not None and test not in TESTS:
+        raise UsageError(f"--compare must be one of {', '.join(TESTS)}, got {test!r}")
+    if "--baseline" in given and test is None:
+        raise UsageError("--baseline names the system the others are compared with: add --compare TEST")
+    if fmt == "csv" and (test is None) == ("--judgments" not in given):
+        raise UsageError("--format csv holds one table: give one of --compare and --judgments")
+    if fmt == "json" and test is None and "--judgments" not in given:
+        raise UsageError("--format json with an analysis needs --compare or --judgments")
+    plot = given.get("--plot")
+    if plot is not None and not plot.lower().endswith((".png", ".svg")):
+        raise UsageError(f"--plot draws a PNG or an SVG file: its name ends in .png or .svg, got {plot!r}")
+    if request.options is not None and request.options.counting:
+        raise UsageError("--compare, --judgments and tables need -t 0: under -t 1/-t 2 instances hold counts")
+    seed = _whole("--seed", given["--seed"]) if "--seed" in given else 12345
+    samples = _whole("--samples", given["--samples"]) if "--samples" in given else None
+    checked_draws(1 if samples is None else samples, seed, 95.0)
+    return Analysis(
+        output_format=fmt,
+        test=test,
+        baseline=given.get("--baseline"),
+        seed=seed,
+        samples=samples,
+        measure=measure_index(given.get("--measure", "F"))[0],
+        judgments=given.get("--judgments"),
+        plot=plot,
+        show_signature=request.show_signature,
+    )

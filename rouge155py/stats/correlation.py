@@ -1,0 +1,484 @@
+"""Does the metric agree with people? ROUGE variants against human judgments.
+
+Three levels (as in Deutsch, Dror and Roth, TACL 2021), on the grid of judged
+systems x judged items:
+
+- ``system``: each system's mean over the items, correlated across systems;
+- ``summary``: per item, the systems' scores correlated; the mean over the items
+  whose coefficient is defined (an item where every system scores the same has none);
+- ``global``: every (system, item) score, correlated.
+
+Coefficients: Pearson's r, Spearman's rho (Pearson's r of the ranks, ties
+given their mean rank) and Kendall's tau-b, computed here along the last axis
+of arrays (so that thousands of bootstrap samples are one call), and checked
+against scipy.stats. Confidence intervals are bootstrap percentile intervals
+over systems, over items (inputs), or over both at once; a difference of two
+variants' coefficients is tested by a paired bootstrap (the same draws for
+both) and, for Pearson's r, by Williams' test for dependent correlations that
+share one variable (Williams 1959; Steiger 1980, eq. 11).
+
+Needs scipy (the ``[stats]`` extra) for ranks, large Kendall's tau and the t
+distribution.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Optional, Sequence
+
+import numpy as np
+
+from ..errors import ComputeError, ConfigError, UsageError, described
+from .judgments import Judgments
+from .scores import item_scores, measure_index
+from .significance import _blocks, _generator, checked_draws, signature_of
+
+if TYPE_CHECKING:
+    from ..report import Report
+
+__all__ = [
+    "COEFFICIENTS",
+    "LEVELS",
+    "RESAMPLING",
+    "Correlation",
+    "Correlations",
+    "Difference",
+    "correlate",
+    "correlation_difference",
+    "kendall_tau_b",
+    "pearson",
+    "report_variants",
+    "spearman",
+    "williams_test",
+]
+
+LEVELS = ("system", "summary", "global")
+RESAMPLING = ("systems", "inputs", "both", "none")
+#: Variant name -> system ID -> eval ID -> score.
+Variants = Mapping[str, Mapping[str, Mapping[str, float]]]
+#: Above this many points Kendall's tau is scipy's (n log n) instead of the pairwise form here.
+_PAIRWISE_KENDALL = 150
+
+
+def _scipy_stats() -> Any:
+    try:
+        import scipy.stats
+    except ImportError:
+        raise UsageError("correlations need scipy: pip install 'rouge155py[stats]'") from None
+    return scipy.stats
+
+
+def pearson(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Pearson's r along the last axis (NaN where either side is constant)."""
+    x = np.asarray(x, dtype=np.float64)
+    y = np.asarray(y, dtype=np.float64)
+    dx = x - x.mean(axis=-1, keepdims=True)
+    dy = y - y.mean(axis=-1, keepdims=True)
+    nx = np.sqrt((dx * dx).sum(axis=-1))
+    ny = np.sqrt((dy * dy).sum(axis=-1))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        r = ((dx / nx[..., None]) * (dy / ny[..., None])).sum(axis=-1)
+    return np.clip(r, -1.0, 1.0)
+
+
+def spearman(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Spearman's rho along the last axis: Pearson's r of the ranks (ties: their mean rank)."""
+    rank = _scipy_stats().rankdata
+    return pearson(rank(x, axis=-1), rank(y, axis=-1))
+
+
+def kendall_tau_b(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Kendall's tau-b along the last axis: (concordant - discordant) / sqrt((n0 - n1)(n0 - n2)),
+    n0 the pairs, n1 and n2 those tied in x and in y."""
+    x = np.asarray(x, dtype=np.float64)
+    y = np.asarray(y, dtype=np.float64)
+    shape, n = x.shape[:-1], x.shape[-1]
+    flat_x, flat_y = x.reshape(-1, n), y.reshape(-1, n)
+    out = np.empty(flat_x.shape[0])
+    if n > _PAIRWISE_KENDALL:
+        stats = _scipy_stats()
+        for k in range(flat_x.shape[0]):
+            out[k] = stats.kendalltau(flat_x[k], flat_y[k]).statistic
+        return out.reshape(shape)
+    first, second = np.triu_indices(n, 1)
+    pairs = len(first)
+    for start, size in _row_blocks(flat_x.shape[0], pairs):
+        sx = np.sign(flat_x[start : start + size, first] - flat_x[start : start + size, second])
+        sy = np.sign(flat_y[start : start + size, first] - flat_y[start : start + size, second])
+        s = (sx * sy).sum(axis=-1)
+        untied_x = pairs - (sx == 0).sum(axis=-1)
+        untied_y = pairs - (sy == 0).sum(axis=-1)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            out[start : start + size] = s / np.sqrt(untied_x.astype(np.float64) * untied_y)
+    return np.clip(out, -1.0, 1.0).reshape(shape)
+
+
+def _row_blocks(rows: int, cells: int) -> list[tuple[int, int]]:
+    sizes = _blocks(rows, cells) if rows else []
+    starts = np.cumsum([0, *sizes])[:-1]
+    return [(int(a), b) for a, b in zip(starts, sizes)]
+
+
+COEFFICIENTS: dict[str, Callable[[np.ndarray, np.ndarray], np.ndarray]] = {
+    "pearson": pearson,
+    "spearman": spearman,
+    "kendall": kendall_tau_b,
+}
+
+
+def level_coefficient(level: str, coefficient: str, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """The coefficient at a level of grids ``x``, ``y`` (..., systems, items): one value per grid."""
+    compute = COEFFICIENTS[coefficient]
+    if level == "system":
+        return compute(x.mean(axis=-1), y.mean(axis=-1))
+    if level == "summary":
+        per_item = compute(np.swapaxes(x, -1, -2), np.swapaxes(y, -1, -2))
+        defined = np.isfinite(per_item)
+        count = defined.sum(axis=-1)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.where(defined, per_item, 0.0).sum(axis=-1) / count
+    shape = (*x.shape[:-2], x.shape[-2] * x.shape[-1])
+    return compute(x.reshape(shape), y.reshape(shape))
+
+
+def williams_test(r12: float, r13: float, r23: float, n: int) -> tuple[float, float, float]:
+    """Williams' test that r12 and r13, which share variable 1, differ: (t, one-sided p, two-sided p).
+
+    t = (r12 - r13) sqrt((n - 1)(1 + r23)) / sqrt(2 (n - 1)/(n - 3) |R| + ((r12 + r13)/2)^2 (1 - r23)^3),
+    |R| = 1 - r12^2 - r13^2 - r23^2 + 2 r12 r13 r23, with n - 3 degrees of freedom; the
+    one-sided p is that of r12 > r13.
+    """
+    if n <= 3:
+        raise ComputeError(f"Williams' test needs more than 3 points, got {n}")
+    determinant = 1 - r12 * r12 - r13 * r13 - r23 * r23 + 2 * r12 * r13 * r23
+    mean = (r12 + r13) / 2
+    denominator = math.sqrt(2 * (n - 1) / (n - 3) * determinant + mean * mean * (1 - r23) ** 3)
+    if denominator == 0:
+        raise ComputeError("Williams' test is undefined: the two variants are perfectly correlated")
+    t = (r12 - r13) * math.sqrt((n - 1) * (1 + r23)) / denominator
+    distribution = _scipy_stats().t
+    return t, float(distribution.sf(t, n - 3)), float(2 * distribution.sf(abs(t), n - 3))
+
+
+@dataclass(frozen=True)
+class CorrelateSettings:
+    """The bootstrap of the confidence intervals: over what, how many samples, the seed."""
+
+    resample: str = "both"
+    samples: int = 1000
+    seed: int = 12345
+    confidence: float = 95.0
+
+    def __post_init__(self) -> None:
+        if self.resample not in RESAMPLING:
+            raise UsageError(
+                f"resample must be one of {', '.join(RESAMPLING)}, got {described(self.resample)}"
+            )
+        samples, seed, confidence = checked_draws(self.samples, self.seed, self.confidence)
+        object.__setattr__(self, "samples", samples)
+        object.__setattr__(self, "seed", seed)
+        object.__setattr__(self, "confidence", confidence)
+
+    def signature(self) -> str:
+        """``resample:both|samples:1000|seed:12345|ci:95|rng:pcg64|...``."""
+        parts = {"resample": self.resample, "samples": self.samples, "seed": self.seed}
+        return signature_of({**parts, "ci": f"{self.confidence:g}"})
+
+
+@dataclass(frozen=True)
+class Correlation:
+    """One coefficient of one variant against one judgment at one level, with its interval."""
+
+    variant: str
+    judgment: str
+    level: str
+    coefficient: str
+    value: float
+    low: float
+    high: float
+    systems: int
+    items: int
+
+
+@dataclass
+class Correlations:
+    """Every coefficient of a run, the settings that made them, and what was left out."""
+
+    settings: CorrelateSettings
+    rows: list[Correlation] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def signature(self) -> str:
+        """The bootstrap's settings."""
+        return self.settings.signature()
+
+    def get(self, variant: str, judgment: str, level: str, coefficient: str) -> Correlation:
+        """The row of a variant, judgment, level and coefficient."""
+        for row in self.rows:
+            if (row.variant, row.judgment, row.level, row.coefficient) == (
+                variant,
+                judgment,
+                level,
+                coefficient,
+            ):
+                return row
+        raise KeyError(f"no correlation of {variant} with {judgment} at the {level} level ({coefficient})")
+
+    def to_dicts(self) -> list[dict[str, Any]]:
+        """One dict per coefficient (JSON- and CSV-ready)."""
+        return [dict(row.__dict__) for row in self.rows]
+
+
+def report_variants(
+    report: Report, measures: Sequence[str] = ("recall", "precision", "f"), setting: str = ""
+) -> dict[str, dict[str, dict[str, float]]]:
+    """A report's variants: ``"ROUGE-1 R"``... -> system -> eval ID -> score (``setting`` appended
+    in brackets, e.g. ``"ROUGE-1 R [stem]"``, to tell the runs of several settings apart)."""
+    suffix = f" [{setting}]" if setting else ""
+    per_measure = {measure_index(m)[0]: item_scores(report, measure_index(m)[0]) for m in measures}
+    labels = next(iter(per_measure.values()), {})
+    return {
+        f"{label} {name[0].upper()}{suffix}": per_measure[name][label]
+        for label in labels
+        for name in per_measure
+    }
+
+
+@dataclass(frozen=True)
+class Grid:
+    """Judged systems x judged items: a variant's scores and a judgment's, as arrays."""
+
+    systems: list[str]
+    items: list[str]
+    warnings: tuple[str, ...] = ()
+
+
+def grid(variant: str, scores: Mapping[str, Mapping[str, float]], judgments: Judgments) -> Grid:
+    """The judged systems and items, checked against what the variant scores."""
+    systems, items = judgments.systems(), judgments.items()
+    if len(systems) < 3:
+        raise ComputeError(
+            f"{judgments.name}: {len(systems)} judged system(s): a correlation needs 3 or more"
+        )
+    for system in systems:
+        if system not in scores:
+            raise ConfigError(f"{judgments.name}: system {system!r} is judged but not scored ({variant})")
+        for item in items:
+            if item not in scores[system]:
+                raise ConfigError(
+                    f"{judgments.name}: eval {item!r} is judged but not scored "
+                    f"for system {system!r} ({variant})"
+                )
+    for name, table in judgments.scores.items():
+        for system in systems:
+            for item in items:
+                if (item, system) not in table:
+                    raise ConfigError(
+                        f"{judgments.name}: {name} has no score for eval {item!r} of system {system!r}"
+                    )
+    left = sorted(set(scores) - set(systems))
+    warnings = (f"{variant}: systems not judged, left out: {', '.join(left)}",) if left else ()
+    return Grid(systems, items, warnings)
+
+
+def _arrays(
+    scores: Mapping[str, Mapping[str, float]], judgments: Judgments, name: str, where: Grid
+) -> tuple[np.ndarray, np.ndarray]:
+    x = np.array([[scores[s][i] for i in where.items] for s in where.systems], dtype=np.float64)
+    table = judgments.scores[name]
+    y = np.array([[table[(i, s)] for i in where.items] for s in where.systems], dtype=np.float64)
+    return x, y
+
+
+def _check_judgment(name: str, y: np.ndarray, judgments: Judgments, levels: Sequence[str]) -> None:
+    """A judgment that cannot correlate with anything: the same everywhere, or (at the system
+    level) the same mean for every system."""
+    if np.all(y == y.flat[0]):
+        raise ComputeError(f"{judgments.name}: {name} is the same for every system and item: no correlation")
+    means = y.mean(axis=1)
+    if "system" in levels and np.all(means == means[0]):
+        raise ComputeError(
+            f"{judgments.name}: {name} ties every system (the same mean): no system-level correlation"
+        )
+
+
+def _draws(settings: CorrelateSettings, systems: int, items: int) -> tuple[np.ndarray, np.ndarray]:
+    """The bootstrap's rows and columns: (samples, systems), (samples, items)."""
+    rng = _generator(settings.seed, 2)
+    samples = settings.samples
+    rows = (
+        rng.integers(0, systems, size=(samples, systems))
+        if settings.resample in ("systems", "both")
+        else None
+    )
+    columns = (
+        rng.integers(0, items, size=(samples, items)) if settings.resample in ("inputs", "both") else None
+    )
+    if rows is None:
+        rows = np.broadcast_to(np.arange(systems), (samples, systems))
+    if columns is None:
+        columns = np.broadcast_to(np.arange(items), (samples, items))
+    return rows, columns
+
+
+def _resampled(
+    level: str, coefficient: str, x: np.ndarray, y: np.ndarray, rows: np.ndarray, columns: np.ndarray
+) -> np.ndarray:
+    """The coefficient on each bootstrap sample of the grid."""
+    samples = rows.shape[0]
+    out = np.empty(samples)
+    cells = x.size * (x.shape[0] if coefficient == "kendall" else 1)
+    for start, size in _row_blocks(samples, cells):
+        r = rows[start : start + size, :, None]
+        c = columns[start : start + size, None, :]
+        out[start : start + size] = level_coefficient(level, coefficient, x[r, c], y[r, c])
+    return out
+
+
+def _interval(values: np.ndarray, confidence: float) -> tuple[float, float]:
+    defined = values[np.isfinite(values)]
+    if defined.size == 0:
+        return math.nan, math.nan
+    tail = (100.0 - confidence) / 2
+    low, high = np.percentile(defined, [tail, 100.0 - tail])
+    return float(low), float(high)
+
+
+def _checked_names(given: Optional[Sequence[str]], known: Sequence[str], what: str) -> list[str]:
+    if given is None:
+        return list(known)
+    unknown = [name for name in given if name not in known]
+    if unknown:
+        raise UsageError(f"unknown {what} {', '.join(map(str, unknown))}: use {', '.join(known)}")
+    return list(given)
+
+
+def correlate(
+    variants: Variants,
+    judgments: Judgments,
+    levels: Optional[Sequence[str]] = None,
+    coefficients: Optional[Sequence[str]] = None,
+    judgment_names: Optional[Sequence[str]] = None,
+    settings: Optional[CorrelateSettings] = None,
+) -> Correlations:
+    """Every variant against every judgment, at each level, with each coefficient and its interval.
+
+    ``variants``: name -> system -> eval ID -> score (:func:`report_variants`
+    makes them from a report; merge the dicts of several runs for several
+    stemming or stopword settings). Judged systems and items must all be
+    scored; systems the run scores but nobody judged are left out (a warning).
+    """
+    _scipy_stats()
+    settings = settings or CorrelateSettings()
+    levels = _checked_names(levels, LEVELS, "level")
+    coefficients = _checked_names(coefficients, tuple(COEFFICIENTS), "coefficient")
+    names = _checked_names(judgment_names, judgments.columns, "judgment")
+    found = Correlations(settings)
+    if not variants:
+        raise UsageError("no variant to correlate")
+    draws: Optional[tuple[np.ndarray, np.ndarray]] = None
+    for variant, scores in variants.items():
+        where = grid(variant, scores, judgments)
+        found.warnings.extend(w for w in where.warnings if w not in found.warnings)
+        if draws is None and settings.resample != "none":
+            draws = _draws(settings, len(where.systems), len(where.items))
+        for name in names:
+            x, y = _arrays(scores, judgments, name, where)
+            _check_judgment(name, y, judgments, levels)
+            for level in levels:
+                for coefficient in coefficients:
+                    value = float(level_coefficient(level, coefficient, x, y))
+                    low = high = math.nan
+                    if draws is not None:
+                        low, high = _interval(
+                            _resampled(level, coefficient, x, y, *draws), settings.confidence
+                        )
+                    found.rows.append(
+                        Correlation(
+                            variant,
+                            name,
+                            level,
+                            coefficient,
+                            value,
+                            low,
+                            high,
+                            len(where.systems),
+                            len(where.items),
+                        )
+                    )
+    return found
+
+
+@dataclass(frozen=True)
+class Difference:
+    """Variant ``a``'s coefficient minus ``b``'s against one judgment at one level.
+
+    ``low``/``high``: the paired bootstrap's interval of the difference;
+    ``p_bootstrap``: its two-sided p-value (the draws shifted to the null);
+    ``williams_t``/``p_williams`` (two-sided): Williams' test, for Pearson's r at
+    the system and global levels (NaN otherwise).
+    """
+
+    a: str
+    b: str
+    judgment: str
+    level: str
+    coefficient: str
+    value_a: float
+    value_b: float
+    difference: float
+    low: float
+    high: float
+    p_bootstrap: float
+    williams_t: float
+    p_williams: float
+
+
+def correlation_difference(
+    variants: Variants,
+    judgments: Judgments,
+    a: str,
+    b: str,
+    judgment: Optional[str] = None,
+    level: str = "system",
+    coefficient: str = "pearson",
+    settings: Optional[CorrelateSettings] = None,
+) -> Difference:
+    """Whether variant ``a`` correlates with a judgment better than ``b`` (see :class:`Difference`)."""
+    _scipy_stats()
+    settings = settings or CorrelateSettings()
+    if settings.resample == "none":
+        raise UsageError("a paired bootstrap needs resampling: systems, inputs or both")
+    for name in (a, b):
+        if name not in variants:
+            raise UsageError(f"no variant {name!r} (there are: {', '.join(variants)})")
+    (judgment,) = _checked_names(
+        [judgment] if judgment else judgments.columns[:1], judgments.columns, "judgment"
+    )
+    (level,) = _checked_names([level], LEVELS, "level")
+    (coefficient,) = _checked_names([coefficient], tuple(COEFFICIENTS), "coefficient")
+    where = grid(a, variants[a], judgments)
+    grid(b, variants[b], judgments)
+    xa, y = _arrays(variants[a], judgments, judgment, where)
+    xb, _ = _arrays(variants[b], judgments, judgment, where)
+    _check_judgment(judgment, y, judgments, [level])
+    value_a = float(level_coefficient(level, coefficient, xa, y))
+    value_b = float(level_coefficient(level, coefficient, xb, y))
+    observed = value_a - value_b
+    draws = _draws(settings, len(where.systems), len(where.items))
+    drawn = _resampled(level, coefficient, xa, y, *draws) - _resampled(level, coefficient, xb, y, *draws)
+    defined = drawn[np.isfinite(drawn)]
+    low, high = _interval(defined, settings.confidence)
+    tolerance = 1e-12
+    at_least = int((np.abs(defined - observed) >= abs(observed) - tolerance).sum())
+    p_bootstrap = (1 + at_least) / (defined.size + 1) if defined.size else math.nan
+    t = p_williams = math.nan
+    if coefficient == "pearson" and level in ("system", "global"):
+        pick = (lambda m: m.mean(axis=1)) if level == "system" else (lambda m: m.ravel())
+        r_ab = float(pearson(pick(xa), pick(xb)))
+        t, _, p_williams = williams_test(value_a, value_b, r_ab, pick(xa).size)
+    return Difference(
+        a, b, judgment, level, coefficient, value_a, value_b, observed, low, high, p_bootstrap, t, p_williams
+    )

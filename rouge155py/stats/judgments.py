@@ -1,0 +1,164 @@
+"""Human judgments: a table of scores per item (eval ID) and system, one or more columns.
+
+CSV (a header line) or JSONL (one object a line), UTF-8::
+
+    eval_id,system,coverage,responsiveness
+    D061,1,0.42,3
+    {"eval_id": "D061", "system": "1", "coverage": 0.42, "responsiveness": 3}
+
+The item's column is ``eval_id`` (or ``item``, ``id``, ``input``, ``topic``), the
+system's ``system`` (or ``peer_id``, ``peer``); every other column is a
+judgment, a number on every row (Pyramid, LitePyramid, coverage,
+responsiveness ...). A file is JSONL when its name ends in ``.jsonl`` or
+``.json`` or its first non-blank byte is ``{``; else CSV. An empty cell,
+NaN or infinity, a cell that is not a number, a row given twice or a missing
+column is an error naming the file and line (:class:`~rouge155py.errors.ConfigError`);
+a file that cannot be read is an :class:`~rouge155py.errors.InputError`.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+import os
+from dataclasses import dataclass, field
+from typing import Any, Optional, Union
+
+from ..errors import ConfigError, InputError, UsageError, described
+from ..files import MAX_CONFIG_BYTES, read_file
+
+__all__ = ["ITEM_COLUMNS", "SYSTEM_COLUMNS", "Judgments", "read_judgments"]
+
+ITEM_COLUMNS = ("eval_id", "item", "id", "input", "topic")
+SYSTEM_COLUMNS = ("system", "peer_id", "peer")
+
+
+@dataclass
+class Judgments:
+    """Judgment name -> (eval ID, system ID) -> score, and where they came from."""
+
+    name: str
+    scores: dict[str, dict[tuple[str, str], float]] = field(default_factory=dict)
+
+    @property
+    def columns(self) -> list[str]:
+        """The judgments' names, in the file's order."""
+        return list(self.scores)
+
+    def systems(self) -> list[str]:
+        """Every system judged, sorted."""
+        return sorted({s for table in self.scores.values() for _, s in table})
+
+    def items(self) -> list[str]:
+        """Every eval ID judged, sorted."""
+        return sorted({i for table in self.scores.values() for i, _ in table})
+
+    @classmethod
+    def from_rows(cls, rows: list[dict[str, Any]], name: str = "judgments") -> Judgments:
+        """Judgments from dicts (the rows of a file, or a DataFrame's ``to_dict("records")``)."""
+        found = cls(name)
+        if not isinstance(rows, (list, tuple)):
+            raise UsageError(f"judgment rows must be a list of dicts, got {described(rows)}")
+        for line, row in enumerate(rows, 1):
+            found._add(row, f"{name}: row {line}")
+        found._check_filled()
+        return found
+
+    def _add(self, row: Any, where: str) -> None:
+        if not isinstance(row, dict):
+            raise ConfigError(f"{where}: a row is an object of columns, got {described(row)}")
+        item_key = _column(row, ITEM_COLUMNS, where, "the item (eval ID)")
+        system_key = _column(row, SYSTEM_COLUMNS, where, "the system")
+        key = (_identifier(row[item_key], where), _identifier(row[system_key], where))
+        columns = [c for c in row if c not in (item_key, system_key)]
+        if not columns:
+            raise ConfigError(f"{where}: no judgment column besides {item_key} and {system_key}")
+        if self.scores and set(columns) != set(self.scores):
+            raise ConfigError(f"{where}: the columns differ from the first row's ({', '.join(self.scores)})")
+        for column in columns:
+            table = self.scores.setdefault(str(column), {})
+            if key in table:
+                raise ConfigError(f"{where}: eval {key[0]!r} and system {key[1]!r} are judged twice")
+            table[key] = _number(row[column], where, str(column))
+
+    def _check_filled(self) -> None:
+        if not self.scores:
+            raise ConfigError(f"{self.name}: no judgment in the file")
+
+
+def _column(row: dict[str, Any], names: tuple[str, ...], where: str, what: str) -> str:
+    found = [name for name in names if name in row]
+    if len(found) != 1:
+        wanted = " or ".join(names)
+        raise ConfigError(f"{where}: {what} needs one column named {wanted}, found {len(found)}")
+    return found[0]
+
+
+def _identifier(value: Any, where: str) -> str:
+    if isinstance(value, bool) or not isinstance(value, (str, int)) or value == "":
+        raise ConfigError(f"{where}: an eval or system ID is a string or an integer, got {described(value)}")
+    return str(value)
+
+
+def _number(value: Any, where: str, column: str) -> float:
+    if isinstance(value, str):
+        text = value.strip()
+        try:
+            number = float(text)
+        except ValueError:
+            raise ConfigError(f"{where}: {column} is not a number: {described(value)}") from None
+    elif isinstance(value, (int, float)) and not isinstance(value, bool):
+        number = float(value)
+    else:
+        raise ConfigError(f"{where}: {column} is not a number: {described(value)}")
+    if not math.isfinite(number):
+        raise ConfigError(f"{where}: {column} is {described(value)}: every judgment must be a finite number")
+    return number
+
+
+def _is_jsonl(path: str, text: str) -> bool:
+    if path.lower().endswith((".jsonl", ".json")):
+        return True
+    return text.lstrip()[:1] == "{"
+
+
+def read_judgments(path: Union[str, os.PathLike]) -> Judgments:  # type: ignore[type-arg]
+    """The judgments of a CSV or JSONL file (see the module's docstring)."""
+    name = os.fspath(path) if isinstance(path, os.PathLike) else path
+    if not isinstance(name, str):
+        raise UsageError(f"the judgments file must be a path, got {described(path)}")
+    data = read_file(name, InputError, f"Cannot open {name}", f"Cannot read {name}", limit=MAX_CONFIG_BYTES)
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise ConfigError(f"{name}: not UTF-8 (byte {error.start})") from None
+    found = Judgments(name)
+    if _is_jsonl(name, text):
+        for line, raw in enumerate(text.split("\n"), 1):
+            if not raw.strip():
+                continue
+            where = f"{name}, line {line}"
+            try:
+                row = json.loads(raw)
+            except ValueError as error:
+                raise ConfigError(f"{where}: not a JSON object ({error})") from None
+            found._add(row, where)
+    else:
+        reader = csv.reader(io.StringIO(text, newline=""))
+        header: Optional[list[str]] = None
+        for fields in reader:
+            line = reader.line_num
+            if not any(cell.strip() for cell in fields):
+                continue
+            if header is None:
+                header = [cell.strip() for cell in fields]
+                if len(set(header)) != len(header):
+                    raise ConfigError(f"{name}, line {line}: a column is named twice")
+                continue
+            if len(fields) != len(header):
+                raise ConfigError(f"{name}, line {line}: {len(fields)} cells, the header has {len(header)}")
+            found._add(dict(zip(header, (cell.strip() for cell in fields))), f"{name}, line {line}")
+    found._check_filled()
+    return found

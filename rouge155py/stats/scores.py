@@ -1,0 +1,75 @@
+"""Per-item scores of a report: metric -> system -> eval ID -> score, as the tests and correlations take them.
+
+The rows are those of the report (R, P and F rounded to 5 decimals, ``-t 0``):
+the numbers the Perl averages and resamples. Under ``-t 1``/``-t 2`` an
+instance holds counts, not a score of its own: refused.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Mapping, Optional, Sequence
+
+from ..errors import UsageError
+from ..results import eval_id_of
+
+if TYPE_CHECKING:
+    from ..report import Report
+
+__all__ = ["MEASURES", "ItemScores", "item_scores", "measure_index"]
+
+#: R, P, F: each measure's name and its position in an instance's row.
+MEASURES = {"recall": 0, "precision": 1, "f": 2}
+_SHORT = {"r": "recall", "p": "precision", "f": "f"}
+
+#: metric label -> system ID -> eval ID -> score.
+ItemScores = dict[str, dict[str, dict[str, float]]]
+
+
+def measure_index(measure: str) -> tuple[str, int]:
+    """A measure's name and position: ``recall``/``r``/``R``, ``precision``/``p``, ``f``/``F``."""
+    if not isinstance(measure, str):
+        raise UsageError(f"the measure must be one of R, P, F, got {measure!r}")
+    name = _SHORT.get(measure.lower(), measure.lower())
+    if name not in MEASURES:
+        raise UsageError(f"the measure must be one of R, P, F (recall, precision, f), got {measure!r}")
+    return name, MEASURES[name]
+
+
+def item_scores(report: Report, measure: str = "f", metrics: Optional[Sequence[str]] = None) -> ItemScores:
+    """Every system's score on every item, per metric, for one measure (R, P or F).
+
+    ``metrics``: labels to keep (``"ROUGE-1"``, ``"ROUGE-L"`` ...), all by default.
+    System IDs are shown as a person reads them (the system ID as typed).
+    """
+    if report.options.counting:
+        raise UsageError("per-item scores need -t 0: under -t 1/-t 2 an instance holds counts, not a score")
+    _, position = measure_index(measure)
+    found: ItemScores = {}
+    for result in report.results:
+        if metrics is not None and result.label not in metrics:
+            continue
+        system = report.options.shown_peer_id(result.peer_id)
+        found.setdefault(result.label, {})[system] = {
+            eval_id_of(instance, result.peer_id): float(row[position])
+            for instance, row in result.instances.items()
+        }
+    if metrics is not None:
+        missing = [label for label in metrics if label not in found]
+        if missing:
+            known = ", ".join(sorted({r.label for r in report.results}))
+            raise UsageError(f"no metric {', '.join(missing)} in the report (it has: {known})")
+    return found
+
+
+def scores_table(
+    systems: Mapping[str, Mapping[str, float]], order: Sequence[str]
+) -> tuple[list[str], list[list[float]]]:
+    """The eval IDs every system in ``order`` has, and each system's scores on them."""
+    common = set.intersection(*(set(systems[s]) for s in order)) if order else set()
+    items = sorted(common, key=_eval_key)
+    return items, [[systems[s][i] for i in items] for s in order]
+
+
+def _eval_key(eval_id: str) -> tuple[int, int, str]:
+    """Eval IDs in order: numbers by value first, then the others as strings."""
+    return (0, int(eval_id), eval_id) if eval_id.isascii() and eval_id.isdigit() else (1, 0, eval_id)

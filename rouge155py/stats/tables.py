@@ -1,0 +1,238 @@
+"""Tables for a paper: systems x metrics, comparisons, and correlations laid out as the ROUGE paper's.
+
+Each table is rendered as plain text (aligned columns), Markdown or LaTeX
+(``booktabs`` rules). Scores are printed with 5 decimals as the Perl prints
+them, coefficients and p-values with 4.
+
+- :func:`systems_table`: one row per system, one column per metric: the mean
+  and its confidence interval (the report's, the Perl's bootstrap), the best
+  of each column in bold, a dagger where a system differs from the baseline
+  (Holm-adjusted p-value below the level of the comparisons).
+- :func:`comparisons_table`: one row per comparison.
+- :func:`correlation_table`: as Table 1 of Lin (2004): the ROUGE variants as
+  rows, the settings of the runs (e.g. case, stem, stop) within each level as
+  columns; the best of each column in bold.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import TYPE_CHECKING, Optional, Sequence
+
+from ..errors import UsageError
+from ..scoring import fmt5
+from .correlation import Correlations
+from .scores import measure_index
+from .significance import Comparisons
+
+if TYPE_CHECKING:
+    from ..report import Report
+
+__all__ = ["TABLE_FORMATS", "comparisons_table", "correlation_table", "render", "systems_table"]
+
+TABLE_FORMATS = ("text", "markdown", "latex")
+#: How a measure is shown.
+_SHOWN = {"recall": "R", "precision": "P", "f": "F"}
+#: A cell: its text, whether it is bold, whether it carries the significance mark.
+Cell = tuple[str, bool, bool]
+_LATEX_SPECIAL = re.compile(r"([&%$#_{}~^\\])")
+_LATEX_WORDS = {"~": r"\textasciitilde{}", "^": r"\textasciicircum{}", "\\": r"\textbackslash{}"}
+
+
+def _latex_text(text: str) -> str:
+    return _LATEX_SPECIAL.sub(lambda m: _LATEX_WORDS.get(m.group(1), "\\" + m.group(1)), text)
+
+
+def _shown(cell: Cell, fmt: str) -> str:
+    text, bold, mark = cell
+    if fmt == "markdown":
+        text = text.replace("|", "\\|")
+        text = f"**{text}**" if bold else text
+        return text + ("†" if mark else "")
+    if fmt == "latex":
+        text = _latex_text(text)
+        text = f"\\textbf{{{text}}}" if bold else text
+        return text + ("$^\\dagger$" if mark else "")
+    return ("*" if bold else "") + text + ("+" if mark else "")
+
+
+def render(header: Sequence[str], rows: Sequence[Sequence[Cell]], fmt: str, caption: str = "") -> str:
+    """A table in a format of :data:`TABLE_FORMATS`; ``caption`` below it (a LaTeX caption)."""
+    if fmt not in TABLE_FORMATS:
+        raise UsageError(f"the table format must be one of {', '.join(TABLE_FORMATS)}, got {fmt!r}")
+    head = [(name, False, False) for name in header]
+    shown = [[_shown(cell, fmt) for cell in row] for row in [head, *rows]]
+    if fmt == "markdown":
+        lines = [
+            f"| {' | '.join(shown[0])} |",
+            "|" + "|".join(["---", *(["---:"] * (len(header) - 1))]) + "|",
+        ]
+        lines += [f"| {' | '.join(row)} |" for row in shown[1:]]
+        return "\n".join(lines) + (f"\n\n{caption}\n" if caption else "\n")
+    if fmt == "latex":
+        spec = "l" + "r" * (len(header) - 1)
+        lines = ["\\begin{table}[t]", "\\centering", f"\\begin{{tabular}}{{{spec}}}", "\\toprule"]
+        lines.append(" & ".join(shown[0]) + " \\\\")
+        lines.append("\\midrule")
+        lines += [" & ".join(row) + " \\\\" for row in shown[1:]]
+        lines += ["\\bottomrule", "\\end{tabular}"]
+        if caption:
+            lines.append(f"\\caption{{{_latex_text(caption)}}}")
+        return "\n".join([*lines, "\\end{table}"]) + "\n"
+    widths = [max(len(row[k]) for row in shown) for k in range(len(header))]
+    lines = [
+        "  ".join(cell.ljust(w) if k == 0 else cell.rjust(w) for k, (cell, w) in enumerate(zip(row, widths)))
+        for row in shown
+    ]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join(line.rstrip() for line in lines) + (f"\n\n{caption}\n" if caption else "\n")
+
+
+def _best(values: Sequence[float]) -> float:
+    defined = [v for v in values if not math.isnan(v)]
+    return max(defined) if defined else math.nan
+
+
+def systems_table(
+    report: Report,
+    fmt: str = "markdown",
+    measure: str = "f",
+    metrics: Optional[Sequence[str]] = None,
+    comparisons: Optional[Comparisons] = None,
+    intervals: bool = True,
+) -> str:
+    """Systems x metrics: the report's average of one measure, its interval, the best in bold, and
+    (with ``comparisons`` made against a baseline) a dagger where a system differs from it."""
+    name, position = measure_index(measure)
+    if report.options.counting:
+        raise UsageError("a systems table needs -t 0 averages (under -t 1/-t 2 there are counts)")
+    labels: list[str] = []
+    cells: dict[tuple[str, str], tuple[float, float, float]] = {}
+    for result in report.results:
+        if metrics is not None and result.label not in metrics:
+            continue
+        if result.label not in labels:
+            labels.append(result.label)
+        s = result.summary
+        if s is not None:
+            system = report.options.shown_peer_id(result.peer_id)
+            cells[(system, result.label)] = (s.average[position], s.lower[position], s.upper[position])
+    systems = sorted({system for system, _ in cells})
+    best = {
+        label: _best([float(fmt5(cells[(s, label)][0])) for s in systems if (s, label) in cells])
+        for label in labels
+    }
+    baseline = comparisons.baseline if comparisons is not None else None
+    rows: list[list[Cell]] = []
+    for system in systems:
+        row: list[Cell] = [(system + (" (baseline)" if system == baseline else ""), False, False)]
+        for label in labels:
+            if (system, label) not in cells:
+                row.append(("", False, False))
+                continue
+            average, low, high = cells[(system, label)]
+            text = fmt5(average) + (f" [{fmt5(low)}, {fmt5(high)}]" if intervals else "")
+            compared = comparisons.against(label, name, system) if comparisons is not None else None
+            mark = compared is not None and compared.significant(comparisons.settings.level)  # type: ignore[union-attr]
+            row.append((text, float(fmt5(average)) == best[label], mark))
+        rows.append(row)
+    caption = (
+        f"{_SHOWN[name]} of each system: the average and its {report.options.confidence_label}% interval"
+    )
+    caption += f" ({report.options.resample_count} resamples); the best of each metric in bold."
+    if comparisons is not None and baseline is not None:
+        s = comparisons.settings
+        caption += (
+            f" Marked: differs from {baseline} ({s.test}, {s.samples} samples, seed {s.seed},"
+            f" Holm-adjusted p < {s.level:g})."
+        )
+    return render(["system", *labels], rows, fmt, caption)
+
+
+def _number(value: float, digits: int = 4) -> str:
+    return "nan" if math.isnan(value) else f"{value:.{digits}f}"
+
+
+def _p(value: float) -> str:
+    return "<0.0001" if value < 1e-4 else _number(value)
+
+
+def comparisons_table(comparisons: Comparisons, fmt: str = "markdown") -> str:
+    """One row per comparison: metric, systems, difference and interval, p-value, Holm's."""
+    s = comparisons.settings
+    header = ["metric", "measure", "system", "vs", "items", "difference", f"{s.confidence:g}% interval"]
+    header += ["p", "p (Holm)"]
+    rows: list[list[Cell]] = []
+    for c in comparisons.rows:
+        significant = c.significant(s.level)
+        texts = [
+            c.metric,
+            _SHOWN.get(c.measure, c.measure),
+            c.system,
+            c.other,
+            str(c.items),
+            f"{c.difference:+.5f}",
+        ]
+        texts += [
+            f"[{c.low:+.5f}, {c.high:+.5f}]",
+            _p(c.p_value) + (" (exact)" if c.exact else ""),
+            _p(c.p_holm),
+        ]
+        rows.append([(text, False, significant and k == len(texts) - 1) for k, text in enumerate(texts)])
+    caption = f"{s.test}, {s.samples} samples, seed {s.seed}; marked: Holm-adjusted p < {s.level:g}."
+    return render(header, rows, fmt, caption)
+
+
+def _parts(variant: str) -> tuple[str, str]:
+    """A variant's metric and measure (``ROUGE-1 R [stem]`` -> ``ROUGE-1 R``) and its setting."""
+    found = re.fullmatch(r"(.*?)(?: \[(.*)\])?", variant)
+    assert found is not None
+    return found.group(1), found.group(2) or ""
+
+
+def correlation_table(
+    correlations: Correlations,
+    fmt: str = "markdown",
+    coefficient: str = "pearson",
+    judgment: Optional[str] = None,
+    levels: Optional[Sequence[str]] = None,
+    intervals: bool = False,
+) -> str:
+    """Variants as rows; per level, one column per setting (the runs' ``[setting]`` suffixes),
+    as Table 1 of Lin (2004). The best of each column is in bold."""
+    rows_of = [r for r in correlations.rows if r.coefficient == coefficient]
+    if not rows_of:
+        raise UsageError(f"no {coefficient} coefficient among the correlations")
+    judgment = judgment or rows_of[0].judgment
+    rows_of = [r for r in rows_of if r.judgment == judgment]
+    if not rows_of:
+        raise UsageError(f"no correlation with the judgment {judgment!r}")
+    chosen = levels or list(dict.fromkeys(r.level for r in rows_of))
+    variants = list(dict.fromkeys(_parts(r.variant)[0] for r in rows_of))
+    settings = list(dict.fromkeys(_parts(r.variant)[1] for r in rows_of))
+    columns = [(level, setting) for level in chosen for setting in settings]
+    value = {(_parts(r.variant)[0], r.level, _parts(r.variant)[1]): r for r in rows_of}
+    best = {col: _best([value[(v, *col)].value for v in variants if (v, *col) in value]) for col in columns}
+    rows: list[list[Cell]] = []
+    for variant in variants:
+        row: list[Cell] = [(variant, False, False)]
+        for col in columns:
+            found = value.get((variant, *col))
+            if found is None:
+                row.append(("", False, False))
+                continue
+            text = _number(found.value)
+            if intervals:
+                text += f" [{_number(found.low)}, {_number(found.high)}]"
+            row.append((text, found.value == best[col], False))
+        rows.append(row)
+    header = ["variant", *(f"{level} {setting}".strip() for level, setting in columns)]
+    r = rows_of[0]
+    s = correlations.settings
+    caption = (
+        f"{coefficient} correlation with {judgment} ({r.systems} systems, {r.items} inputs); best in bold."
+    )
+    if intervals:
+        caption += f" Intervals: bootstrap over {s.resample} ({s.samples} samples, seed {s.seed})."
+    return render(header, rows, fmt, caption)

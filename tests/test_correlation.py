@@ -1,0 +1,271 @@
+"""Correlation with human judgments: coefficients against scipy, levels against their definitions."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+scipy_stats = pytest.importorskip("scipy.stats")
+
+from rouge155py import ComputeError, ConfigError, InputError, UsageError, score  # noqa: E402
+from rouge155py.stats.correlation import (  # noqa: E402
+    CorrelateSettings,
+    correlate,
+    correlation_difference,
+    kendall_tau_b,
+    level_coefficient,
+    pearson,
+    report_variants,
+    spearman,
+    williams_test,
+)
+from rouge155py.stats.judgments import Judgments, read_judgments  # noqa: E402
+
+TABLES = 1200
+
+
+def random_tables(seed: int):  # type: ignore[no-untyped-def]
+    """Pairs of columns of 3 to 80 values; half of them drawn from a few values (many ties)."""
+    rng = np.random.default_rng(seed)
+    for k in range(TABLES):
+        n = int(rng.integers(3, 81))
+        if k % 2:
+            x = rng.integers(0, 5, size=n).astype(float)
+            y = rng.integers(0, 4, size=n) + 0.5 * x
+        else:
+            x = rng.normal(size=n)
+            y = 0.6 * x + rng.normal(size=n)
+        if np.all(x == x[0]) or np.all(y == y[0]):
+            x[0] += 1
+            y[0] += 1
+        yield x, y
+
+
+@pytest.mark.parametrize(
+    ("ours", "theirs"),
+    [
+        (pearson, lambda x, y: scipy_stats.pearsonr(x, y).statistic),
+        (spearman, lambda x, y: scipy_stats.spearmanr(x, y).statistic),
+        (kendall_tau_b, lambda x, y: scipy_stats.kendalltau(x, y, variant="b").statistic),
+    ],
+    ids=["pearson", "spearman", "kendall-tau-b"],
+)
+def test_coefficients_equal_scipy(ours, theirs) -> None:  # type: ignore[no-untyped-def]
+    worst = 0.0
+    count = 0
+    for x, y in random_tables(17):
+        worst = max(worst, abs(float(ours(x, y)) - float(theirs(x, y))))
+        count += 1
+    assert count == TABLES
+    assert worst <= 1e-12, worst
+
+
+def test_coefficients_of_a_batch_are_those_of_each_row() -> None:
+    rng = np.random.default_rng(3)
+    x = rng.integers(0, 6, size=(40, 25)).astype(float)
+    y = x + rng.integers(0, 3, size=(40, 25))
+    for compute in (pearson, spearman, kendall_tau_b):
+        batch = compute(x, y)
+        assert batch.shape == (40,)
+        assert all(batch[k] == pytest.approx(float(compute(x[k], y[k])), abs=1e-15) for k in range(40))
+
+
+def test_constant_input_has_no_coefficient() -> None:
+    for compute in (pearson, spearman, kendall_tau_b):
+        assert math.isnan(float(compute(np.ones(5), np.arange(5.0))))
+
+
+@pytest.mark.parametrize("coefficient", ["pearson", "spearman", "kendall"])
+def test_levels_follow_their_definitions(coefficient: str) -> None:
+    """System: means per system; summary: per item across systems, averaged; global: every cell."""
+    of = {
+        "pearson": lambda a, b: scipy_stats.pearsonr(a, b).statistic,
+        "spearman": lambda a, b: scipy_stats.spearmanr(a, b).statistic,
+        "kendall": lambda a, b: scipy_stats.kendalltau(a, b).statistic,
+    }[coefficient]
+    rng = np.random.default_rng(5)
+    for _ in range(30):
+        systems, items = int(rng.integers(3, 9)), int(rng.integers(2, 7))
+        x = rng.integers(0, 5, size=(systems, items)).astype(float)
+        y = x + rng.normal(size=(systems, items))
+        x[:, 0] = 1.0  # one item where every system scores the same: left out of the summary level
+        system = of(x.mean(axis=1), y.mean(axis=1))
+        summary = np.mean([of(x[:, j], y[:, j]) for j in range(1, items) if len(set(x[:, j])) > 1])
+        whole = of(x.ravel(), y.ravel())
+        assert level_coefficient("system", coefficient, x, y) == pytest.approx(system, abs=1e-12)
+        assert level_coefficient("global", coefficient, x, y) == pytest.approx(whole, abs=1e-12)
+        if any(len(set(x[:, j])) > 1 for j in range(1, items)):
+            assert level_coefficient("summary", coefficient, x, y) == pytest.approx(summary, abs=1e-12)
+
+
+def test_williams_test_on_steigers_example() -> None:
+    # Steiger (1980), the example of Williams' test: n = 103, r12 = .4, r13 = .5, r23 = .1:
+    # t(100) = -0.89, two-sided p = 0.37.
+    t, one_sided, two_sided = williams_test(0.4, 0.5, 0.1, 103)
+    assert round(t, 2) == -0.89
+    assert round(two_sided, 2) == 0.37
+    assert one_sided == pytest.approx(1 - two_sided / 2)
+    # By the definition, from its parts.
+    determinant = 1 - 0.16 - 0.25 - 0.01 + 2 * 0.4 * 0.5 * 0.1
+    expected = -0.1 * math.sqrt(102 * 1.1) / math.sqrt(2 * 102 / 100 * determinant + 0.45**2 * 0.9**3)
+    assert t == pytest.approx(expected, rel=1e-15)
+    assert williams_test(0.5, 0.4, 0.1, 103)[0] == pytest.approx(-t)
+    assert williams_test(0.3, 0.3, 0.2, 10)[0] == 0
+    with pytest.raises(ComputeError, match="more than 3 points"):
+        williams_test(0.3, 0.2, 0.1, 3)
+
+
+def synthetic(seed: int = 1, systems: int = 6, items: int = 8):  # type: ignore[no-untyped-def]
+    """Variants and judgments on a grid: variant "good" follows the judgment, "noisy" less so."""
+    rng = np.random.default_rng(seed)
+    quality = rng.uniform(size=systems)
+    human = quality[:, None] + 0.3 * rng.normal(size=(systems, items))
+    good = human + 0.1 * rng.normal(size=(systems, items))
+    noisy = human + 1.0 * rng.normal(size=(systems, items))
+    names = [f"s{k}" for k in range(systems)]
+    items_ids = [str(j + 1) for j in range(items)]
+
+    def table(values: np.ndarray) -> dict[str, dict[str, float]]:
+        return {s: {i: float(values[a, b]) for b, i in enumerate(items_ids)} for a, s in enumerate(names)}
+
+    rows = [
+        {"eval_id": i, "system": s, "coverage": float(human[a, b])}
+        for a, s in enumerate(names)
+        for b, i in enumerate(items_ids)
+    ]
+    return {"good": table(good), "noisy": table(noisy)}, Judgments.from_rows(rows)
+
+
+def test_correlate_gives_every_row_with_reproducible_intervals() -> None:
+    variants, judgments = synthetic()
+    settings = CorrelateSettings(samples=300, seed=4)
+    found = correlate(variants, judgments, settings=settings)
+    assert len(found.rows) == 2 * 3 * 3
+    for row in found.rows:
+        assert row.systems == 6 and row.items == 8
+        assert row.low <= row.high
+    good = found.get("good", "coverage", "system", "pearson")
+    assert good.value > found.get("noisy", "coverage", "system", "pearson").value
+    assert correlate(variants, judgments, settings=settings).rows == found.rows
+    moved = correlate(variants, judgments, settings=CorrelateSettings(samples=300, seed=5))
+    assert moved.rows != found.rows
+    none = correlate(variants, judgments, settings=CorrelateSettings(resample="none"))
+    assert all(math.isnan(r.low) for r in none.rows)
+    assert [r.value for r in none.rows] == [r.value for r in found.rows]
+
+
+def test_difference_of_two_variants() -> None:
+    variants, judgments = synthetic(seed=2, systems=12, items=10)
+    found = correlation_difference(
+        variants, judgments, "good", "noisy", settings=CorrelateSettings(samples=400)
+    )
+    assert found.difference == pytest.approx(found.value_a - found.value_b)
+    assert found.low <= found.difference <= found.high
+    assert 0 < found.p_bootstrap <= 1 and 0 < found.p_williams <= 1
+    r_ab = float(
+        pearson(
+            np.array([np.mean(list(variants["good"][s].values())) for s in sorted(variants["good"])]),
+            np.array([np.mean(list(variants["noisy"][s].values())) for s in sorted(variants["good"])]),
+        )
+    )
+    assert found.williams_t == pytest.approx(williams_test(found.value_a, found.value_b, r_ab, 12)[0])
+    kendall = correlation_difference(
+        variants, judgments, "good", "noisy", coefficient="kendall", settings=CorrelateSettings(samples=100)
+    )
+    assert math.isnan(kendall.p_williams)
+
+
+def test_report_variants_name_metric_and_measure() -> None:
+    report = score({"a": ["x y z", "x"], "b": ["x", "y z"]}, ["x y", "y z"], max_ngram=1, resamples=5)
+    variants = report_variants(report, setting="stem")
+    assert list(variants) == [
+        "ROUGE-1 R [stem]",
+        "ROUGE-1 P [stem]",
+        "ROUGE-1 F [stem]",
+        "ROUGE-L R [stem]",
+        "ROUGE-L P [stem]",
+        "ROUGE-L F [stem]",
+    ]
+    assert variants["ROUGE-1 R [stem]"]["b"] == {"1": 0.5, "2": 1.0}
+
+
+def write(tmp_path, name: str, text: str) -> str:  # type: ignore[no-untyped-def]
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def test_reading_csv_and_jsonl(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    csv_path = write(tmp_path, "h.csv", "eval_id,system,coverage,resp\nD1,a,0.5,3\nD1,b,1e-1,2\n")
+    jsonl_path = write(
+        tmp_path,
+        "h.jsonl",
+        '{"topic": "D1", "peer": "a", "coverage": 0.5, "resp": 3}\n\n'
+        '{"topic": "D1", "peer": "b", "coverage": 0.1, "resp": 2}\n',
+    )
+    for path in (csv_path, jsonl_path):
+        found = read_judgments(path)
+        assert found.columns == ["coverage", "resp"]
+        assert found.scores["coverage"] == {("D1", "a"): 0.5, ("D1", "b"): 0.1}
+        assert found.systems() == ["a", "b"] and found.items() == ["D1"]
+
+
+@pytest.mark.parametrize(
+    ("text", "error", "message"),
+    [
+        ("eval_id,system,c\n1,a,NaN\n", ConfigError, "line 2: c is 'NaN': every judgment must be a finite"),
+        ("eval_id,system,c\n1,a,\n", ConfigError, "line 2: c is not a number: ''"),
+        ("eval_id,system,c\n1,a,x\n", ConfigError, "c is not a number: 'x'"),
+        ("eval_id,system,c\n1,a,1\n1,a,2\n", ConfigError, "line 3: eval '1' and system 'a' are judged twice"),
+        ("item,c\n1,2\n", ConfigError, "the system needs one column named system or peer_id or peer"),
+        ("eval_id,system\n1,a\n", ConfigError, "no judgment column"),
+        ("eval_id,system,c\n1,a,1,2\n", ConfigError, "line 2: 4 cells, the header has 3"),
+        ("", ConfigError, "no judgment in the file"),
+        ('{"eval_id": 1, "system": "a", "c": NaN}\n', ConfigError, "every judgment must be a finite number"),
+        ('{"eval_id": 1, "system": "a", "c": 1}\n{"eval_id": 1\n', ConfigError, "line 2: not a JSON object"),
+    ],
+)
+def test_bad_judgment_files(tmp_path, text: str, error: type, message: str) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(error, match=message.replace("(", r"\(").replace(")", r"\)")):
+        read_judgments(write(tmp_path, "h.csv", text))
+
+
+def test_missing_file(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(InputError, match="Cannot open"):
+        read_judgments(str(tmp_path / "nothing.csv"))
+
+
+def test_judgments_that_do_not_fit_the_run() -> None:
+    variants, judgments = synthetic()
+    rows = [{"eval_id": i, "system": s, "c": v} for (i, s), v in judgments.scores["coverage"].items()]
+    with pytest.raises(ConfigError, match="system 'x' is judged but not scored"):
+        correlate(variants, Judgments.from_rows([*rows, {"eval_id": "1", "system": "x", "c": 1.0}]))
+    with pytest.raises(ConfigError, match="eval '99' is judged but not scored for system 's0'"):
+        correlate(variants, Judgments.from_rows([*rows, {"eval_id": "99", "system": "s0", "c": 1.0}]))
+    with pytest.raises(ConfigError, match="c has no score for eval '1' of system 's0'"):
+        correlate(variants, Judgments.from_rows(rows[1:]))
+    with pytest.raises(ComputeError, match="1 judged system"):
+        correlate(variants, Judgments.from_rows([r for r in rows if r["system"] == "s0"]))
+    flat = [{**r, "c": 2.0} for r in rows]
+    with pytest.raises(ComputeError, match="c is the same for every system and item"):
+        correlate(variants, Judgments.from_rows(flat))
+    tied = [{**r, "c": float(r["eval_id"])} for r in rows]
+    with pytest.raises(ComputeError, match="c ties every system"):
+        correlate(variants, Judgments.from_rows(tied))
+    assert correlate(
+        variants, Judgments.from_rows(tied), ["summary"], settings=CorrelateSettings(samples=20)
+    ).rows
+    fewer = {name: {s: v for s, v in table.items()} for name, table in variants.items()}
+    fewer["good"]["extra"] = dict(fewer["good"]["s0"])
+    found = correlate(
+        fewer,
+        judgments,
+        levels=["system"],
+        coefficients=["pearson"],
+        settings=CorrelateSettings(resample="none"),
+    )
+    assert found.warnings == ["good: systems not judged, left out: extra"]
+    with pytest.raises(UsageError, match="unknown level"):
+        correlate(variants, judgments, levels=["corpus"])

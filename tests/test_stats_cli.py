@@ -1,0 +1,209 @@
+"""The analyses on the command line: --compare, --judgments, tables, --plot; their errors."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Optional
+
+import pytest
+from click.testing import CliRunner, Result
+
+from rouge155py.cli import main
+
+REPO = Path(__file__).resolve().parent.parent
+BASE = ["-e", str(REPO / "data"), "-a", "-n", "2", "-r", "50"]
+CONFIG = str(REPO / "examples" / "duc-mini" / "rouge-config.xml")
+
+
+def invoke(*args: str) -> Result:
+    try:
+        runner = CliRunner(mix_stderr=False)  # type: ignore[call-arg]  # click < 8.2
+    except TypeError:
+        runner = CliRunner()
+    result = runner.invoke(main, [*BASE, *args])
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise AssertionError(f"unexpected exception: {result.exception!r}") from result.exception
+    return result
+
+
+def assert_error(result: Result, code: int, pattern: Optional[str] = None) -> None:
+    lines = result.stderr_bytes.decode().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("rouge155py: error: "), lines
+    assert result.exit_code == code, lines
+    assert result.stdout_bytes == b""
+    if pattern is not None:
+        assert re.search(pattern, lines[0]), lines[0]
+
+
+#: The bundled example's eval IDs.
+EVALS = [f"D{e:02d}" for e in range(1, 11)]
+
+
+def judgments_file(tmp_path: Path, rows: list[str]) -> str:
+    path = tmp_path / "judged.csv"
+    path.write_text("eval_id,system,quality\n" + "\n".join(rows) + "\n", encoding="utf-8")
+    return str(path)
+
+
+def test_the_report_is_unchanged_without_an_analysis() -> None:
+    plain = invoke(CONFIG)
+    assert plain.exit_code == 0
+    assert plain.stdout_bytes.startswith(
+        b"---------------------------------------------\n1 ROUGE-1 Average_R"
+    )
+
+
+def test_compare_prints_the_comparisons_table() -> None:
+    result = invoke("--compare", "permutation", "--baseline", "3", "--samples", "2000", CONFIG)
+    assert result.exit_code == 0, result.stderr_bytes
+    lines = result.stdout_bytes.decode().splitlines()
+    header = [
+        "metric",
+        "measure",
+        "system",
+        "vs",
+        "items",
+        "difference",
+        "95%",
+        "interval",
+        "p",
+        "p",
+        "(Holm)",
+    ]
+    assert lines[0].split() == header
+    rows = [line for line in lines if line.startswith("ROUGE-")]
+    assert len(rows) == 6 and all(" 3 " in row for row in rows)
+    assert "permutation, 2000 samples, seed 12345" in lines[-1]
+
+
+def test_compare_as_json_names_its_settings_and_is_reproducible() -> None:
+    first = invoke(
+        "--compare", "paired-bootstrap", "--seed", "7", "--samples", "300", "--format", "json", CONFIG
+    )
+    again = invoke(
+        "--compare", "paired-bootstrap", "--seed", "7", "--samples", "300", "--format", "json", CONFIG
+    )
+    assert first.exit_code == 0 and first.stdout_bytes == again.stdout_bytes
+    document = json.loads(first.stdout_bytes)
+    assert "seed:7" in document["comparisons"]["signature"]
+    assert "samples:300" in document["comparisons"]["signature"]
+    assert len(document["comparisons"]["rows"]) == 9  # 3 pairs x 3 metrics
+    other = invoke(
+        "--compare", "paired-bootstrap", "--seed", "8", "--samples", "300", "--format", "json", CONFIG
+    )
+    assert other.stdout_bytes != first.stdout_bytes
+
+
+def test_signature_names_the_analysis_too() -> None:
+    result = invoke("--compare", "permutation", "--samples", "100", "--signature", CONFIG)
+    lines = result.stderr_bytes.decode().splitlines()
+    assert lines[0].startswith("n:2|") and lines[1].startswith("test:permutation|samples:100|seed:12345|")
+
+
+@pytest.mark.parametrize("fmt", ["markdown", "latex"])
+def test_tables_mark_the_best_and_the_significant(fmt: str) -> None:
+    result = invoke(
+        "--compare", "permutation", "--baseline", "3", "--format", fmt, "--samples", "500", CONFIG
+    )
+    text = result.stdout_bytes.decode()
+    bold, mark = ("**0.", "†") if fmt == "markdown" else ("\\textbf{", "$^\\dagger$")
+    first_row = next(line for line in text.splitlines() if line.lstrip("| ").startswith("1 "))
+    assert first_row.count(bold) == 3 and first_row.count(mark) == 3
+    baseline_row = next(line for line in text.splitlines() if "3 (baseline)" in line)
+    assert bold not in baseline_row and mark not in baseline_row
+
+
+def test_a_table_without_analysis() -> None:
+    result = invoke("--format", "markdown", CONFIG)
+    lines = result.stdout_bytes.decode().splitlines()
+    assert lines[0] == "| system | ROUGE-1 | ROUGE-2 | ROUGE-L |"
+    assert len([line for line in lines if line.startswith("| ")]) == 4
+
+
+def test_judgments_give_the_correlation_tables(tmp_path: Path) -> None:
+    pytest.importorskip("scipy")
+    # System 1 best, as ROUGE says, with some noise per eval.
+    rows = [f"{e},{s},{(4 - int(s)) / 3 + (k % 3) / 10:.3f}" for k, e in enumerate(EVALS) for s in "123"]
+    path = judgments_file(tmp_path, rows)
+    result = invoke("--judgments", path, "--samples", "200", CONFIG)
+    assert result.exit_code == 0, result.stderr_bytes
+    text = result.stdout_bytes.decode()
+    assert text.count("correlation with quality (3 systems, 10 inputs)") == 3
+    csv_result = invoke("--judgments", path, "--samples", "200", "--format", "csv", CONFIG)
+    lines = csv_result.stdout_bytes.decode().splitlines()
+    assert lines[0] == "variant,judgment,level,coefficient,value,low,high,systems,items"
+    assert len(lines) == 1 + 3 * 3 * 3  # metrics x levels x coefficients
+
+
+def test_plots_are_drawn(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    target = tmp_path / "systems.png"
+    result = invoke("--format", "markdown", "--plot", str(target), CONFIG)
+    assert result.exit_code == 0, result.stderr_bytes
+    assert target.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    svg = tmp_path / "systems.svg"
+    assert invoke("--format", "markdown", "--plot", str(svg), CONFIG).exit_code == 0
+    drawn = svg.read_bytes()
+    assert b"<svg" in drawn
+    assert invoke("--format", "markdown", "--plot", str(svg), CONFIG).exit_code == 0
+    assert svg.read_bytes() == drawn  # no date, no random ids: the same data draws the same bytes
+
+
+def test_a_plot_that_cannot_be_written() -> None:
+    pytest.importorskip("matplotlib")
+    assert_error(invoke("--format", "markdown", "--plot", "/nonexistent/x.png", CONFIG), 1, "cannot write")
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "pattern"),
+    [
+        (["--compare", "t-test"], 2, "--compare must be one of paired-bootstrap, permutation"),
+        (["--baseline", "1"], 2, "add --compare"),
+        (["--compare", "permutation", "--baseline", "9"], 2, "baseline '9' is not a system"),
+        (["--compare", "permutation", "--seed", "x"], 2, "--seed needs a whole number"),
+        (["--compare", "permutation", "--samples", "0"], 2, "samples must be at least 1"),
+        (["--compare", "permutation", "--samples", "99999999"], 7, "more than 10000000"),
+        (["--compare", "permutation", "--measure", "Q"], 2, "measure must be one of R, P, F"),
+        (["--compare", "permutation", "--format", "yaml"], 2, "--format must be one of"),
+        (["--format", "csv", "--compare", "permutation", "--judgments", "x.csv"], 2, "one table"),
+        (["--format", "markdown", "--plot", "x.pdf"], 2, r"\.png or \.svg"),
+        (["--compare", "permutation", "-t", "1"], 2, "need -t 0"),
+        (["--judgments", "/nonexistent/judged.csv"], 4, "Cannot open /nonexistent/judged.csv"),
+    ],
+)
+def test_errors_are_one_line_with_their_exit_code(args: list[str], code: int, pattern: str) -> None:
+    assert_error(invoke(*args, CONFIG), code, pattern)
+
+
+@pytest.mark.parametrize(
+    ("rows", "code", "pattern"),
+    [
+        (["D01,1,0.5", "D01,2,nan"], 3, "line 3: quality is 'nan': every judgment must be a finite number"),
+        (["D01,1,0.5", "D01,9,0.3", "D01,2,0.1"], 3, "system '9' is judged but not scored"),
+        (["D99,1,0.5", "D99,2,0.3", "D99,3,0.1"], 3, "eval 'D99' is judged but not scored"),
+        (["D01,1,0.5", "D02,1,0.3"], 6, "1 judged system"),
+        (["D01,1,0.5", "D01,2,0.5", "D01,3,0.5"], 6, "quality is the same for every system and item"),
+        (
+            ["D01,1,0.5", "D01,2,0.4", "D01,3,0.3", "D02,1,0.5"],
+            3,
+            "quality has no score for eval 'D02' of system '2'",
+        ),
+    ],
+)
+def test_bad_judgment_files(tmp_path: Path, rows: list[str], code: int, pattern: str) -> None:
+    pytest.importorskip("scipy")
+    assert_error(invoke("--judgments", judgments_file(tmp_path, rows), CONFIG), code, pattern)
+
+
+def test_scatter_plots_with_judgments(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    pytest.importorskip("scipy")
+    rows = [f"{e},{s},{(4 - int(s)) / 3 + (k % 3) / 10:.3f}" for k, e in enumerate(EVALS) for s in "123"]
+    target = tmp_path / "drawn.png"
+    result = invoke(
+        "--judgments", judgments_file(tmp_path, rows), "--samples", "20", "--plot", str(target), CONFIG
+    )
+    assert result.exit_code == 0, result.stderr_bytes
+    assert target.read_bytes()[:4] == (tmp_path / "drawn-scatter.png").read_bytes()[:4] == b"\x89PNG"

@@ -1,0 +1,89 @@
+"""The process pool: a worker's end noticed at once, and never in place of a stop signal's ending."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from rouge155py.workers import Workers, WorkerStopped
+
+pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGCHLD"), reason="no SIGCHLD")
+
+
+def _kill_one(pool: Workers) -> None:
+    process = pool._processes[0]
+    os.kill(process.pid, signal.SIGKILL)
+    process.join(5)
+
+
+def _wait_for_handlers(seconds: float = 5.0) -> None:
+    """Let the interpreter run pending signal handlers (they run between bytecodes)."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        time.sleep(0.01)
+
+
+def test_a_worker_killed_while_this_process_runs_raises_worker_stopped() -> None:
+    pool = Workers(1)
+    try:
+        with pytest.raises(WorkerStopped, match="killed by SIGKILL"):
+            _kill_one(pool)
+            _wait_for_handlers()
+    finally:
+        pool.close()
+
+
+@pytest.mark.parametrize("ending", [KeyboardInterrupt, SystemExit])
+def test_a_worker_ending_while_a_stop_is_handled_leaves_the_stop_as_it_is(ending: type) -> None:
+    """SIGTERM sent to a whole process group ends the workers while this process unwinds its
+    own stop: the workers' ends must not replace it (the run would end with a traceback)."""
+    pool = Workers(1)
+    try:
+        with pytest.raises(ending):
+            try:
+                raise ending()
+            finally:
+                _kill_one(pool)
+                _wait_for_handlers(0.5)
+                pool.close()
+    finally:
+        pool.close()
+    assert signal.getsignal(signal.SIGCHLD) in (signal.SIG_DFL, signal.SIG_IGN, None)
+
+
+_RAISES = """
+import sys
+from rouge155py import cli
+from rouge155py.workers import WorkerStopped
+context = {"terminated": cli._Terminated(), "interrupted": KeyboardInterrupt(), "none": None}[sys.argv[1]]
+
+def fails(argv):
+    stopped = WorkerStopped("a worker process stopped (killed by SIGTERM)")
+    stopped.__context__ = context
+    raise stopped
+
+cli._checked = fails
+sys.exit(cli.run(["x.xml"]))
+"""
+
+
+@pytest.mark.parametrize(
+    ("context", "code", "line"),
+    [
+        ("terminated", 143, "rouge155py: terminated"),
+        ("interrupted", 130, "rouge155py: interrupted"),
+        ("none", 1, "rouge155py: error: a worker process stopped (killed by SIGTERM)"),
+    ],
+)
+def test_a_worker_stopped_that_reaches_the_command_is_one_line(context: str, code: int, line: str) -> None:
+    """Wherever a worker's end escapes the run, the command ends with one line: the stop
+    signal's where one was being handled, else the error's."""
+    done = subprocess.run(
+        [sys.executable, "-c", _RAISES, context], capture_output=True, text=True, timeout=60
+    )
+    assert (done.returncode, done.stderr) == (code, line + "\n")
