@@ -24,6 +24,8 @@
 #include <Python.h>
 #include <stdlib.h>
 #include <string.h>
+#include <math.h>
+#include <stdio.h>
 
 #include "_rs_text.h"
 
@@ -463,15 +465,60 @@ static Py_ssize_t longest_sentence(const int *off, Py_ssize_t sentences, Py_ssiz
     return longest;
 }
 
+/* The marks of every model sentence against every peer sentence, into mask (ROUGE-L: each
+ * peer sentence's masks made once, for all model sentences): 0, -1 when a signal handler raised. */
+static int union_marks(const int *mt, const int *mo, Py_ssize_t ms, Py_ssize_t mlongest, const int *pt,
+                       const int *po, Py_ssize_t ps, const double *f, Work *w, unsigned char *mask) {
+    Py_ssize_t s, t;
+    int marked = 0;
+    for (t = 0; t < ps && marked == 0; t++) {
+        Py_ssize_t n = po[t + 1] - po[t];
+        if (n == 0) continue;
+        if (!f) lcs_peer(w, pt + po[t], n, mlongest);
+        for (s = 0; s < ms && marked == 0; s++) {
+            Py_ssize_t start = mo[s], m = mo[s + 1] - mo[s];
+            if (m > 0) marked = mark_lcs(mt + start, m, pt + po[t], n, f, w, mask + start);
+        }
+    }
+    return marked;
+}
+
+/* The counts in the model's order: a token's budget goes to its first marked occurrences.
+ * Position pos spends from used[slot[pos]], up to cap[slot[pos]]. */
+static void union_hits(const int *mo, Py_ssize_t ms, const unsigned char *mask, const int *slot, int *used,
+                       const int *cap, const double *f, double *hit_out, double *base_out) {
+    double hit = 0.0, base = 0.0;
+    Py_ssize_t s;
+    for (s = 0; s < ms; s++) {
+        Py_ssize_t start = mo[s], m = mo[s + 1] - mo[s], j, run = 0;
+        base += f ? f[m] : (double)m;
+        for (j = 0; j < m; j++) {
+            Py_ssize_t pos = start + j;
+            if (!mask[pos] || used[slot[pos]] >= cap[slot[pos]]) continue;
+            used[slot[pos]]++;
+            if (!f) {
+                hit += 1.0;
+                continue;
+            }
+            run++;
+            if ((j + 1 < m && !mask[pos + 1]) || j + 1 == m) {
+                hit += f[run];
+                run = 0;
+            }
+        }
+    }
+    *hit_out = hit;
+    *base_out = base;
+}
+
 /* (hit, base) of union_lcs, on the pair's own memory: 0, -1 when a signal handler raised
  * (an exception is set), -2 on no memory. */
 static int union_counts(const LcsPair *p, Work *w, double *hit_out, double *base_out) {
     const int *mt = p->mt, *mo = p->mo, *pt = p->pt, *po = p->po;
     const double *f = p->f;
     unsigned char *mask = p->mask;
-    int *used = p->used, *cap = p->cap, *slot = p->slot;
-    Py_ssize_t nmu = p->nmu, k, s, t;
-    double hit = 0.0, base = 0.0;
+    int *used = p->used, *cap = p->cap, *slot = p->slot, marked;
+    Py_ssize_t nmu = p->nmu, k;
 
     if (work_make(w, p->mlongest, p->longest, f != NULL) < 0) return -2;
     memset(mask, 0, (size_t)p->total);
@@ -492,40 +539,9 @@ static int union_counts(const LcsPair *p, Work *w, double *hit_out, double *base
         }
         slot[k] = lo < nmu && p->mu[lo] == mt[k] ? (int)lo : (int)nmu;
     }
-    /* The marks of every model sentence against every peer sentence (ROUGE-L: each peer
-     * sentence's masks made once, for all model sentences), then the counts in the
-     * model's order: a token's budget goes to its first marked occurrences. */
-    for (t = 0; t < p->ps; t++) {
-        Py_ssize_t n = po[t + 1] - po[t];
-        int marked = 0;
-        if (n == 0) continue;
-        if (!f) lcs_peer(w, pt + po[t], n, p->mlongest);
-        for (s = 0; s < p->ms && marked == 0; s++) {
-            Py_ssize_t start = mo[s], m = mo[s + 1] - mo[s];
-            if (m > 0) marked = mark_lcs(mt + start, m, pt + po[t], n, f, w, mask + start);
-        }
-        if (marked < 0) return marked;
-    }
-    for (s = 0; s < p->ms; s++) {
-        Py_ssize_t start = mo[s], m = mo[s + 1] - mo[s], j, run = 0;
-        base += f ? f[m] : (double)m;
-        for (j = 0; j < m; j++) {
-            Py_ssize_t pos = start + j;
-            if (!mask[pos] || used[slot[pos]] >= cap[slot[pos]]) continue;
-            used[slot[pos]]++;
-            if (!f) {
-                hit += 1.0;
-                continue;
-            }
-            run++;
-            if ((j + 1 < m && !mask[pos + 1]) || j + 1 == m) {
-                hit += f[run];
-                run = 0;
-            }
-        }
-    }
-    *hit_out = hit;
-    *base_out = base;
+    marked = union_marks(mt, mo, p->ms, p->mlongest, pt, po, p->ps, f, w, mask);
+    if (marked < 0) return marked;
+    union_hits(mo, p->ms, mask, slot, used, cap, f, hit_out, base_out);
     return 0;
 }
 
@@ -633,78 +649,125 @@ static PyObject *union_lcs(PyObject *self, PyObject *args) {
     return Py_BuildValue("(dd)", hit, base);
 }
 
+/* The sums of one resample of T tables of the same n instances (rows of 3 values): n
+ * indices drawn by drand48 from `state`, each table's rows at those indices added in draw
+ * order (the first drawn row as it is: 0.0 + -0.0 would be 0.0), table t's into out[3t ..
+ * 3t + 3).  One function per number of tables (1 to 4), so that the sums stay in registers. */
+#if defined(__GNUC__) && !defined(__clang__)
+#define UNROLLED _Pragma("GCC unroll 12")
+#elif defined(__clang__)
+#define UNROLLED _Pragma("unroll")
+#else
+#define UNROLLED
+#endif
+#define DEFINE_DRAWS(NAME, T)                                                                    \
+    static void NAME(const double *const *v, Py_ssize_t n, unsigned long long state, double *out) { \
+        double acc[3 * (T)] = {0.0};                                                             \
+        Py_ssize_t k, c, t;                                                                      \
+        for (k = 0; k < n; k++) {                                                                \
+            Py_ssize_t at;                                                                       \
+            state = (state * 0x5DEECE66DULL + 0xBULL) & 0xFFFFFFFFFFFFULL;                       \
+            at = 3 * (Py_ssize_t)((double)n * ((double)state * 0x1p-48));                        \
+            if (k == 0) {                                                                        \
+                UNROLLED for (t = 0; t < (T); t++) {                                             \
+                    acc[3 * t] = v[t][at];                                                       \
+                    acc[3 * t + 1] = v[t][at + 1];                                               \
+                    acc[3 * t + 2] = v[t][at + 2];                                               \
+                }                                                                                \
+            } else {                                                                             \
+                UNROLLED for (t = 0; t < (T); t++) {                                             \
+                    acc[3 * t] += v[t][at];                                                      \
+                    acc[3 * t + 1] += v[t][at + 1];                                              \
+                    acc[3 * t + 2] += v[t][at + 2];                                              \
+                }                                                                                \
+            }                                                                                    \
+        }                                                                                        \
+        for (c = 0; c < 3 * (T); c++) out[c] = acc[c]; /* zeros when n is 0 */                  \
+    }
+
+DEFINE_DRAWS(draws_1, 1)
+DEFINE_DRAWS(draws_2, 2)
+DEFINE_DRAWS(draws_3, 3)
+DEFINE_DRAWS(draws_4, 4)
+
+#define MAX_TABLES 32
+
 /* bootstrap_sums(rows, resamples, out[, divisor[, first[, step]]])
- *   rows: float64 (n x 3), the instance values in sorted instance order;
- *   out: float64 (resamples x 3).  Row i of out is resample s = first + i * step
- *   (first 0 and step 1 by default): it seeds Perl's drand48 with srand(s),
- *   draws n indices int(n * drand48()) and adds the drawn rows in draw order;
- *   each sum is then divided by divisor when one is given.
+ *   rows: float64 (n x 3), the instance values in sorted instance order; or a tuple of such
+ *   tables of the same n instances (at most 32), which then share the draws;
+ *   out: float64 (resamples x 3 per table).  Row i of out is resample s = first + i * step
+ *   (first 0 and step 1 by default): it seeds Perl's drand48 with srand(s), draws n indices
+ *   int(n * drand48()) and adds the drawn rows in draw order (each table's three sums side
+ *   by side); each sum is then divided by divisor when one is given.
  */
 static PyObject *bootstrap_sums(PyObject *self, PyObject *args) {
     PyObject *o_rows, *o_out;
-    Py_ssize_t resamples, first = 0, step = 1;
+    Py_ssize_t resamples, first = 0, step = 1, tables = 1, held = 0, n = 0, width, i, c;
     double divisor = 0.0;
-    Py_buffer rows, out;
-    if (!PyArg_ParseTuple(args, "OnO|dnn", &o_rows, &resamples, &o_out, &divisor, &first, &step))
-        return NULL;
+    Py_buffer rows[MAX_TABLES], out;
+    const double *v[MAX_TABLES];
+    if (!PyArg_ParseTuple(args, "OnO|dnn", &o_rows, &resamples, &o_out, &divisor, &first, &step)) return NULL;
     if (resamples < 0 || first < 0 || step < 1) {
         PyErr_SetString(PyExc_ValueError, "resamples and first must not be negative, step must be positive");
         return NULL;
     }
-    if (get_buffer(o_rows, &rows, "rows", 8) < 0) return NULL;
-    if (get_buffer(o_out, &out, "out", 8) < 0) {
-        PyBuffer_Release(&rows);
-        return NULL;
+    if (PyTuple_Check(o_rows)) {
+        tables = PyTuple_GET_SIZE(o_rows);
+        if (tables < 1 || tables > MAX_TABLES) {
+            PyErr_SetString(PyExc_ValueError, "rows: 1 to 32 tables");
+            return NULL;
+        }
     }
-    if (out.len / 8 != resamples * 3) {
+    width = 3 * tables;
+    for (held = 0; held < tables; held++) {
+        PyObject *table = PyTuple_Check(o_rows) ? PyTuple_GET_ITEM(o_rows, held) : o_rows;
+        if (get_buffer(table, &rows[held], "rows", 8) < 0) goto fail;
+        v[held] = (const double *)rows[held].buf;
+        if (held == 0) n = rows[0].len / 24;
+        if (rows[held].len % 24 || rows[held].len / 24 != n) {
+            PyErr_SetString(PyExc_ValueError, "rows: tables of 3 values a row, as many rows each");
+            held++;
+            goto fail;
+        }
+    }
+    if (get_buffer(o_out, &out, "out", 8) < 0) goto fail;
+    if (out.len / 8 != resamples * width) {
         PyErr_SetString(PyExc_ValueError, "output has the wrong size");
-        PyBuffer_Release(&rows);
         PyBuffer_Release(&out);
-        return NULL;
+        goto fail;
     }
     {
-        /* Both buffers are held, so neither can be resized or freed while the GIL is let go;
+        /* Every buffer is held, so none can be resized or freed while the GIL is let go;
          * every index comes from the generator, none from the values. */
-        const double *v = (const double *)rows.buf;
         double *o = (double *)out.buf;
-        Py_ssize_t n = rows.len / 8 / 3, i, k;
         int raised = 0;
         Gil gil;
-        gil_release(&gil, (size_t)resamples * (size_t)(n + 1));
+        static void (*const draws[5])(const double *const *, Py_ssize_t, unsigned long long, double *) = {
+            NULL, draws_1, draws_2, draws_3, draws_4};
+        gil_release(&gil, (size_t)resamples * (size_t)(n + 1) * (size_t)tables);
         for (i = 0; i < resamples && !raised; i++) {
             unsigned long long seed = (unsigned long long)first + (unsigned long long)i * (unsigned long long)step;
-            unsigned long long state = (seed << 16) + 0x330EULL;
-            double a = 0.0, b = 0.0, c = 0.0;
-            for (k = 0; k < n; k++) {
-                Py_ssize_t at;
-                state = (state * 0x5DEECE66DULL + 0xBULL) & 0xFFFFFFFFFFFFULL;
-                at = (Py_ssize_t)((double)n * ((double)state * 0x1p-48));
-                if (k == 0) {
-                    a = v[3 * at];
-                    b = v[3 * at + 1];
-                    c = v[3 * at + 2];
-                } else {
-                    a += v[3 * at];
-                    b += v[3 * at + 1];
-                    c += v[3 * at + 2];
-                }
+            double *row = o + width * i;
+            Py_ssize_t t;
+            /* Four tables at a time (more sums than that would not stay in registers), each
+             * group drawing the same indices again. */
+            for (t = 0; t < tables; t += 4) {
+                Py_ssize_t group = tables - t < 4 ? tables - t : 4;
+                draws[group](v + t, n, (seed << 16) + 0x330EULL, row + 3 * t);
             }
-            if (divisor != 0.0) {
-                a /= divisor;
-                b /= divisor;
-                c /= divisor;
-            }
-            o[3 * i] = a;
-            o[3 * i + 1] = b;
-            o[3 * i + 2] = c;
-            raised = gil_check(&gil, (size_t)n + 1) < 0;
+            if (divisor != 0.0)
+                for (c = 0; c < width; c++) row[c] /= divisor;
+            raised = gil_check(&gil, (size_t)(n + 1) * (size_t)tables) < 0;
         }
         gil_restore(&gil);
-        PyBuffer_Release(&rows);
         PyBuffer_Release(&out);
+        while (held > 0) PyBuffer_Release(&rows[--held]);
         if (raised) return NULL;
     }
     Py_RETURN_NONE;
+fail:
+    while (held > 0) PyBuffer_Release(&rows[--held]);
+    return NULL;
 }
 
 /* sort_and_sum(values) -> float
@@ -1132,16 +1195,16 @@ static int units_hits(Units *u, const UnitRule *rule, int bits, const int *t, Py
 
 /* The clipped hits of each model against the peer, into hits[]: 0, -1 when a signal
  * handler raised, -2 on no memory. */
-static int all_hits(const UnitRule *rule, int bits, const int *pt, Py_ssize_t pl, const Py_buffer *model,
-                    Py_ssize_t k, long long *hits, Gil *g) {
+static int all_hits(const UnitRule *rule, int bits, const int *pt, Py_ssize_t pl, const int *const *models,
+                    const Py_ssize_t *lengths, Py_ssize_t k, long long *hits, Gil *g) {
     Units peer, own;
     long long pc = unit_count(rule, pl);
     int status = 0, peer_counted = 0;
     Py_ssize_t i;
     memset(&peer, 0, sizeof(peer));
     for (i = 0; i < k && status == 0; i++) {
-        const int *mt = (const int *)model[i].buf;
-        Py_ssize_t ml = model[i].len / 4;
+        const int *mt = models[i];
+        Py_ssize_t ml = lengths[i];
         if (!bits) {
             status = general_hits(rule, pt, pl, mt, ml, &hits[i]) < 0 ? -2 : 0;
         } else if (pc <= UNITS_AT_ONCE || pc <= unit_count(rule, ml)) {
@@ -1172,6 +1235,8 @@ static int all_hits(const UnitRule *rule, int bits, const int *pt, Py_ssize_t pl
 static PyObject *unit_hits(PyObject *self, PyObject *args) {
     PyObject *o_peer, *o_models, *fast = NULL, *result = NULL;
     Py_buffer peer, *model = NULL;
+    const int **tokens = NULL;
+    Py_ssize_t *lengths = NULL;
     UnitRule rule;
     Py_ssize_t n, reach, k = 0, got = 0, i, pl;
     long long *hits = NULL, work;
@@ -1194,7 +1259,9 @@ static PyObject *unit_hits(PyObject *self, PyObject *args) {
     k = PySequence_Fast_GET_SIZE(fast);
     model = (Py_buffer *)PyMem_Malloc((size_t)(k ? k : 1) * sizeof(Py_buffer));
     hits = (long long *)PyMem_Malloc((size_t)(k ? k : 1) * sizeof(long long));
-    if (!model || !hits) {
+    tokens = (const int **)PyMem_Malloc((size_t)(k ? k : 1) * sizeof(int *));
+    lengths = (Py_ssize_t *)PyMem_Malloc((size_t)(k ? k : 1) * sizeof(Py_ssize_t));
+    if (!model || !hits || !tokens || !lengths) {
         PyErr_NoMemory();
         goto done;
     }
@@ -1204,11 +1271,13 @@ static PyObject *unit_hits(PyObject *self, PyObject *args) {
     top = ids_top((const int *)peer.buf, pl);
     work = unit_count(&rule, pl);
     for (i = 0; i < k; i++) {
-        top |= ids_top((const int *)model[i].buf, model[i].len / 4);
-        work += unit_count(&rule, model[i].len / 4);
+        tokens[i] = (const int *)model[i].buf;
+        lengths[i] = model[i].len / 4;
+        top |= ids_top(tokens[i], lengths[i]);
+        work += unit_count(&rule, lengths[i]);
     }
     gil_release(&gil, (size_t)work);
-    status = all_hits(&rule, key_bits(&rule, top), (const int *)peer.buf, pl, model, k, hits, &gil);
+    status = all_hits(&rule, key_bits(&rule, top), (const int *)peer.buf, pl, tokens, lengths, k, hits, &gil);
     gil_restore(&gil);
     if (status == -2) PyErr_NoMemory();
     if (status < 0) goto done; /* else -1: a signal handler raised */
@@ -1226,6 +1295,8 @@ done:
     for (i = 0; i < got; i++) PyBuffer_Release(&model[i]);
     PyMem_Free(model);
     PyMem_Free(hits);
+    PyMem_Free(tokens);
+    PyMem_Free(lengths);
     Py_XDECREF(fast);
     PyBuffer_Release(&peer);
     return result;
@@ -1539,6 +1610,777 @@ static PyObject *porter_stem(PyObject *self, PyObject *word) {
     return result;
 }
 
+/* ---- A batch of pairs: the Perl's text stage and every metric of each pair, in one call ----
+ *
+ * text_state(stopwords, exceptions) keeps, across calls, what a run's text stage knows: the
+ * stopword list, the WordNet exceptions and every token met, each with its id, whether it
+ * is a stopword and the id of its -m form (stemmed once).  score_pairs() then turns whole
+ * documents (the texts of SPL files: sentences are lines) into token ids and scores each
+ * (peer, models) pair on every metric, the GIL let go throughout; it returns the rows as
+ * the Perl keeps them (R, P and F rounded to 5 decimals), or the first pair whose scoring
+ * the Perl dies on, for the caller to score again the slow way (and raise its error). */
+
+/* A string met: where its bytes are in the arena, and what the table keeps of it. */
+typedef struct {
+    unsigned long long hash;
+    Py_ssize_t off, value_off; /* the string; an exception's value (the exceptions table) */
+    int len, value_len;
+    int stem;                  /* the id of its -m form; -2: not known yet */
+    signed char stop;          /* 1: a stopword, 0: not, -1: not known yet */
+} StrEntry;
+
+/* Strings by their bytes: entry k has id k; slots is a hash table of entry indices. */
+typedef struct {
+    char *arena;
+    size_t used, room;
+    StrEntry *entries;
+    Py_ssize_t size, capacity;
+    int *slots;
+    Py_ssize_t nslots; /* a power of two, at least twice size */
+} StrTable;
+
+/* The thread that imported the kernel: the main thread, where Python runs signal handlers. */
+static unsigned long import_thread;
+
+/* Pairs (and documents) between two looks at pending signals in score_pairs, on the thread
+ * that handles them: a handler runs within a fraction of a millisecond, as it would between
+ * two pairs scored from Python (a worker's end reported by SIGCHLD must not overtake it). */
+#define SIGNAL_PAIRS 16
+
+#define FNV_OFFSET 1469598103934665603ULL
+#define FNV_PRIME 1099511628211ULL
+
+/* Per byte: its lowercase (the Perl's lc) where it is an ASCII letter or digit, else 0. */
+static unsigned char TOKEN_BYTE[256];
+
+static void token_bytes_init(void) {
+    int c;
+    for (c = 0; c < 256; c++)
+        TOKEN_BYTE[c] = (unsigned char)((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ? c
+                                        : c >= 'A' && c <= 'Z'                          ? c + 32
+                                                                                        : 0);
+}
+
+static unsigned long long str_hash(const char *s, Py_ssize_t len) {
+    unsigned long long h = FNV_OFFSET;
+    Py_ssize_t k;
+    for (k = 0; k < len; k++) h = (h ^ (unsigned char)s[k]) * FNV_PRIME;
+    return h ^ (h >> 31);
+}
+
+static void strtab_free(StrTable *t) {
+    free(t->arena);
+    free(t->entries);
+    free(t->slots);
+    memset(t, 0, sizeof(*t));
+}
+
+/* The slot of a string: where its entry is, or the empty slot where it would go. */
+static Py_ssize_t strtab_slot(const StrTable *t, const char *s, Py_ssize_t len, unsigned long long h) {
+    Py_ssize_t at = (Py_ssize_t)(h & (unsigned long long)(t->nslots - 1));
+    for (;;) {
+        int k = t->slots[at];
+        if (k < 0) return at;
+        if (t->entries[k].hash == h && t->entries[k].len == len && !memcmp(t->arena + t->entries[k].off, s, (size_t)len))
+            return at;
+        at = (at + 1) & (t->nslots - 1);
+    }
+}
+
+/* The id of a string, -1 when the table lacks it. */
+static int strtab_find(const StrTable *t, const char *s, Py_ssize_t len, unsigned long long h) {
+    if (!t->nslots) return -1;
+    return t->slots[strtab_slot(t, s, len, h)];
+}
+
+/* The id of a string, added when new (stop -1, stem -2); -1 on no memory. */
+static int strtab_add(StrTable *t, const char *s, Py_ssize_t len, unsigned long long h) {
+    Py_ssize_t at, k;
+    StrEntry *e;
+    if (len > INT_MAX || t->size >= INT_MAX / 4) return -1;
+    if (2 * (t->size + 1) > t->nslots) {
+        Py_ssize_t nslots = t->nslots ? 2 * t->nslots : 1024;
+        int *slots = (int *)malloc((size_t)nslots * sizeof(int));
+        if (!slots) return -1;
+        memset(slots, 0xff, (size_t)nslots * sizeof(int));
+        free(t->slots);
+        t->slots = slots;
+        t->nslots = nslots;
+        for (k = 0; k < t->size; k++) {
+            Py_ssize_t j = (Py_ssize_t)(t->entries[k].hash & (unsigned long long)(nslots - 1));
+            while (slots[j] >= 0) j = (j + 1) & (nslots - 1);
+            slots[j] = (int)k;
+        }
+    }
+    at = strtab_slot(t, s, len, h);
+    if (t->slots[at] >= 0) return t->slots[at];
+    if (t->size == t->capacity) {
+        Py_ssize_t capacity = t->capacity ? 2 * t->capacity : 512;
+        StrEntry *grown = (StrEntry *)realloc(t->entries, (size_t)capacity * sizeof(StrEntry));
+        if (!grown) return -1;
+        t->entries = grown;
+        t->capacity = capacity;
+    }
+    if (t->used + (size_t)len > t->room) {
+        size_t room = t->room ? 2 * t->room : 8192;
+        char *grown;
+        while (room < t->used + (size_t)len) room *= 2;
+        grown = (char *)realloc(t->arena, room);
+        if (!grown) return -1;
+        t->arena = grown;
+        t->room = room;
+    }
+    memcpy(t->arena + t->used, s, (size_t)len);
+    e = &t->entries[t->size];
+    e->hash = h;
+    e->off = (Py_ssize_t)t->used;
+    e->len = (int)len;
+    e->value_off = 0;
+    e->value_len = -1;
+    e->stem = -2;
+    e->stop = -1;
+    t->used += (size_t)len;
+    t->slots[at] = (int)t->size;
+    return (int)t->size++;
+}
+
+/* Tokens forgotten past this many (ids then start again: they only need to agree within a call). */
+#define MAX_REMEMBERED ((Py_ssize_t)1 << 20)
+
+typedef struct {
+    StrTable stopwords;  /* the -s list */
+    StrTable exceptions; /* WordNet exceptions: key, and its value beside it */
+    StrTable tokens;     /* tokens and -m forms met: id = entry */
+    char *scratch;       /* a token being stemmed */
+    Py_ssize_t scratch_room;
+    int *counts;         /* score_pairs's four per-id arrays, all zeros between calls */
+    Py_ssize_t count_ids;
+    int busy;            /* a call is using the state (one thread at a time) */
+} TextState;
+
+static void text_state_free(PyObject *capsule) {
+    TextState *s = (TextState *)PyCapsule_GetPointer(capsule, "rouge155py.TextState");
+    if (!s) return;
+    strtab_free(&s->stopwords);
+    strtab_free(&s->exceptions);
+    strtab_free(&s->tokens);
+    free(s->scratch);
+    free(s->counts);
+    free(s);
+}
+
+/* The UTF-8 bytes of a str (all this state compares: tokens are ASCII). */
+static const char *utf8_of(PyObject *o, Py_ssize_t *len) {
+    if (!PyUnicode_Check(o)) {
+        PyErr_SetString(PyExc_TypeError, "text_state: stopwords and exceptions must be str");
+        return NULL;
+    }
+    return PyUnicode_AsUTF8AndSize(o, len);
+}
+
+/* text_state(stopwords, exceptions) -> capsule
+ *   stopwords: an iterable of str (the tokens -s drops; empty without -s);
+ *   exceptions: a dict str -> str (the WordNet exceptions -m looks up first).
+ */
+static PyObject *text_state(PyObject *self, PyObject *args) {
+    PyObject *o_stop, *o_exc, *iter = NULL, *item, *key, *value, *capsule;
+    Py_ssize_t pos = 0, len, vlen;
+    const char *s, *v;
+    TextState *st;
+    if (!PyArg_ParseTuple(args, "OO!", &o_stop, &PyDict_Type, &o_exc)) return NULL;
+    st = (TextState *)calloc(1, sizeof(TextState));
+    if (!st) return PyErr_NoMemory();
+    iter = PyObject_GetIter(o_stop);
+    if (!iter) goto fail;
+    while ((item = PyIter_Next(iter))) {
+        s = utf8_of(item, &len);
+        if (!s || strtab_add(&st->stopwords, s, len, str_hash(s, len)) < 0) {
+            if (s) PyErr_NoMemory();
+            Py_DECREF(item);
+            goto fail;
+        }
+        Py_DECREF(item);
+    }
+    if (PyErr_Occurred()) goto fail;
+    Py_CLEAR(iter);
+    while (PyDict_Next(o_exc, &pos, &key, &value)) {
+        int k;
+        s = utf8_of(key, &len);
+        if (!s) goto fail;
+        v = utf8_of(value, &vlen);
+        if (!v) goto fail;
+        k = strtab_add(&st->exceptions, s, len, str_hash(s, len));
+        /* the value's bytes go in the arena as a string of their own (never looked up) */
+        if (k < 0 || st->exceptions.used + (size_t)vlen > st->exceptions.room) {
+            size_t room = st->exceptions.room ? st->exceptions.room : 8192;
+            char *grown;
+            if (k < 0) {
+                PyErr_NoMemory();
+                goto fail;
+            }
+            while (room < st->exceptions.used + (size_t)vlen) room *= 2;
+            grown = (char *)realloc(st->exceptions.arena, room);
+            if (!grown) {
+                PyErr_NoMemory();
+                goto fail;
+            }
+            st->exceptions.arena = grown;
+            st->exceptions.room = room;
+        }
+        memcpy(st->exceptions.arena + st->exceptions.used, v, (size_t)vlen);
+        st->exceptions.entries[k].value_off = (Py_ssize_t)st->exceptions.used;
+        st->exceptions.entries[k].value_len = (int)vlen;
+        st->exceptions.used += (size_t)vlen;
+    }
+    capsule = PyCapsule_New(st, "rouge155py.TextState", text_state_free);
+    if (!capsule) goto fail_free;
+    return capsule;
+fail:
+    Py_XDECREF(iter);
+fail_free:
+    strtab_free(&st->stopwords);
+    strtab_free(&st->exceptions);
+    free(st);
+    return NULL;
+}
+
+/* The id of a token of s[0 .. len) (lowercase ASCII letters and digits; h its str_hash) as
+ * counted: its -m form's under stem; -1 for a stopword under drop; -2 on no memory. */
+static int token_id(TextState *st, const char *s, Py_ssize_t len, unsigned long long h, int stem, int drop) {
+    int id = strtab_add(&st->tokens, s, len, h), form;
+    StrEntry *e;
+    if (id < 0) return -2;
+    e = &st->tokens.entries[id];
+    if (drop) {
+        if (e->stop < 0) e->stop = strtab_find(&st->stopwords, s, len, h) >= 0;
+        if (e->stop) return -1;
+    }
+    if (!stem) return id;
+    if (e->stem >= 0) return e->stem;
+    if (len < 4) { /* the Perl stems tokens longer than 3 bytes */
+        e->stem = id;
+        return id;
+    }
+    {
+        int k = strtab_find(&st->exceptions, s, len, h);
+        const char *f;
+        Py_ssize_t n;
+        if (k >= 0) {
+            f = st->exceptions.arena + st->exceptions.entries[k].value_off;
+            n = st->exceptions.entries[k].value_len;
+        } else {
+            if (len > st->scratch_room) {
+                char *grown = (char *)realloc(st->scratch, (size_t)len);
+                if (!grown) return -2;
+                st->scratch = grown;
+                st->scratch_room = len;
+            }
+            memcpy(st->scratch, s, (size_t)len);
+            n = stem_word((unsigned char *)st->scratch, len);
+            f = st->scratch;
+        }
+        /* f may point into the exceptions arena or the scratch: neither moves while adding. */
+        form = strtab_add(&st->tokens, f, n, str_hash(f, n));
+        if (form < 0) return -2;
+        st->tokens.entries[id].stem = form; /* entries may have moved */
+        return form;
+    }
+}
+
+/* A growing array of ints. */
+typedef struct {
+    int *v;
+    Py_ssize_t size, room;
+} Ints;
+
+static inline int ints_push(Ints *a, int x) {
+    if (a->size == a->room) {
+        Py_ssize_t room = a->room ? 2 * a->room : 4096;
+        int *grown = (int *)realloc(a->v, (size_t)room * sizeof(int));
+        if (!grown) return -1;
+        a->v = grown;
+        a->room = room;
+    }
+    a->v[a->size++] = x;
+    return 0;
+}
+
+/* The documents of a batch as token ids: per document its tokens (tok[first[d] ..
+ * first[d+1])), its sentences (sent[sfirst[d] .. sfirst[d+1]] offsets into its tokens) and
+ * its longest sentence. */
+typedef struct {
+    Ints tok, sent;
+    Py_ssize_t *first, *sfirst, *longest; /* ndocs + 1 each */
+    unsigned int top;                               /* every id or'ed */
+} Docs;
+
+static void docs_free(Docs *d) {
+    free(d->tok.v);
+    free(d->sent.v);
+    free(d->first);
+    memset(d, 0, sizeof(*d));
+}
+
+/* Tokens of a text of SPL lines, lowercased as the Perl's lc: runs of ASCII letters and
+ * digits, each line a sentence.  0, -2 on no memory. */
+static int docs_add(Docs *d, Py_ssize_t k, TextState *st, const unsigned char *text, Py_ssize_t len, int stem,
+                    int drop) {
+    char token[64], *big = NULL;
+    Py_ssize_t i = 0, start = d->tok.size, sentence = 0, longest = 0;
+    d->first[k] = start;
+    d->sfirst[k] = d->sent.size;
+    if (ints_push(&d->sent, 0) < 0) return -2;
+    while (i <= len) {
+        unsigned char c = i < len ? text[i] : '\n';
+        if (c == '\n') {
+            Py_ssize_t here = d->tok.size - start;
+            if (here - sentence > 0) { /* an empty line is no sentence (it has no token either) */
+                if (ints_push(&d->sent, (int)here) < 0) return -2;
+                if (here - sentence > longest) longest = here - sentence;
+                sentence = here;
+            }
+            i++;
+            continue;
+        }
+        if (TOKEN_BYTE[c]) {
+            /* The token lowercased (the Perl's lc) and hashed as it is read. */
+            Py_ssize_t j = i, n = 0, room = (Py_ssize_t)sizeof(token);
+            unsigned long long h = FNV_OFFSET;
+            unsigned char b;
+            int id;
+            char *buf = token;
+            while (j < len && (b = TOKEN_BYTE[text[j]])) {
+                if (n == room) {
+                    char *grown = (char *)realloc(big, (size_t)(2 * room));
+                    if (!grown) {
+                        free(big);
+                        return -2;
+                    }
+                    if (buf == token) memcpy(grown, token, sizeof(token));
+                    big = buf = grown;
+                    room *= 2;
+                }
+                buf[n++] = (char)b;
+                h = (h ^ b) * FNV_PRIME;
+                j++;
+            }
+            id = token_id(st, buf, n, h ^ (h >> 31), stem, drop);
+            if (id == -2 || (id >= 0 && ints_push(&d->tok, id) < 0)) {
+                free(big);
+                return -2;
+            }
+            if (id >= 0) d->top |= (unsigned int)id;
+            i = j;
+            continue;
+        }
+        i++;
+    }
+    free(big);
+    if (d->tok.size > INT_MAX / 2) return -2;
+    d->longest[k] = longest;
+    return 0;
+}
+
+/* A metric of a batch. */
+typedef struct {
+    int kind;         /* 0: n-grams, 1: skip-bigrams, 2: ROUGE-L, 3: ROUGE-W */
+    UnitRule rule;    /* kinds 0 and 1 */
+    double weight;    /* kind 3 */
+    double *f;        /* kind 3: f[k] = k ** weight */
+} BatchMetric;
+
+/* The value round(x, 5) gives (the Perl's sprintf("%7.5f") read back): the decimal nearest x
+ * at 5 places (ties to even, on x's exact value), as the nearest double.  Below 1e9, x * 1e5
+ * is within 1e-7 of the exact product, so away from a tie its nearest integer is the right
+ * one, and k / 1e5 is the double nearest the decimal; elsewhere the digits come from
+ * printf, which rounds the exact value, and strtod reads them back. */
+static double round5(double x) {
+    double y, k, frac;
+    if (!(x == x) || x - x != 0.0) return x; /* NaN, infinities */
+    y = x * 1e5;
+    k = floor(y);
+    frac = y - k;
+    if (y > 1e9 || y < -1e9 || (frac > 0.5 - 1e-6 && frac < 0.5 + 1e-6)) {
+        char digits[400]; /* %.5f of the largest double: 309 digits, the point and 5 more */
+        snprintf(digits, sizeof(digits), "%.5f", x);
+        return strtod(digits, NULL);
+    }
+    if (frac > 0.5) k += 1.0;
+    return k / 1e5;
+}
+
+/* A Work made for sentences of up to m and n tokens, kept for the pairs of a batch. */
+typedef struct {
+    Work w;
+    Py_ssize_t m, n;
+} BatchWork;
+
+/* Room in b for a model sentence of m tokens against a peer sentence of n: 0, -2 on no memory. */
+static int batch_work(BatchWork *b, Py_ssize_t m, Py_ssize_t n, int weighted) {
+    if (b->w.block && m <= b->m && n <= b->n) return 0;
+    if (m < b->m) m = b->m;
+    if (n < b->n) n = b->n;
+    free(b->w.block);
+    b->w.block = NULL;
+    if (work_make(&b->w, m, n, weighted) < 0) return -2;
+    b->m = m;
+    b->n = n;
+    return 0;
+}
+
+/* Per token id, counts of one pair's texts: each array is all zeros between two pairs. */
+typedef struct {
+    int *model, *peer, *used, *cap;
+    unsigned char *mask; /* per model position: marked by some LCS */
+} PairCounts;
+
+/* Counts the pair's unigrams into c (undone by pair_forget). */
+static void pair_count(PairCounts *c, const int *mt, Py_ssize_t ml, const int *pt, Py_ssize_t pl) {
+    Py_ssize_t k;
+    for (k = 0; k < ml; k++) c->model[mt[k]]++;
+    for (k = 0; k < pl; k++) c->peer[pt[k]]++;
+}
+
+static void pair_forget(PairCounts *c, const int *mt, Py_ssize_t ml, const int *pt, Py_ssize_t pl) {
+    Py_ssize_t k;
+    for (k = 0; k < ml; k++) c->model[mt[k]] = c->used[mt[k]] = 0;
+    for (k = 0; k < pl; k++) c->peer[pt[k]] = 0;
+}
+
+/* ROUGE-1's clipped hits of a counted pair: a model token hits while the peer has copies left. */
+static long long pair_unigram_hits(PairCounts *c, const int *mt, Py_ssize_t ml) {
+    long long hit = 0;
+    Py_ssize_t k;
+    for (k = 0; k < ml; k++)
+        if (c->used[mt[k]]++ < c->peer[mt[k]]) hit++;
+    for (k = 0; k < ml; k++) c->used[mt[k]] = 0;
+    return hit;
+}
+
+/* (hit, base) of the union LCS of model document md against peer document pd (f NULL:
+ * ROUGE-L, else ROUGE-W's weights), as union_counts makes them, on a counted pair whose
+ * clipping budgets are those counts: a marked model token counts while it has fewer hits
+ * than min(model copies, peer copies).  0, -1 when a signal handler raised, -2 on no memory. */
+static int pair_union(const Docs *d, Py_ssize_t md, Py_ssize_t pd, const double *f, BatchWork *b, Gil *gil,
+                      PairCounts *c, double *hit_out, double *base_out) {
+    const int *mt = d->tok.v + d->first[md], *pt = d->tok.v + d->first[pd];
+    const int *mo = d->sent.v + d->sfirst[md], *po = d->sent.v + d->sfirst[pd];
+    Py_ssize_t ms = d->sfirst[md + 1] - d->sfirst[md] - 1, ps = d->sfirst[pd + 1] - d->sfirst[pd] - 1;
+    Py_ssize_t total = d->first[md + 1] - d->first[md], mlongest = d->longest[md];
+    unsigned char *mask = c->mask;
+    Py_ssize_t k;
+    int marked;
+    if (batch_work(b, mlongest, d->longest[pd], f != NULL) < 0) return -2;
+    memset(mask, 0, (size_t)total);
+    b->w.gil = *gil;
+    marked = union_marks(mt, mo, ms, mlongest, pt, po, ps, f, &b->w, mask);
+    *gil = b->w.gil;
+    if (marked < 0) return marked;
+    for (k = 0; k < total; k++) c->cap[mt[k]] = c->model[mt[k]] < c->peer[mt[k]] ? c->model[mt[k]] : c->peer[mt[k]];
+    union_hits(mo, ms, mask, mt, c->used, c->cap, f, hit_out, base_out);
+    for (k = 0; k < total; k++) c->used[mt[k]] = c->cap[mt[k]] = 0;
+    return 0;
+}
+
+/* One model's counts, as ModelCounts holds them. */
+typedef struct {
+    double hit, model_count, peer_count, score;
+    int has_score;
+} Counted;
+
+/* score_pairs(state, texts, stem, drop, peers, model_starts, models, metrics, alpha,
+ *             best_model, max_cells) -> (rows, failed)
+ *   texts: a list of str of latin-1 characters, each the bytes of an SPL document;
+ *   stem (-m), drop (-s): the text stage; state: text_state()'s, kept by the caller;
+ *   peers: int32, the peer document of each pair; model_starts: int32 (pairs + 1) and
+ *   models: int32, its model documents; metrics: a sequence of (kind, n, reach, unigrams,
+ *   weight) with kind 0 n-grams of size n, 1 skip-bigrams within reach (-1: any) with or
+ *   without unigrams, 2 ROUGE-L, 3 ROUGE-W with weight; alpha (-p), best_model (-f B);
+ *   max_cells: the largest LCS table of two sentences.
+ * rows: float64 bytes, per metric then pair, R, P, F rounded as the Perl keeps them.
+ * failed: -1, or the first pair the Perl would die on (or whose table is too large): no
+ * rows then.
+ */
+static PyObject *score_pairs(PyObject *self, PyObject *args) {
+    PyObject *o_state, *o_texts, *o_metrics, *o_peers, *o_starts, *o_models, *texts = NULL, *metrics = NULL;
+    PyObject *result = NULL, *rows_bytes = NULL;
+    Py_buffer peers, starts, models;
+    int stem, drop, best_model, held = 0;
+    double alpha;
+    long long max_cells;
+    TextState *st;
+    Docs d;
+    BatchMetric *spec = NULL;
+    Py_ssize_t ndocs, npairs, nmetrics, i, k, failed = -1;
+    double *rows;
+    int status = 0;
+    Gil gil;
+    const int **mtok = NULL;
+    Py_ssize_t *mlen = NULL;
+    long long *hits = NULL;
+    Counted *counted = NULL;
+    Py_ssize_t most_models = 0, longest_doc = 0;
+    int signals;
+    PairCounts pc_;
+    BatchWork lwork, wwork;
+
+    memset(&d, 0, sizeof(d));
+    memset(&pc_, 0, sizeof(pc_));
+    memset(&lwork, 0, sizeof(lwork));
+    memset(&wwork, 0, sizeof(wwork));
+    if (!PyArg_ParseTuple(args, "OOppOOOOdpL", &o_state, &o_texts, &stem, &drop, &o_peers, &o_starts, &o_models,
+                          &o_metrics, &alpha, &best_model, &max_cells))
+        return NULL;
+    st = (TextState *)PyCapsule_GetPointer(o_state, "rouge155py.TextState");
+    if (!st) return NULL;
+    if (st->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "score_pairs: the text state is in use by another thread");
+        return NULL;
+    }
+    texts = PySequence_Tuple(o_texts);
+    if (!texts) return NULL;
+    ndocs = PyTuple_GET_SIZE(texts);
+    for (i = 0; i < ndocs; i++) {
+        PyObject *t = PyTuple_GET_ITEM(texts, i);
+        if (!PyUnicode_Check(t) || PyUnicode_READY(t) < 0 || PyUnicode_KIND(t) != PyUnicode_1BYTE_KIND) {
+            PyErr_SetString(PyExc_TypeError, "score_pairs: texts must be str of latin-1 characters");
+            goto done;
+        }
+    }
+    metrics = PySequence_Tuple(o_metrics);
+    if (!metrics) goto done;
+    nmetrics = PyTuple_GET_SIZE(metrics);
+    spec = (BatchMetric *)calloc((size_t)(nmetrics ? nmetrics : 1), sizeof(BatchMetric));
+    if (!spec) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (k = 0; k < nmetrics; k++) {
+        int kind, unigrams;
+        Py_ssize_t n, reach;
+        double weight;
+        if (!PyArg_ParseTuple(PyTuple_GET_ITEM(metrics, k), "innpd", &kind, &n, &reach, &unigrams, &weight))
+            goto done;
+        if (kind < 0 || kind > 3 || (kind == 0 && (n < 1 || n > 64)) || (kind == 3 && !(weight > 0))) {
+            PyErr_SetString(PyExc_ValueError, "score_pairs: bad metric");
+            goto done;
+        }
+        spec[k].kind = kind;
+        spec[k].rule.mode = kind == 1;
+        spec[k].rule.n = n;
+        spec[k].rule.reach = reach;
+        spec[k].rule.unigrams = unigrams;
+        spec[k].weight = weight;
+    }
+    if (get_buffer(o_peers, &peers, "peers", 4) < 0) goto done;
+    held = 1;
+    if (get_buffer(o_starts, &starts, "model_starts", 4) < 0) goto done;
+    held = 2;
+    if (get_buffer(o_models, &models, "models", 4) < 0) goto done;
+    held = 3;
+    npairs = peers.len / 4;
+    {
+        const int *p = (const int *)peers.buf, *s = (const int *)starts.buf, *m = (const int *)models.buf;
+        Py_ssize_t nm = models.len / 4;
+        if (starts.len / 4 != npairs + 1 || (npairs >= 0 && s[0] != 0) || s[npairs] != nm) goto bad_pairs;
+        for (i = 0; i < npairs; i++) {
+            if (p[i] < 0 || p[i] >= ndocs || s[i + 1] < s[i]) goto bad_pairs;
+            if (s[i + 1] - s[i] > most_models) most_models = s[i + 1] - s[i];
+        }
+        for (i = 0; i < nm; i++)
+            if (m[i] < 0 || m[i] >= ndocs) goto bad_pairs;
+    }
+    rows_bytes = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(3 * sizeof(double)) * nmetrics * npairs);
+    if (!rows_bytes) goto done;
+    rows = (double *)PyBytes_AS_STRING(rows_bytes);
+    d.first = (Py_ssize_t *)malloc((size_t)(ndocs + 1) * 3 * sizeof(Py_ssize_t));
+    mtok = (const int **)malloc((size_t)(most_models + 1) * sizeof(int *));
+    mlen = (Py_ssize_t *)malloc((size_t)(most_models + 1) * sizeof(Py_ssize_t));
+    hits = (long long *)malloc((size_t)(most_models + 1) * sizeof(long long));
+    counted = (Counted *)malloc((size_t)(most_models + 1) * sizeof(Counted));
+    if (!d.first || !mtok || !mlen || !hits || !counted) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    d.sfirst = d.first + ndocs + 1;
+    d.longest = d.sfirst + ndocs + 1;
+    st->busy = 1;
+    if (st->tokens.size > MAX_REMEMBERED) strtab_free(&st->tokens);
+
+    signals = PyThread_get_thread_ident() == import_thread;
+    gil_release(&gil, RELEASE_CELLS);
+    /* The text stage: every document once. */
+    for (i = 0; i < ndocs && status == 0; i++) {
+        PyObject *t = PyTuple_GET_ITEM(texts, i);
+        size_t cells = signals && i % SIGNAL_PAIRS == SIGNAL_PAIRS - 1 ? CHECK_CELLS : (size_t)PyUnicode_GET_LENGTH(t);
+        status = docs_add(&d, i, st, PyUnicode_1BYTE_DATA(t), PyUnicode_GET_LENGTH(t), stem, drop);
+        if (status == 0 && gil_check(&gil, cells) < 0) status = -1;
+    }
+    d.first[ndocs] = d.tok.size;
+    d.sfirst[ndocs] = d.sent.size;
+    /* Per token id, the counts of the pair at hand (ids are below the number of tokens met):
+     * kept by the state and grown with it, so that a call touches only the ids it counts. */
+    if (status == 0 && st->tokens.size + 1 > st->count_ids) {
+        Py_ssize_t ids = 2 * (st->tokens.size + 1);
+        free(st->counts);
+        st->counts = (int *)calloc((size_t)ids * 4, sizeof(int));
+        st->count_ids = st->counts ? ids : 0;
+        if (!st->counts) status = -2;
+    }
+    if (status == 0) {
+        Py_ssize_t ids = st->count_ids;
+        for (i = 0; i < ndocs; i++)
+            if (d.first[i + 1] - d.first[i] > longest_doc) longest_doc = d.first[i + 1] - d.first[i];
+        pc_.model = st->counts;
+        pc_.peer = pc_.model + ids;
+        pc_.used = pc_.peer + ids;
+        pc_.cap = pc_.used + ids;
+        pc_.mask = (unsigned char *)malloc((size_t)longest_doc + 1);
+        if (!pc_.mask) status = -2;
+    }
+    /* ROUGE-W's weights, up to the longest sentence + 1. */
+    for (k = 0; k < nmetrics && status == 0; k++) {
+        Py_ssize_t longest = 0, j;
+        if (spec[k].kind != 3) continue;
+        for (i = 0; i < ndocs; i++)
+            if (d.longest[i] > longest) longest = d.longest[i];
+        spec[k].f = (double *)malloc((size_t)(longest + 2) * sizeof(double));
+        if (!spec[k].f) status = -2;
+        else
+            for (j = 0; j < longest + 2; j++) spec[k].f[j] = pow((double)j, spec[k].weight);
+    }
+    /* Every metric of every pair. */
+    for (i = 0; i < npairs && status == 0 && failed < 0; i++) {
+        if (signals && i % SIGNAL_PAIRS == SIGNAL_PAIRS - 1 && gil_check(&gil, CHECK_CELLS) < 0) {
+            status = -1;
+            break;
+        }
+        const int *s = (const int *)starts.buf, *m = (const int *)models.buf + s[i];
+        Py_ssize_t pd = ((const int *)peers.buf)[i], nm = s[i + 1] - s[i], q;
+        const int *pt = d.tok.v + d.first[pd];
+        Py_ssize_t pl = d.first[pd + 1] - d.first[pd];
+        for (q = 0; q < nm; q++) {
+            mtok[q] = d.tok.v + d.first[m[q]];
+            mlen[q] = d.first[m[q] + 1] - d.first[m[q]];
+        }
+        for (k = 0; k < nmetrics && status == 0 && failed < 0; k++) {
+            const BatchMetric *x = &spec[k];
+            double power = 0.0, hit = 0.0, mc = 0.0, pc = 0.0, recall, precision, den, *row;
+            if (x->kind == 0 && x->rule.n == 1) {
+                for (q = 0; q < nm; q++) {
+                    pair_count(&pc_, mtok[q], 0, pt, pl);
+                    hits[q] = pair_unigram_hits(&pc_, mtok[q], mlen[q]);
+                    pair_forget(&pc_, mtok[q], 0, pt, pl);
+                }
+            } else if (x->kind < 2) {
+                status = all_hits(&x->rule, key_bits(&x->rule, d.top), pt, pl, mtok, mlen, nm, hits, &gil);
+            }
+            if (x->kind < 2) {
+                for (q = 0; q < nm; q++) {
+                    counted[q].hit = (double)hits[q];
+                    counted[q].model_count = (double)unit_count(&x->rule, mlen[q]);
+                    counted[q].peer_count = (double)unit_count(&x->rule, pl);
+                    counted[q].has_score = 0;
+                }
+            } else {
+                for (q = 0; q < nm && status == 0; q++) {
+                    Py_ssize_t md = m[q];
+                    double h = 0.0, base = 0.0;
+                    if ((long long)d.longest[md] * (long long)d.longest[pd] > max_cells) {
+                        failed = i;
+                        break;
+                    }
+                    pair_count(&pc_, mtok[q], mlen[q], pt, pl);
+                    status = pair_union(&d, md, pd, x->kind == 3 ? x->f : NULL, x->kind == 3 ? &wwork : &lwork,
+                                        &gil, &pc_, &h, &base);
+                    pair_forget(&pc_, mtok[q], mlen[q], pt, pl);
+                    if (status < 0) break;
+                    if (x->kind == 2) {
+                        counted[q].hit = h;
+                        counted[q].model_count = base;
+                        counted[q].peer_count = (double)pl;
+                        counted[q].score = base > 0 ? h / base : 0.0;
+                    } else {
+                        double score = pow(h / base, 1.0 / x->weight), c = pow(base, x->weight);
+                        if (base == 0 || !isfinite(h) || !isfinite(c) || !isfinite(score)) {
+                            failed = i; /* the Perl dies (or prints NaN): the slow path raises */
+                            break;
+                        }
+                        counted[q].hit = h;
+                        counted[q].model_count = c;
+                        counted[q].peer_count = pow((double)pl, x->weight);
+                        counted[q].score = score;
+                    }
+                    counted[q].has_score = 1;
+                }
+            }
+            if (status != 0 || failed >= 0) break;
+            if (!best_model) {
+                for (q = 0; q < nm; q++) {
+                    hit += counted[q].hit;
+                    mc += counted[q].model_count;
+                    pc += counted[q].peer_count;
+                }
+            } else {
+                double best = -1.0;
+                for (q = 0; q < nm; q++) {
+                    double score = counted[q].has_score
+                                       ? counted[q].score
+                                       : (counted[q].model_count != 0 ? round5(counted[q].hit / counted[q].model_count) : 0.0);
+                    if (score > best) {
+                        best = score;
+                        hit = counted[q].hit;
+                        mc = counted[q].model_count;
+                        pc = counted[q].peer_count;
+                    }
+                }
+            }
+            if (x->kind == 3) power = 1.0 / x->weight;
+            recall = mc != 0 ? round5(power != 0.0 ? pow(hit / mc, power) : hit / mc) : 0.0;
+            precision = pc != 0 ? round5(power != 0.0 ? pow(hit / pc, power) : hit / pc) : 0.0;
+            den = (1 - alpha) * precision + alpha * recall;
+            row = rows + 3 * (k * npairs + i);
+            row[0] = recall;
+            row[1] = precision;
+            row[2] = round5(den > 0 ? precision * recall / den : 0.0);
+        }
+    }
+    gil_restore(&gil);
+    st->busy = 0;
+    if (status == -2) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (status < 0) goto done; /* a signal handler raised */
+    if (failed >= 0) {
+        Py_CLEAR(rows_bytes);
+        result = Py_BuildValue("(yn)", "", failed);
+    } else {
+        result = Py_BuildValue("(On)", rows_bytes, (Py_ssize_t)-1);
+    }
+    goto done;
+bad_pairs:
+    PyErr_SetString(PyExc_ValueError, "score_pairs: pairs do not index the documents");
+done:
+    if (held > 2) PyBuffer_Release(&models);
+    if (held > 1) PyBuffer_Release(&starts);
+    if (held > 0) PyBuffer_Release(&peers);
+    for (k = 0; spec && k < nmetrics; k++) free(spec[k].f);
+    free(pc_.mask);
+    free(lwork.w.block);
+    free(wwork.w.block);
+    free(spec);
+    free(mtok);
+    free(mlen);
+    free(hits);
+    free(counted);
+    docs_free(&d);
+    Py_XDECREF(rows_bytes);
+    Py_XDECREF(texts);
+    Py_XDECREF(metrics);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"union_lcs", union_lcs, METH_VARARGS, "Union-LCS hits and base of one model against one peer."},
     {"budget", budget, METH_VARARGS, "A text's clipping budget: its distinct unigram ids, then their counts."},
@@ -1546,6 +2388,8 @@ static PyMethodDef methods[] = {
     {"sort_and_sum", sort_and_sum, METH_VARARGS, "Sort doubles in place; their sum in that order."},
     {"unit_hits", unit_hits, METH_VARARGS, "Clipped n-gram or skip-bigram hits of a peer against its models."},
     {"encode", encode, METH_VARARGS, "Token ids of texts split as the Perl splits them."},
+    {"text_state", text_state, METH_VARARGS, "A run's text stage state: stopwords, exceptions, tokens met."},
+    {"score_pairs", score_pairs, METH_VARARGS, "Rows of a batch of pairs of SPL texts, every metric, in one call."},
     {"porter_stem", porter_stem, METH_O, "The -m Porter stem of a word of a-z and 0-9; None for any other word."},
     {NULL, NULL, 0, NULL},
 };
@@ -1553,7 +2397,10 @@ static PyMethodDef methods[] = {
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_accel", "rouge155py kernels: union LCS, unit hits, bootstrap sums.", -1, methods};
 
 PyMODINIT_FUNC PyInit__accel(void) {
-    PyObject *m = PyModule_Create(&module);
+    PyObject *m;
+    token_bytes_init();
+    import_thread = PyThread_get_thread_ident();
+    m = PyModule_Create(&module);
     if (m && PyModule_AddFunctions(m, rs_text_methods) < 0) Py_CLEAR(m);
     return m;
 }

@@ -15,7 +15,7 @@ from dataclasses import fields
 from typing import Any, Mapping, Sequence, Union
 
 from .errors import UsageError, described
-from .evaluation import evaluate
+from .evaluation import evaluate, paused_gc
 from .metrics.be import BE_MODES
 from .options import DOOR_FIELDS, Options
 from .report import Report
@@ -77,8 +77,9 @@ class Rouge:
         lines are its sentences, or a list of sentence strings; sentence
         boundaries matter to ROUGE-L and ROUGE-W. Item i is eval ``str(i + 1)``.
         """
-        config = config_from_texts(predictions, references, text_format(self.options.be_mode))
-        return evaluate(self.options, config)
+        with paused_gc():  # documents by the hundred thousand: see paused_gc
+            config = config_from_texts(predictions, references, text_format(self.options.be_mode))
+            return evaluate(self.options, config)
 
 
 def score(

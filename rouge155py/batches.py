@@ -57,7 +57,7 @@ from .engine import (
     merge_rows,
     metric_result,
     score_evals,
-    table_summary,
+    table_summaries,
 )
 from .errors import RougeError, UsageError, described
 from .metrics.base import Metric
@@ -288,6 +288,13 @@ _MAX_POSITION = 2**63 - 1  # positions of 64 bits, as system IDs given as number
 
 def _placed(item: Any, input_format: str) -> tuple[int, Eval]:
     """An item's position in the run and its eval."""
+    if (
+        type(item) is EvalItem
+        and type(item[0]) is int
+        and 0 <= item[0] < _MAX_POSITION
+        and type(item[1]) is Eval
+    ):
+        return item  # the common case, checked without the numbers ABC (a hot path)
     if not isinstance(item, tuple) or len(item) not in (2, 3):
         raise UsageError(f"an item is a TextItem or an EvalItem, got {type(item).__name__}")
     position = item[0]
@@ -401,18 +408,18 @@ def score_batch(items: Iterable[Item], options: Union[Options, HoldsOptions]) ->
                         run.score([ev], batch)
                     except RougeError as error:
                         failures[ev.eval_id] = run.failure(ev) or Failure(0, peers[0], error)
-    for position, ev in placed:
+    table = batch.table
+    for row, (position, ev) in enumerate(placed):  # EvalTable.add, by columns (a hot loop)
         names = tuple(ev.peers)
-        batch.table.add(
-            EvalRecord(
-                position,
-                ev.eval_id,
-                peer_sets.setdefault(names, names),
-                len(ev.models),
-                missing.get(ev.eval_id),
-                failures.get(ev.eval_id),
-            )
-        )
+        table.positions.append(position)
+        table.eval_ids.append(ev.eval_id)
+        table.peer_ids.append(peer_sets.setdefault(names, names))
+        table.models.append(len(ev.models))
+        if missing or failures:
+            if ev.eval_id in missing:
+                table.missing[row] = missing[ev.eval_id]
+            if ev.eval_id in failures:
+                table.failures[row] = failures[ev.eval_id]
     return batch
 
 
@@ -484,12 +491,12 @@ def _differing(theirs: tuple[Any, ...], ours: tuple[Any, ...]) -> list[str]:
 def summaries_here(
     tables: list[RowTable], options: Options, progress: Optional[ProgressFn] = None
 ) -> list[Union[Summary, Counts]]:
-    """The bootstrap of each table, in this process (``progress`` told of each)."""
-    out = []
-    for table in tables:
-        out.append(table_summary(options.scoring, options.resampling, table))
-        if progress is not None:
-            progress("bootstrap", len(out), len(tables))
+    """The bootstrap of each table, in this process (``progress`` told of each); a peer's tables
+    are resampled together (:func:`~rouge155py.engine.table_summaries`)."""
+    out = table_summaries(options.scoring, options.resampling, tables)
+    if progress is not None:
+        for done in range(1, len(tables) + 1):
+            progress("bootstrap", done, len(tables))
     return out
 
 

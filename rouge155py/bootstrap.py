@@ -206,6 +206,43 @@ def _columns(rows: Sequence[Sequence[float]], resamples: int, mean: bool) -> Col
     return [out[k::3] for k in range(3)]
 
 
+def _run_all(jobs: Iterable[Callable[[], None]]) -> None:
+    for job in jobs:
+        job()
+
+
+def means_together(
+    tables: Sequence[array],
+    resamples: int,
+    parts: int = 1,
+    run: Optional[Callable[[Iterable[Callable[[], None]]], None]] = None,
+) -> Optional[list[Columns]]:
+    """The r resample means of each column of several tables of the same N instances (rows of
+    floats, end to end, in the same instance order): the same values as :func:`resample` of
+    each with ``counting`` 0, from one pass of draws (a resample draws the same instances
+    from every table). The resamples are made in ``parts`` consecutive shares, which ``run``
+    calls (threads may: the kernel lets the GIL go). None without the kernel, or above the
+    kernel's 32 tables."""
+    width = 3 * len(tables)
+    if accel is None or not tables or len(tables) > 32:
+        return None
+    n = len(tables[0]) // 3
+    rows = tuple(tables)
+    out = array("d", bytes(8 * width * resamples))
+    view = memoryview(out)
+    share = -(-resamples // max(1, parts))
+
+    def job(first: int) -> Callable[[], None]:
+        count = min(share, resamples - first)
+        part = view[first * width : (first + count) * width]
+        return lambda: accel.bootstrap_sums(rows, count, part, float(n), first, 1)  # type: ignore[union-attr]
+
+    if n:
+        (run or _run_all)([job(first) for first in range(0, resamples, share)])
+    view.release()
+    return [[out[3 * k + c :: width] for c in range(3)] for k in range(len(tables))]
+
+
 def _scores(
     models: Sequence[float], peers: Sequence[float], hits: Sequence[float], alpha: float, need: Sequence[bool]
 ) -> list[Optional[list[float]]]:

@@ -13,7 +13,7 @@ from array import array
 from typing import Callable, Hashable, TypeVar
 
 from ._kernel import accel
-from .readers import Document, limit_for_lcs, limit_for_ngrams, read_be_lines, read_sentences
+from .readers import Document, SummaryText, limit_for_lcs, limit_for_ngrams, read_be_lines, read_sentences
 from .text.stage import TextStage
 
 __all__ = ["Corpus", "Encoded", "TokenIds", "Vocabulary"]
@@ -179,4 +179,6 @@ class Corpus:
 
     def exists(self, document: Document) -> bool:
         """Whether the document exists (the Perl's ``-e`` test on model files)."""
+        if type(document) is SummaryText:  # in memory: no need to hash its text for a cache
+            return True
         return self.view(("exists", document), document.exists)

@@ -10,16 +10,20 @@ from __future__ import annotations
 import functools
 import re
 from array import array
-from typing import Iterator, Optional, Union
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Optional, Union
 
-from .bootstrap import FlatRows, ResampleSettings, resample, summarize
+from .bootstrap import STREAMING, FlatRows, ResampleSettings, means_together, resample, summarize
 from .config import Eval
 from .corpus import Corpus
 from .metrics.base import Metric, Task
+from .metrics.batch import KernelRows, kernel_metrics, kernel_state
 from .planning import plan_tasks
 from .results import Counts, InstanceRows, MetricResult, Row, RowValues, Summary, float_rows, row_at, rows_at
 from .scoring import ScoringSettings, best_by_f, combine_models, instance_scores, split_scores
 from .text.stage import TextSettings, text_stage
+
+if TYPE_CHECKING:
+    from concurrent.futures import ThreadPoolExecutor  # its import takes traceback's: only where threads run
 
 __all__ = [
     "Grouped",
@@ -32,6 +36,7 @@ __all__ = [
     "merge_rows",
     "metric_result",
     "score_evals",
+    "table_summaries",
     "table_summary",
 ]
 
@@ -51,6 +56,13 @@ class RowTable:
         self._values = array("d")
         self._rows: Optional[list[Row]] = None  # once a row is not three floats
         self._index: Optional[dict[str, int]] = None  # made by the first lookup
+
+    @classmethod
+    def of_floats(cls, ids: list[str], values: array) -> RowTable:
+        """A table of these instance IDs and their rows of floats (R, P, F of each, end to end)."""
+        table = cls()
+        table.ids, table._values = ids, values
+        return table
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -123,6 +135,18 @@ class Scorer:
     def __init__(self, text: TextSettings, scoring: ScoringSettings) -> None:
         self.text, self.scoring = text, scoring
         self.corpus = Corpus(text_stage(text), text.length_limit, text.byte_limit)
+        self.kernel_state = kernel_state(text, scoring, self.corpus.tokenizer)
+
+    def kernel(self, plan: list[Metric]) -> Optional[KernelRows]:
+        """The C kernel's path for the plan's metrics, or None where :meth:`rows` must score."""
+        if self.kernel_state is None:
+            return None
+        metrics = kernel_metrics(plan)
+        if metrics is None:
+            return None
+        return KernelRows(
+            self.kernel_state, metrics, self.text, self.scoring, self.corpus.tokenizer.removes_stopwords
+        )
 
     def rows(self, plan: list[Metric], tasks: list[Task]) -> list[Row]:
         """The row of every task: rounded R, P, F, or raw counts under ``-t`` (rouge-score's
@@ -161,12 +185,31 @@ def score_evals(
     """The rows of every peer and metric in some (checked) evals; their documents are then forgotten.
 
     ``stem_now`` fixes the ``-m`` state of every task (see :func:`~rouge155py.planning.walk_tasks`).
+    The C kernel scores them all in one call where it can (:mod:`rouge155py.metrics.batch`).
     """
+    kernel = scorer.kernel(plan) if stem_now is None else None
+    if kernel is not None:
+        found = kernel.rows(evals, peers)
+        if found is not None:
+            return _kernel_grouped(len(plan), *found)
     try:
         tasks = plan_tasks(scorer.text, evals, plan, peers, stem_now)
         return group_rows(tasks, scorer.rows(plan, tasks))
     finally:
         scorer.corpus.clear()
+
+
+def _kernel_grouped(metrics: int, groups: list[tuple[str, list[str]]], values: array) -> Grouped:
+    """The kernel's rows (per metric, per instance of each peer in turn) per (peer ID, metric index)."""
+    grouped: Grouped = {}
+    pairs = sum(len(ids) for _, ids in groups)
+    at = 0
+    for peer_id, ids in groups:
+        for index in range(metrics):
+            start = 3 * (index * pairs + at)
+            grouped[(peer_id, index)] = RowTable.of_floats(list(ids), values[start : start + 3 * len(ids)])
+        at += len(ids)
+    return grouped
 
 
 def group_rows(tasks: list[Task], rows: list[Row]) -> Grouped:
@@ -256,6 +299,54 @@ def table_summary(
     flat = FlatRows(rows) if isinstance(rows, array) else rows
     values = resample(flat, resampling.resample_count, scoring.counting, scoring.alpha)
     return summarize(values, resampling.confidence, resampling.resamples)
+
+
+def table_summaries(
+    scoring: ScoringSettings,
+    resampling: ResampleSettings,
+    tables: list[RowTable],
+    threads: Optional[ThreadPoolExecutor] = None,
+) -> list[Union[Summary, Counts]]:
+    """:func:`table_summary` of each table; under ``-t 0`` the tables of the same instances (a
+    peer's metrics) are resampled together, from the same draws (:func:`means_together`).
+    Given ``threads``, the resamples of those are shared among them, and the other tables too."""
+    out: list[Optional[Union[Summary, Counts]]] = [None] * len(tables)
+    parts, run = 1, None
+    if threads is not None:
+        parts = threads._max_workers  # type: ignore[attr-defined]
+
+        def run(jobs: Iterable[Callable[[], None]]) -> None:  # type: ignore[misc]
+            for future in [threads.submit(job) for job in jobs]:
+                future.result()
+
+    if scoring.counting == 0 and resampling.resample_count <= STREAMING.above:
+        groups: dict[tuple[int, str, str], list[int]] = {}
+        for k, table in enumerate(tables):
+            ids = table.ids
+            if ids and isinstance(table.values, array):
+                groups.setdefault((len(ids), ids[0], ids[-1]), []).append(k)
+        for members in groups.values():
+            same = [k for k in members if tables[k].ids == tables[members[0]].ids]
+            if len(same) < 2:
+                continue
+            order = _by_id(tables[same[0]].ids)
+            rows = [rows_at(tables[k].values, order) for k in same]
+            found = means_together(rows, resampling.resample_count, parts, run)
+            if found is None:
+                continue
+            for k, values in zip(same, found):
+                out[k] = summarize(values, resampling.confidence, resampling.resamples)
+    if threads is not None:
+        left = {
+            k: threads.submit(table_summary, scoring, resampling, tables[k])
+            for k, s in enumerate(out)
+            if s is None
+        }
+        return [summary if summary is not None else left[k].result() for k, summary in enumerate(out)]
+    return [
+        summary if summary is not None else table_summary(scoring, resampling, table)
+        for table, summary in zip(tables, out)
+    ]
 
 
 def metric_result(

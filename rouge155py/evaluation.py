@@ -14,14 +14,17 @@ one of its quirks (``-m`` with ``-M``).
 
 from __future__ import annotations
 
+import contextlib
+import gc
 from typing import Callable, Iterator, Optional, Protocol, Union
 
 from ._kernel import notice_missing_kernel
 from .batches import EvalItem, ScoredBatch, batch_scorer, score_batch, summaries_here, summarize_batches
 from .config import Eval, EvalConfig
-from .engine import RowTable
+from .engine import RowTable, table_summaries
 from .errors import RougeError, UsageError
 from .hints import SAMPLED_EVALS, unread_script_hint
+from .metrics.batch import kernel_applies
 from .metrics.plan import metric_plan
 from .options import Options, parse_command_line
 from .planning import check_models, check_resamples, first_missing_model
@@ -30,7 +33,16 @@ from .readers import Document
 from .report import Report
 from .results import Counts, Summary
 
-__all__ = ["Evals", "Executor", "ThisProcess", "evaluate", "evaluate_args", "executor_for", "load_config"]
+__all__ = [
+    "Evals",
+    "Executor",
+    "ThisProcess",
+    "Threads",
+    "evaluate",
+    "evaluate_args",
+    "executor_for",
+    "load_config",
+]
 
 # Evals scored at a time in this process, between two words to ``progress``.
 _CHUNK_EVALS = 256
@@ -135,10 +147,77 @@ class ThisProcess:
         """Nothing to stop."""
 
 
-def executor_for(options: Options) -> Executor:
-    """The one choice of executor: ``-j N`` workers, else (and under ``-v``, which prints every
-    instance's texts in the Perl's walk order) this process."""
+class Threads(ThisProcess):
+    """``jobs`` threads of this process, for evals given in memory that the C kernel scores: it
+    lets the GIL go while it scores a chunk, and no text is copied to another process."""
+
+    def __init__(self, jobs: int) -> None:
+        self.jobs = jobs
+
+    def score(self, evals: Evals, options: Options, progress: Optional[ProgressFn]) -> list[ScoredBatch]:
+        """The batches of every eval, chunks scored by the threads (each with its own scorer)."""
+        from concurrent.futures import (
+            ThreadPoolExecutor,
+        )  # imported where threads run (and traceback with it)
+
+        entries = evals.whole().evals
+        total = len(entries)
+        size = max(1, min(_CHUNK_EVALS, -(-total // self.jobs)))
+        with ThreadPoolExecutor(self.jobs) as pool:
+            futures = [
+                pool.submit(
+                    score_batch,
+                    [EvalItem(start + k, ev) for k, ev in enumerate(entries[start : start + size])],
+                    options,
+                )
+                for start in range(0, total, size)
+            ]
+            batches = []
+            for future in futures:
+                batches.append(future.result())
+                if progress is not None:
+                    progress("scoring", min(total, len(batches) * size), total)
+        return batches
+
+    def summaries(
+        self, tables: list[RowTable], options: Options, progress: Optional[ProgressFn] = None
+    ) -> list[Union[Summary, Counts]]:
+        """The bootstrap of each table, by the threads (the kernel's sums let the GIL go)."""
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(self.jobs) as pool:
+            out = table_summaries(options.scoring, options.resampling, tables, pool)
+        if progress is not None:
+            for done in range(1, len(tables) + 1):
+                progress("bootstrap", done, len(tables))
+        return out
+
+
+@contextlib.contextmanager
+def paused_gc() -> Iterator[None]:
+    """The cyclic garbage collector off for the duration (and back on after, where it was on).
+
+    A run makes objects by the hundred thousand (evals, documents, rows) and keeps most of them
+    to its end: each collection would walk them all again, a cost per pair that grows with the
+    number of pairs. Reference counting frees what the run drops, as it does without it.
+    """
+    was_on = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_on:
+            gc.enable()
+
+
+def executor_for(options: Options, in_memory: bool = False) -> Executor:
+    """The one choice of executor: under ``jobs``/``-j N``, threads for evals given in memory that
+    the C kernel scores (measured faster than processes, which are sent the texts), else
+    workers; without it (and under ``-v``, which prints every instance's texts in the Perl's
+    walk order) this process."""
     if options.jobs > 1 and not options.verbose:
+        if in_memory and kernel_applies(options.text, options.scoring, metric_plan(options.metrics)):
+            return Threads(options.jobs)
         from .parallel import WorkerRun
 
         return WorkerRun(options.jobs)
@@ -151,37 +230,39 @@ def evaluate(
     """Run the evaluation the options describe (over ``config`` when given) on the executor they
     choose; ``progress`` is told of each chunk of evals scored and each table resampled."""
     notice_missing_kernel()
-    plan = metric_plan(options.metrics)
-    executor = executor_for(options)
-    try:
-        evals = executor.open(options, config)  # a configuration's errors come first, as in the Perl
-        del config  # each chunk of evals is dropped once scored (where the caller keeps no reference)
-        if not plan:
-            evals.whole()
-            return Report(options)
+    with paused_gc():  # the run makes many objects and no garbage cycle worth a collection
+        plan = metric_plan(options.metrics)
+        executor = executor_for(options, config is not None)
         try:
-            check_resamples(options.counting, options.resampling)
-            scorer = batch_scorer(options, fresh=True)  # the data files, read once, before any worker starts
-            for metric in plan:
-                metric.prepare(scorer.corpus, options.text.stem)
-        except RougeError:
-            evals.whole()  # the configuration is read first, and its error is the first
-            raise
-        traces = _verbose_traces(options, evals.whole(), scorer.corpus.exists) if options.verbose else []
-        legacy_text = options.be_mode is None and not options.unicode_text
-        hint = unread_script_hint(evals.first(SAMPLED_EVALS)) if legacy_text else None
-        executor.start()
-        batches = executor.score(evals, options, progress)
-        whole = evals.whole()
-        peer_ids, notes = whole.peer_ids, whole.notes
-        del evals, whole
-        report = summarize_batches(_handed_over(batches), options, peer_ids, progress, executor.summaries)
-    finally:
-        executor.close()
-    report.traces = traces
-    report.notes = [*notes, hint] if hint is not None else notes
-    report.processes = executor.processes
-    return report
+            evals = executor.open(options, config)  # a configuration's errors come first, as in the Perl
+            del config  # each chunk of evals is dropped once scored (where the caller keeps no reference)
+            if not plan:
+                evals.whole()
+                return Report(options)
+            try:
+                check_resamples(options.counting, options.resampling)
+                # The data files, read once, before any worker starts.
+                scorer = batch_scorer(options, fresh=True)
+                for metric in plan:
+                    metric.prepare(scorer.corpus, options.text.stem)
+            except RougeError:
+                evals.whole()  # the configuration is read first, and its error is the first
+                raise
+            traces = _verbose_traces(options, evals.whole(), scorer.corpus.exists) if options.verbose else []
+            legacy_text = options.be_mode is None and not options.unicode_text
+            hint = unread_script_hint(evals.first(SAMPLED_EVALS)) if legacy_text else None
+            executor.start()
+            batches = executor.score(evals, options, progress)
+            whole = evals.whole()
+            peer_ids, notes = whole.peer_ids, whole.notes
+            del evals, whole
+            report = summarize_batches(_handed_over(batches), options, peer_ids, progress, executor.summaries)
+        finally:
+            executor.close()
+        report.traces = traces
+        report.notes = [*notes, hint] if hint is not None else notes
+        report.processes = executor.processes
+        return report
 
 
 def _verbose_traces(

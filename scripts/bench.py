@@ -43,6 +43,7 @@ Selections (``--only``, comma-separated; without it, all of them run, in this or
                   ``-a -n 2 -r 1000000`` and ``-a -n 2 -r 1000``: time and peak memory
                   of both, and the ratio of the peaks (acceptance: at most 1.5x).
   api-vs-rouge-score  the Python API against rouge-score (see below).
+  api-vs-rust     the Python API against the Rust ports (see below).
 
 Each workload prints one row: evals, pairs, the Perl's and rouge155py's wall time
 and the speed ratio (Perl / rouge155py), both times per pair (ms), both peak
@@ -82,6 +83,18 @@ runs in its own process (``--repeat`` times, alternating) and times itself from 
 lists to the finished results; the bench reports that time, the import time, the
 process's wall time and peak memory (medians; the largest peak), and the ratios
 rouge-score / rouge155py.
+
+``api-vs-rust`` times, each in its own process, from the lists of strings (CNN-like
+pairs in memory, 11,490 and 100,000 of them) to the per-item scores, on one thread and
+on two: ``rouge155py.score`` (the Perl dialect: ROUGE-1, ROUGE-2, ROUGE-L, 1,000
+resamples; with stemming, and without; ``jobs=2`` on threads, and on worker processes
+for comparison), rouge-score-rs ``score_batch`` (rouge1, rouge2, rougeLsum, stemming;
+``RAYON_NUM_THREADS`` threads), rouge-rust's ``fast_rouge.score_batch_flat`` (no stemming),
+and ``rouge155py.rouge_score``'s ``score_batch`` where that module exists. The Rust
+ports are the ``bench`` extra (``pip install rouge155py[bench]``). Runs alternate,
+``--repeat`` times; medians, the largest peak memory of each, the ratios the acceptance
+asks for, and the machine's ceiling (two CPU-bound processes at once against one after
+the other) measured in the same call.
 """
 
 from __future__ import annotations
@@ -153,7 +166,9 @@ RESAMPLES = ("-a -n 2 -r 1000", "-a -n 2 -r 1000000")
 RESAMPLES_LIMIT = 1.5
 API = "api-vs-rouge-score"
 API_EVALS = 11490
-SECTIONS = ["scaling", "cnn-scaling", "resamples", API]
+RUST = "api-vs-rust"
+RUST_EVALS = [11490, 100000]
+SECTIONS = ["scaling", "cnn-scaling", "resamples", API, RUST]
 
 _SYLLABLES = "ka lo mi ter san dor pe vin ra tu bel con dis pro gal nor sti ver mon cal".split()
 _SUFFIXES = ["", "", "", "s", "ing", "ed", "ment", "ation", "ly", "er", "ness", "ize", "al"]
@@ -563,6 +578,162 @@ def api_vs_rouge_score(texts: Path, out_dir: Path, repeat: int) -> bool:
     return True
 
 
+# Each contender of api-vs-rust runs in its own process: argv[1] the texts, argv[2] the threads.
+# It prints the seconds from the lists of strings to the per-item scores (rouge155py: its
+# instance rows, and the bootstrap of 1,000 resamples that makes its averages and intervals).
+_RUST_LOAD = """\
+import json, os, sys, time
+with open(sys.argv[1], encoding="ascii") as texts:
+    predictions, references = json.load(texts)
+threads = int(sys.argv[2])
+"""
+_OURS = """\
+import rouge155py
+{patch}start = time.perf_counter()
+report = rouge155py.score(
+    predictions, references, max_ngram=2, stem={stem}, resamples=1000, confidence=95, jobs=threads
+)
+rows = [report.result(name).instances for name in ("ROUGE-1", "ROUGE-2", "ROUGE-L")]
+print(json.dumps({{"score": time.perf_counter() - start}}))
+"""
+# jobs=2 on worker processes (the executor the API takes where the kernel does not apply).
+_PROCESSES = "import rouge155py.evaluation as e\ne.kernel_applies = lambda *a: False\n"
+_SCORER = """\
+from {module} import rouge_scorer
+scorer = rouge_scorer.RougeScorer(["rouge1", "rouge2", "rougeLsum"], use_stemmer=True)"""
+_BATCH = """\
+{scorer}
+start = time.perf_counter()
+scores = scorer.score_batch(references, predictions)
+print(json.dumps({{"score": time.perf_counter() - start}}))
+"""
+_RUST_SIDES = {
+    "rouge155py Perl dialect": _RUST_LOAD + _OURS.format(patch="", stem=True),
+    "rouge155py jobs on processes": _RUST_LOAD + _OURS.format(patch=_PROCESSES, stem=True),
+    "rouge-score-rs score_batch": _RUST_LOAD + _BATCH.format(scorer=_SCORER.format(module="rouge_score_rs")),
+    "rouge155py rouge-score dialect": _RUST_LOAD
+    + _BATCH.format(scorer=_SCORER.format(module="rouge155py.rouge_score")),
+    "rouge155py Perl dialect, no stemming": _RUST_LOAD + _OURS.format(patch="", stem=False),
+    "fast_rouge score_batch_flat": _RUST_LOAD
+    + _BATCH.format(scorer="import fast_rouge\nscorer = fast_rouge").replace(
+        "score_batch(", "score_batch_flat("
+    ),
+}
+# (ours, theirs, the speed the acceptance asks of ours): with stemming, then without.
+_RUST_TARGETS = [
+    ("rouge155py Perl dialect", "rouge-score-rs score_batch", 1.5),
+    ("rouge155py rouge-score dialect", "rouge-score-rs score_batch", 1.5),
+    ("rouge155py Perl dialect, no stemming", "fast_rouge score_batch_flat", 1.2),
+]
+
+
+def _rust_sides() -> dict[str, str]:
+    """The contenders that can run here (the rouge-score dialect and the Rust ports are optional)."""
+    wanted = {
+        "rouge-score-rs score_batch": "rouge_score_rs",
+        "fast_rouge score_batch_flat": "fast_rouge",
+        "rouge155py rouge-score dialect": "rouge155py.rouge_score",
+    }
+    found = {}
+    for side, code in _RUST_SIDES.items():
+        module = wanted.get(side)
+        try:
+            present = module is None or importlib.util.find_spec(module) is not None
+        except ModuleNotFoundError:
+            present = False
+        if present:
+            found[side] = code
+        else:
+            print(f"  {side}: not installed, not timed (pip install rouge155py[bench])")
+    return found
+
+
+def api_vs_rust(workdir: Path, out_dir: Path, repeat: int, sizes: list[int], acceptance: list[str]) -> bool:
+    """Each contender on 1 and 2 threads and each size, `repeat` times in alternation; medians."""
+    sides = _rust_sides()
+    ratios = parallel_ceiling(2, max(repeat, 3))
+    ceiling = statistics.median(ratios)
+    print(
+        f"  machine ceiling: 2 CPU-bound processes at once finish {ceiling:.2f}x sooner than one after "
+        f"the other (median of {len(ratios)}, min {min(ratios):.2f}, max {max(ratios):.2f})"
+    )
+    runs: dict[tuple[str, int, int], list[Measure]] = {}
+    inside: dict[tuple[str, int, int], list[float]] = {}
+    for size in sizes:
+        texts = api_texts(CNN, workdir, size)
+        for _ in range(repeat):
+            for threads in (1, 2):
+                for side, code in sides.items():
+                    if side == "rouge155py jobs on processes" and threads == 1:
+                        continue
+                    if side == "rouge155py rouge-score dialect" and threads == 2:
+                        continue  # one thread: its score_batch takes no thread count
+                    os.environ["RAYON_NUM_THREADS"] = str(threads)
+                    command = [sys.executable, "-c", code, str(texts), str(threads)]
+                    done = measure(command, out_dir / f"{RUST}.out", 1)
+                    if done.code != 0:
+                        error = subprocess.run(command, capture_output=True, text=True).stderr.strip()
+                        print(
+                            f"  {side} failed (exit {done.code}): {error.splitlines()[-1] if error else ''}"
+                        )
+                        return False
+                    runs.setdefault((side, threads, size), []).append(done)
+                    inside.setdefault((side, threads, size), []).append(json.loads(done.output)["score"])
+        os.environ.pop("RAYON_NUM_THREADS", None)
+    print(
+        f"  {'contender':<38}{'threads':>8}" + "".join(f"{f'{n:,} pairs s':>17}{'peak MB':>9}" for n in sizes)
+    )
+    median = {key: statistics.median(values) for key, values in inside.items()}
+    for side in sides:
+        for threads in (1, 2):
+            if (side, threads, sizes[0]) not in median:
+                continue
+            cells = "".join(
+                f"{median[side, threads, n]:>17.3f}{max(m.peak_mb for m in runs[side, threads, n]):>9.0f}"
+                for n in sizes
+            )
+            print(f"  {side:<38}{threads:>8}{cells}")
+    for ours, theirs, target in _RUST_TARGETS:
+        for size in sizes:
+            for threads in (1, 2):
+                if (ours, threads, size) not in median or (theirs, threads, size) not in median:
+                    continue
+                speed = median[theirs, threads, size] / median[ours, threads, size]
+                acceptance.append(
+                    f"{size:,} pairs, {threads} thread(s): {ours} {median[ours, threads, size]:.3f} s, "
+                    f"{theirs} {median[theirs, threads, size]:.3f} s: {speed:.2f}x (target {target}x: "
+                    f"{_yes(speed >= target)})"
+                )
+    ours = "rouge155py Perl dialect"
+    if len(sizes) > 1:
+        small, large = sizes[0], sizes[-1]
+        for threads in (1, 2):
+            growth = (median[ours, threads, large] / large) / (median[ours, threads, small] / small)
+            acceptance.append(
+                f"{ours}, {threads} thread(s): per pair at {large:,} pairs {growth:.2f}x that at {small:,} "
+                f"(target 1.05x: {_yes(growth <= 1.05)})"
+            )
+        theirs = "rouge-score-rs score_batch"
+        if (theirs, 1, large) in runs:
+            peak = max(m.peak_mb for m in runs[ours, 1, large])
+            rs_peak = max(m.peak_mb for m in runs[theirs, 1, large])
+            acceptance.append(
+                f"peak memory at {large:,} pairs (process, texts included): {ours} {peak:.0f} MB, {theirs} "
+                f"{rs_peak:.0f} MB (target at most theirs: {_yes(peak <= rs_peak)})"
+            )
+    threads_vs = [
+        median[ours, 2, n] / median["rouge155py jobs on processes", 2, n]
+        for n in sizes
+        if ("rouge155py jobs on processes", 2, n) in median
+    ]
+    if threads_vs:
+        acceptance.append(
+            "jobs=2: threads take " + ", ".join(f"{r:.2f}x" for r in threads_vs) + " the time of processes "
+            f"({', '.join(f'{n:,}' for n in sizes)} pairs); machine ceiling {ceiling:.2f}x"
+        )
+    return True
+
+
 def _yes(condition: bool) -> str:
     return "yes" if condition else "NO"
 
@@ -763,6 +934,16 @@ def main(argv: Optional[list[str]] = None) -> int:
         else:
             texts = api_texts(CNN, args.workdir, evals)
             failed |= not api_vs_rouge_score(texts, out_dir, args.repeat)
+        sys.stdout.flush()
+
+    if chosen(RUST):
+        sizes = [count(n) for n in RUST_EVALS]
+        print(
+            f"\n{RUST}: from Python lists to per-item scores on CNN-like pairs in memory, ROUGE-1, -2 and "
+            f"L (rouge-score-rs: rougeLsum), each contender its own process, median of {args.repeat} in "
+            "alternation; rouge155py's Perl dialect with 1,000 resamples"
+        )
+        failed |= not api_vs_rust(args.workdir, out_dir, args.repeat, sizes, acceptance)
         sys.stdout.flush()
 
     if acceptance:

@@ -132,6 +132,24 @@ def test_jobs_give_the_same_report() -> None:
     assert one.to_legacy() == two.to_legacy()
 
 
+@pytest.mark.parametrize("jobs", [2, 3])
+def test_jobs_on_threads_and_on_processes_give_the_same_report(jobs, monkeypatch) -> None:
+    """Texts the kernel scores take threads; without the kernel's path, worker processes."""
+    from rouge155py import _kernel, evaluation
+
+    predictions = {"a": [f"w{i} w{i + 1} w{i + 2}\nx{i}" for i in range(700)], "b": ["w1 w2"] * 700}
+    references = [[f"w{i} w{i + 2}", f"w{i + 1} x{i}"] for i in range(700)]
+    options = dict(max_ngram=3, wlcs_weight=1.2, skip_distance=4, skip_both=True, stem=True, resamples=200)
+    one = score(predictions, references, **options, jobs=1)
+    executor = evaluation.executor_for(Rouge(**options, jobs=jobs).options, True)
+    assert isinstance(executor, evaluation.Threads) == _kernel.kernel_available()
+    threads = score(predictions, references, **options, jobs=jobs)
+    monkeypatch.setattr(evaluation, "kernel_applies", lambda *args: False)
+    processes = score(predictions, references, **options, jobs=jobs)
+    assert one.to_legacy() == threads.to_legacy() == processes.to_legacy()
+    assert one.result("ROUGE-1", "a").instances == threads.result("ROUGE-1", "a").instances
+
+
 def test_labels_are_derived_from_the_numbers() -> None:
     report = score(["a b"], ["a b"], wlcs_weight=1.2, skip_distance=4, confidence=90, **FAST)
     assert [r.label for r in report.results] == ["ROUGE-L", "ROUGE-W-1.2", "ROUGE-S4"]

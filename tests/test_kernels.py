@@ -412,3 +412,105 @@ def test_encode_kernel_splits_as_the_perl(texts, drop) -> None:
     assert array("i", found_ids).tolist() == expected_ids
     assert array("i", found_offsets).tolist() == expected_offsets
     assert table == expected_table
+
+
+SPL_WORDS = [
+    "the",
+    "The",
+    "and",
+    "of",
+    "running",
+    "Agreement",
+    "cats",
+    "better",
+    "is",
+    "1st",
+    "x9Y",
+    "-",
+    "caf\xe9",
+    "Stemming" * 9,  # tokens longer than the kernel's first buffer
+    "stemming" * 9,
+    "b" * 129,
+]
+spl_text = st.lists(
+    st.sampled_from(SPL_WORDS) | st.sampled_from([" ", "\n", "\n\n", ",", "\r"]), max_size=25
+).map(" ".join)
+
+
+@st.composite
+def batch_options(draw: st.DrawFn) -> dict:
+    """Options the batch kernel takes: any metrics but BE, -s, -m, -f, -p."""
+    options = {
+        "max_ngram": draw(st.integers(0, 4)),
+        "lcs": draw(st.booleans()),
+        "wlcs_weight": draw(st.none() | st.sampled_from([1.2, 1.5, 2.0, 0.5])),
+        "skip_distance": draw(st.none() | st.sampled_from([-1, 0, 1, 4])),
+        "stopwords": draw(st.booleans()),
+        "stem": draw(st.booleans()),
+        "best_model": draw(st.booleans()),
+        "alpha": draw(st.floats(0, 1)),
+    }
+    if options["skip_distance"] is not None:
+        options[draw(st.sampled_from(["skip_unigrams", "skip_both", "none"]))] = True
+        options.pop("none", None)
+    return options
+
+
+@needs_kernel
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.dictionaries(st.sampled_from(["1", "2", "3"]), spl_text, min_size=1),
+            st.lists(spl_text, max_size=3),
+        ),
+        min_size=1,
+        max_size=4,
+    ),
+    batch_options(),
+)
+def test_batch_kernel_rows_match_the_general_path(items, options) -> None:
+    """score_pairs gives the rows that the general path (metric by metric, through the corpus) gives."""
+    from rouge155py import Rouge
+    from rouge155py.engine import Scorer, score_evals
+    from rouge155py.errors import ComputeError
+    from rouge155py.metrics.plan import metric_plan
+    from rouge155py.sources import item_eval
+
+    settings_ = Rouge(**options).options
+    plan = metric_plan(settings_.metrics)
+    evals = [item_eval(i, peers, models, "SPL") for i, (peers, models) in enumerate(items)]
+    peers = sorted({p for ev in evals for p in ev.peers})
+    fast = Scorer(settings_.text, settings_.scoring)
+    slow = Scorer(settings_.text, settings_.scoring)
+    slow.kernel_state = None
+    kernel = fast.kernel(plan)
+    assert kernel is not None
+    try:
+        expected = score_evals(slow, plan, evals, peers)
+    except ComputeError:  # ROUGE-W of an empty model: the kernel leaves it to the general path
+        assert kernel.rows(evals, peers) is None
+        with pytest.raises(ComputeError):
+            score_evals(fast, plan, evals, peers)
+        return
+    assert kernel.rows(evals, peers) is not None
+    found = score_evals(fast, plan, evals, peers)
+    assert list(found) == list(expected)
+    for key, table in expected.items():
+        assert found[key].ids == table.ids
+        assert list(found[key].items()) == list(table.items())
+
+
+@needs_kernel
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 6), st.integers(0, 40), st.integers(1, 60), st.randoms(use_true_random=False))
+def test_tables_resampled_together_match_each_alone(tables, n, resamples, rng) -> None:
+    """One pass of draws for several tables of the same instances gives each table's own resamples."""
+    rows = [
+        array("d", [rng.choice([0.0, -0.0, 1.0, rng.random()]) for _ in range(3 * n)]) for _ in range(tables)
+    ]
+    together = bootstrap.means_together(rows, resamples)
+    assert together is not None
+    for flat, columns in zip(rows, together):
+        alone = bootstrap.resample(bootstrap.FlatRows(flat), resamples, 0, 0.5)
+        assert [c.tobytes() for c in columns] == [array("d", c).tobytes() for c in alone]

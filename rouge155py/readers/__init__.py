@@ -25,6 +25,7 @@ __all__ = [
     "limit_for_ngrams",
     "read_be_lines",
     "read_sentences",
+    "sentence_text",
 ]
 
 _READERS: dict[str, Callable[[list[str]], list[str]]] = {
@@ -52,6 +53,15 @@ def read_sentences(document: Document) -> list[str]:
     if kind is None:
         raise InputError(f"Unknown input format {document.input_format!r} for {document.name}")
     return [ascii_lower(s) for s in _READERS[kind](lines)]
+
+
+def sentence_text(document: Document) -> str:
+    """The document's sentences as one text, a line each (not yet lowercased): an SPL
+    document's own text, whose lines are its sentences (an empty one holds no token)."""
+    kind = _format(document.input_format, tuple(_READERS))
+    if kind == "SPL":
+        return document.content()
+    return "\n".join(read_sentences(document))
 
 
 def read_be_lines(document: Document) -> list[str]:

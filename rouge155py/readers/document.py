@@ -42,10 +42,14 @@ class SummaryFile(NamedTuple):
         """The Perl's ``-e`` test, made on model files before anything is read."""
         return os.path.exists(self.path)
 
+    def content(self) -> str:
+        """The file's bytes, one-to-one as latin-1 characters."""
+        data = read_file(self.path, InputError, f"Cannot open {self.path}", f"Cannot read {self.path}", True)
+        return data.decode("latin-1")
+
     def lines(self) -> list[str]:
         """The file's lines, bytes one-to-one as latin-1 characters."""
-        data = read_file(self.path, InputError, f"Cannot open {self.path}", f"Cannot read {self.path}", True)
-        return perl_lines(data.decode("latin-1"))
+        return perl_lines(self.content())
 
 
 @dataclass(frozen=True)
@@ -59,11 +63,16 @@ class SummaryText:
     @classmethod
     def of(cls, content: Union[str, bytes], input_format: str, name: str = "<text>") -> SummaryText:
         """A text as the file it would be written to: ``str`` is encoded as UTF-8."""
+        if isinstance(content, str) and content.isascii():  # its UTF-8 bytes are its characters
+            return cls(content, input_format, name)
         data = content.encode("utf-8", "surrogateescape") if isinstance(content, str) else bytes(content)
         return cls(data.decode("latin-1"), input_format, name)
 
     def exists(self) -> bool:
         return True
+
+    def content(self) -> str:
+        return self.text
 
     def lines(self) -> list[str]:
         return perl_lines(self.text)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from typing import Callable, Iterable, Optional
+from typing import Any, Callable, Iterable, Optional
 
 from ..resources import LinguisticData
 from .normalize import ASCII_LOWER, counted_tokens
@@ -96,3 +96,8 @@ class Tokenizer(TextStageBase):
     split = staticmethod(counted_tokens)
     #: The C kernel's ``encode`` splits texts as :func:`counted_tokens` does.
     splits_as_the_perl = True
+
+    def kernel_state(self, kernel: Any) -> object:
+        """This stage's rules for the C kernel's ``score_pairs`` (its tokens, stopwords and
+        stems, remembered across calls): one state per thread."""
+        return kernel.text_state(self._stopwords, self._exceptions)

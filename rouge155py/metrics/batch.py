@@ -1,0 +1,148 @@
+"""Every metric of a chunk of evals in one call of the C kernel: texts in, rows out.
+
+The kernel's ``score_pairs`` takes the documents' texts once, turns them into
+token ids by the Perl's rules (lowercase, tokens, ``-s``, ``-m`` with its
+stems computed once per run) and scores every (peer, models) pair on every
+metric, the GIL let go: ROUGE-N, skip-bigrams, the union LCS of ROUGE-L and
+ROUGE-W, ``-f`` and ``-p``, and R, P, F rounded as the Perl keeps them. It
+gives the same rows as the engine's general path (metric by metric through the
+corpus, :meth:`~rouge155py.engine.Scorer.rows`), which takes every run this
+path does not: length limits, ``-M``, ``-t``, BE, ``--lang``, and any chunk
+whose scoring meets an error (where the Perl dies, the general path raises).
+"""
+
+from __future__ import annotations
+
+from array import array
+from typing import TYPE_CHECKING, Any, Hashable, Optional
+
+from .._kernel import accel
+from ..errors import RougeError
+from ..readers import SummaryText, sentence_text
+from . import lcs
+from .base import Metric
+from .lcs import Lcs, WeightedLcs
+from .ngram import NGram
+from .skipbigram import SkipBigram
+
+if TYPE_CHECKING:
+    from ..config import Eval
+    from ..readers import Document
+
+__all__ = ["KernelRows", "kernel_applies", "kernel_metrics", "kernel_state"]
+
+_LONGEST_NGRAM = 64  # the kernel's limit
+
+
+def kernel_metrics(plan: list[Metric]) -> Optional[list[tuple[int, int, int, bool, float]]]:
+    """The kernel's description of each metric of the plan, or None when one has none."""
+    found = []
+    for metric in plan:
+        kind = type(metric)
+        if kind is NGram and metric.n <= _LONGEST_NGRAM:  # type: ignore[attr-defined]
+            found.append((0, metric.n, 0, False, 0.0))  # type: ignore[attr-defined]
+        elif kind is SkipBigram:
+            found.append((1, 0, metric.reach, metric.unigrams, 0.0))  # type: ignore[attr-defined]
+        elif kind is Lcs:
+            found.append((2, 0, 0, False, 0.0))
+        elif kind is WeightedLcs:
+            found.append((3, 0, 0, False, metric.weight))  # type: ignore[attr-defined]
+        else:
+            return None
+    return found
+
+
+class KernelRows:
+    """The kernel path of one thread's scorer and a plan's metrics (see :func:`kernel_metrics`)."""
+
+    def __init__(
+        self,
+        state: object,
+        metrics: list[tuple[int, int, int, bool, float]],
+        text: Any,
+        scoring: Any,
+        drop: bool,
+    ) -> None:
+        self._state, self._metrics = state, metrics
+        self._stem, self._drop = text.stem, drop
+        self._alpha, self._best = scoring.alpha, scoring.best_model
+
+    def rows(
+        self, evals: list[Eval], peers: list[str]
+    ) -> Optional[tuple[list[tuple[str, list[str]]], array]]:
+        """Per peer (in order) that some eval holds, its instance IDs (its evals in order), and
+        the rows of them all: per metric, per instance in that order, R, P, F. None where the
+        general path must score these evals (a document it cannot read, a pair the Perl dies on)."""
+        index: dict[Hashable, int] = {}
+        texts: list[str] = []
+
+        def place(document: Document) -> int:
+            # A text in memory by its identity (a reference shared by the peers of an item is
+            # one object): hashing its whole text would cost more than reading it twice.
+            key: Hashable = id(document) if type(document) is SummaryText else document
+            found = index.get(key)
+            if found is None:
+                found = index[key] = len(texts)
+                spl = type(document) is SummaryText and document.input_format == "SPL"
+                texts.append(document.text if spl else sentence_text(document))  # type: ignore[union-attr]
+            return found
+
+        peer_docs, starts, model_docs = array("i"), array("i", [0]), array("i")
+        groups: list[tuple[str, list[str]]] = []
+        try:
+            models = [[place(m) for m in ev.models] for ev in evals]
+            for peer_id in peers:
+                ids = []
+                suffix = "." + peer_id
+                for ev, held in zip(evals, models):
+                    document = ev.peers.get(peer_id)
+                    if document is None:
+                        continue
+                    peer_docs.append(place(document))
+                    model_docs.extend(held)
+                    starts.append(len(model_docs))
+                    ids.append(ev.eval_id + suffix)
+                if ids:
+                    groups.append((peer_id, ids))
+        except RougeError:
+            return None
+        found, failed = accel.score_pairs(  # type: ignore[union-attr]
+            self._state,
+            texts,
+            self._stem,
+            self._drop,
+            peer_docs,
+            starts,
+            model_docs,
+            self._metrics,
+            self._alpha,
+            self._best,
+            lcs.MAX_LCS_CELLS,  # read now: a caller may lower it
+        )
+        if failed >= 0:
+            return None
+        values = array("d")
+        values.frombytes(found)
+        return groups, values
+
+
+def kernel_applies(text: Any, scoring: Any, plan: list[Metric]) -> bool:
+    """Whether the kernel scores runs of these settings (:class:`~rouge155py.text.stage.TextSettings`,
+    :class:`~rouge155py.scoring.ScoringSettings`) and metrics: not with ``--lang``, length
+    limits, ``-M``, ``-t`` or BE, nor without the kernel."""
+    return (
+        accel is not None
+        and hasattr(accel, "score_pairs")
+        and not text.unicode_text
+        and not (text.length_limit or text.byte_limit or text.stem_models_only or scoring.counting)
+        and kernel_metrics(plan) is not None
+    )
+
+
+def kernel_state(text: Any, scoring: Any, stage: Any) -> Optional[object]:
+    """The kernel's state of a text stage, or None where the general path must take every chunk
+    (see :func:`kernel_applies`; any metrics will do here, the plan is checked per chunk)."""
+    make = getattr(stage, "kernel_state", None)
+    if make is None or not kernel_applies(text, scoring, []):
+        return None
+    return make(accel)
