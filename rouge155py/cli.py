@@ -129,6 +129,7 @@ class _StopSignals:
 
     def __init__(self) -> None:
         self.stopping = False  # a signal has arrived, or the run has ended: any other is ignored
+        self.signalled: Optional[int] = None  # the signal that stopped the run, once one has
         self._previous: dict[int, Any] = {}
         self._arrivals = -1  # the wakeup file: each signal's number, in the order of arrival
 
@@ -171,6 +172,7 @@ class _StopSignals:
         if self._arrivals != -1:  # the first of the two to arrive (the file has SIGCHLD's too)
             arrived = [n for n in os.pread(self._arrivals, 4096, 0) if n in (signal.SIGINT, signal.SIGTERM)]
             signum = arrived[0] if arrived else signum
+        self.signalled = signum
         raise KeyboardInterrupt if signum == signal.SIGINT else _Terminated
 
     def restore(self) -> None:
@@ -314,7 +316,7 @@ def _stoppable(argv: Sequence[str], stop: _StopSignals) -> int:
     try:
         stop.start()
         with _memory_errors_unraised():
-            code = _checked(argv)
+            code = _checked(argv, stop)
         stop.stopping = True  # inside the try: a signal that came before this is still the run's
         return code
     except KeyboardInterrupt:
@@ -331,11 +333,15 @@ def _stoppable(argv: Sequence[str], stop: _StopSignals) -> int:
         return error.exit_code
 
 
-def _checked(argv: Sequence[str]) -> int:
-    """:func:`_run`, each failure turned into its line and exit code."""
+def _checked(argv: Sequence[str], stop: Optional[_StopSignals] = None) -> int:
+    """:func:`_run`, each failure turned into its line and exit code; where a stop signal has
+    already been raised, an error met while it unwinds (a worker's pipe closed by the same
+    signal, say) ends the run as the signal does: the first signal decides."""
     try:
         return _run(argv)
     except RougeError as error:
+        if stop is not None and stop.signalled is not None:
+            return _interrupted() if stop.signalled == signal.SIGINT else _terminated()
         _say(f"rouge155py: error: {error}")
         return error.exit_code
     except MemoryError:

@@ -62,7 +62,7 @@ from rouge155py import cli
 from rouge155py.workers import WorkerStopped
 context = {"terminated": cli._Terminated(), "interrupted": KeyboardInterrupt(), "none": None}[sys.argv[1]]
 
-def fails(argv):
+def fails(argv, stop=None):
     stopped = WorkerStopped("a worker process stopped (killed by SIGTERM)")
     stopped.__context__ = context
     raise stopped
@@ -87,3 +87,31 @@ def test_a_worker_stopped_that_reaches_the_command_is_one_line(context: str, cod
         [sys.executable, "-c", _RAISES, context], capture_output=True, text=True, timeout=60
     )
     assert (done.returncode, done.stderr) == (code, line + "\n")
+
+
+_ERROR_WHILE_STOPPING = """
+import os, signal, sys, time
+from rouge155py import cli
+from rouge155py.errors import RougeError
+
+def run(argv):
+    try:
+        os.kill(os.getpid(), getattr(signal, sys.argv[1]))  # its handler raises here
+        time.sleep(5)
+    finally:  # cleaning up meets the worker that the same signal ended
+        raise RougeError("a worker process stopped (killed by SIGTERM)")
+
+cli._run = run
+sys.exit(cli.run(["x.xml"]))
+"""
+
+
+@pytest.mark.parametrize(
+    ("name", "code", "line"), [("SIGINT", 130, "interrupted"), ("SIGTERM", 143, "terminated")]
+)
+def test_an_error_met_while_a_stop_unwinds_is_the_stop(name: str, code: int, line: str) -> None:
+    """The first signal decides the line and the exit code, even where an error replaces its
+    exception on the way out (a worker's pipe found closed while the run stops)."""
+    command = [sys.executable, "-c", _ERROR_WHILE_STOPPING, name]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stderr) == (code, f"rouge155py: {line}\n")
