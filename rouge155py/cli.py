@@ -169,11 +169,20 @@ class _StopSignals:
         if self.stopping:
             return
         self.stopping = True
-        if self._arrivals != -1:  # the first of the two to arrive (the file has SIGCHLD's too)
-            arrived = [n for n in os.pread(self._arrivals, 4096, 0) if n in (signal.SIGINT, signal.SIGTERM)]
-            signum = arrived[0] if arrived else signum
+        signum = self.first_arrived() or signum
         self.signalled = signum
         raise KeyboardInterrupt if signum == signal.SIGINT else _Terminated
+
+    def first_arrived(self) -> Optional[int]:
+        """The first stop signal that has arrived, where the wakeup file records arrivals (the
+        system writes it as each signal comes, before any handler runs: a handler may itself be
+        interrupted by another, a worker's end say, before it has raised), else the one
+        that raised."""
+        if self._arrivals != -1:  # the file has SIGCHLD's too
+            arrived = [n for n in os.pread(self._arrivals, 4096, 0) if n in (signal.SIGINT, signal.SIGTERM)]
+            if arrived:
+                return arrived[0]
+        return self.signalled
 
     def restore(self) -> None:
         """The handlers as they were (for a caller that lives on after the run)."""
@@ -324,9 +333,10 @@ def _stoppable(argv: Sequence[str], stop: _StopSignals) -> int:
     except _Terminated:
         return _terminated()
     except WorkerStopped as stopped:  # a worker's end noticed where nothing else could take it
-        if isinstance(stopped.__context__, KeyboardInterrupt):
+        signum = stop.first_arrived()
+        if isinstance(stopped.__context__, KeyboardInterrupt) or signum == signal.SIGINT:
             return _interrupted()
-        if isinstance(stopped.__context__, _Terminated):
+        if isinstance(stopped.__context__, _Terminated) or signum == signal.SIGTERM:
             return _terminated()
         error = RougeError(str(stopped))
         _say(f"rouge155py: error: {error}")
@@ -340,8 +350,9 @@ def _checked(argv: Sequence[str], stop: Optional[_StopSignals] = None) -> int:
     try:
         return _run(argv)
     except RougeError as error:
-        if stop is not None and stop.signalled is not None:
-            return _interrupted() if stop.signalled == signal.SIGINT else _terminated()
+        signum = None if stop is None else stop.first_arrived()
+        if signum is not None:
+            return _interrupted() if signum == signal.SIGINT else _terminated()
         _say(f"rouge155py: error: {error}")
         return error.exit_code
     except MemoryError:
