@@ -24,7 +24,7 @@ KERNEL_MISSING = (
 
 accel: Optional[ModuleType]
 try:
-    from . import _accel as accel
+    import rouge155py._accel as accel  # the module itself, not a name of the package
 except ImportError:  # no C compiler at install time
     accel = None
 _missing = accel is None  # not built; switched off below on purpose is not missing

@@ -121,12 +121,6 @@ class Report:
         """One dict per instance: peer, metric, eval ID and its row (see :func:`rouge155py.report.rows`)."""
         return rows(self)
 
-    def compare(self, test: str = "paired-bootstrap", baseline: Optional[str] = None, **settings: Any) -> Any:
-        """Paired significance between the systems (see :func:`rouge155py.stats.significance.compare`)."""
-        from .stats.significance import compare
-
-        return compare(self, test, baseline, **settings)
-
 
 def perl_number(value: Union[int, float, str]) -> str:
     """A number as Perl prints it without a format: integers plainly, else ``%.15g``."""

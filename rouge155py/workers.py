@@ -18,10 +18,11 @@ import os
 import signal
 import sys
 from collections import deque
+from types import SimpleNamespace
 from typing import Any, Callable, NoReturn, Optional, TypeVar
 
-from . import forked
 from .errors import RougeError
+from .forked import DEFAULT_PIPE_BYTES, Pipe, Process, dumps, get_start_method, keep_only, wait
 
 __all__ = ["WorkerStopped", "Workers", "max_workers"]
 
@@ -47,18 +48,18 @@ Connection = Any  # forked.Connection, or multiprocessing's where the system has
 def _room(conn: Connection) -> int:
     """The largest task that may wait in a worker's pipe behind another: half of what it holds
     (a default pipe's size where the connection does not tell)."""
-    return getattr(conn, "capacity", forked.DEFAULT_PIPE_BYTES) // 2
+    return getattr(conn, "capacity", DEFAULT_PIPE_BYTES) // 2
 
 
 def _process_kit() -> tuple[Any, Callable[..., list[Any]]]:
     """What makes the workers, and waits on their pipes: :mod:`~rouge155py.forked`, else
     multiprocessing (imported only then)."""
     if hasattr(os, "fork"):
-        return forked, forked.wait
+        return SimpleNamespace(Pipe=Pipe, Process=Process, get_start_method=get_start_method), wait
     import multiprocessing
-    from multiprocessing.connection import wait
+    from multiprocessing import connection
 
-    return multiprocessing.get_context(), wait
+    return multiprocessing.get_context(), connection.wait
 
 
 def _serve(conn: Connection, fork: bool) -> None:
@@ -68,7 +69,7 @@ def _serve(conn: Connection, fork: bool) -> None:
     read once: a stopword list from a pipe gives its bytes only once); a spawned one has none.
     """
     if fork:
-        forked.keep_only(conn)  # the parent's ends of the pipes: only the parent may hold them
+        keep_only(conn)  # the parent's ends of the pipes: only the parent may hold them
     signal.set_wakeup_fd(-1)  # the parent's (its descriptor is closed here)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
@@ -211,7 +212,7 @@ class Workers:
 
     def submit(self, conn: Connection, function: Callable[[T], Any], argument: T, tag: Any) -> None:
         """Give ``function(argument)`` to the worker ``conn``; :meth:`collect` returns it with ``tag``."""
-        data = forked.dumps((function, argument), -1)  # the highest protocol
+        data = dumps((function, argument), -1)  # the highest protocol
         if self._tasks[conn] and len(data) > _room(conn):
             self._held[conn] = data  # sent when the task it runs has ended: a full pipe would block
         else:

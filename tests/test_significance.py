@@ -155,12 +155,6 @@ def test_errors() -> None:
         compare_items(apart)
 
 
-def test_report_compare_is_the_function(report) -> None:  # type: ignore[no-untyped-def]
-    made = report.compare("permutation", "2", samples=300, seed=3, metrics=["ROUGE-L"])
-    assert made.rows == compare(report, "permutation", "2", samples=300, seed=3, metrics=["ROUGE-L"]).rows
-    assert [row.other for row in made.rows] == ["2", "2"]
-
-
 def test_batches_give_the_same_comparisons() -> None:
     from rouge155py import Rouge, score_batch, summarize_batches, text_items
 
