@@ -1887,36 +1887,18 @@ static int token_id(TextState *st, const char *s, Py_ssize_t len, unsigned long 
     }
 }
 
-/* A growing array of ints. */
-typedef struct {
-    int *v;
-    Py_ssize_t size, room;
-} Ints;
-
-static inline int ints_push(Ints *a, int x) {
-    if (a->size == a->room) {
-        Py_ssize_t room = a->room ? 2 * a->room : 4096;
-        int *grown = (int *)realloc(a->v, (size_t)room * sizeof(int));
-        if (!grown) return -1;
-        a->v = grown;
-        a->room = room;
-    }
-    a->v[a->size++] = x;
-    return 0;
-}
-
 /* The documents of a batch as token ids: per document its tokens (tok[first[d] ..
  * first[d+1])), its sentences (sent[sfirst[d] .. sfirst[d+1]] offsets into its tokens) and
  * its longest sentence. */
 typedef struct {
-    Ints tok, sent;
+    RsInts tok, sent;
     Py_ssize_t *first, *sfirst, *longest; /* ndocs + 1 each */
     unsigned int top;                               /* every id or'ed */
 } Docs;
 
 static void docs_free(Docs *d) {
-    free(d->tok.v);
-    free(d->sent.v);
+    free(d->tok.items);
+    free(d->sent.items);
     free(d->first);
     memset(d, 0, sizeof(*d));
 }
@@ -1926,16 +1908,16 @@ static void docs_free(Docs *d) {
 static int docs_add(Docs *d, Py_ssize_t k, TextState *st, const unsigned char *text, Py_ssize_t len, int stem,
                     int drop) {
     char token[64], *big = NULL;
-    Py_ssize_t i = 0, start = d->tok.size, sentence = 0, longest = 0;
+    Py_ssize_t i = 0, start = d->tok.count, sentence = 0, longest = 0;
     d->first[k] = start;
-    d->sfirst[k] = d->sent.size;
-    if (ints_push(&d->sent, 0) < 0) return -2;
+    d->sfirst[k] = d->sent.count;
+    if (rs_ints_push(&d->sent, 0) < 0) return -2;
     while (i <= len) {
         unsigned char c = i < len ? text[i] : '\n';
         if (c == '\n') {
-            Py_ssize_t here = d->tok.size - start;
+            Py_ssize_t here = d->tok.count - start;
             if (here - sentence > 0) { /* an empty line is no sentence (it has no token either) */
-                if (ints_push(&d->sent, (int)here) < 0) return -2;
+                if (rs_ints_push(&d->sent, (int)here) < 0) return -2;
                 if (here - sentence > longest) longest = here - sentence;
                 sentence = here;
             }
@@ -1965,7 +1947,7 @@ static int docs_add(Docs *d, Py_ssize_t k, TextState *st, const unsigned char *t
                 j++;
             }
             id = token_id(st, buf, n, h ^ (h >> 31), stem, drop);
-            if (id == -2 || (id >= 0 && ints_push(&d->tok, id) < 0)) {
+            if (id == -2 || (id >= 0 && rs_ints_push(&d->tok, id) < 0)) {
                 free(big);
                 return -2;
             }
@@ -1976,7 +1958,7 @@ static int docs_add(Docs *d, Py_ssize_t k, TextState *st, const unsigned char *t
         i++;
     }
     free(big);
-    if (d->tok.size > INT_MAX / 2) return -2;
+    if (d->tok.count > INT_MAX / 2) return -2;
     d->longest[k] = longest;
     return 0;
 }
@@ -2063,8 +2045,8 @@ static long long pair_unigram_hits(PairCounts *c, const int *mt, Py_ssize_t ml) 
  * than min(model copies, peer copies).  0, -1 when a signal handler raised, -2 on no memory. */
 static int pair_union(const Docs *d, Py_ssize_t md, Py_ssize_t pd, const double *f, BatchWork *b, Gil *gil,
                       PairCounts *c, double *hit_out, double *base_out) {
-    const int *mt = d->tok.v + d->first[md], *pt = d->tok.v + d->first[pd];
-    const int *mo = d->sent.v + d->sfirst[md], *po = d->sent.v + d->sfirst[pd];
+    const int *mt = d->tok.items + d->first[md], *pt = d->tok.items + d->first[pd];
+    const int *mo = d->sent.items + d->sfirst[md], *po = d->sent.items + d->sfirst[pd];
     Py_ssize_t ms = d->sfirst[md + 1] - d->sfirst[md] - 1, ps = d->sfirst[pd + 1] - d->sfirst[pd] - 1;
     Py_ssize_t total = d->first[md + 1] - d->first[md], mlongest = d->longest[md];
     unsigned char *mask = c->mask;
@@ -2216,8 +2198,8 @@ static PyObject *score_pairs(PyObject *self, PyObject *args) {
         status = docs_add(&d, i, st, PyUnicode_1BYTE_DATA(t), PyUnicode_GET_LENGTH(t), stem, drop);
         if (status == 0 && gil_check(&gil, cells) < 0) status = -1;
     }
-    d.first[ndocs] = d.tok.size;
-    d.sfirst[ndocs] = d.sent.size;
+    d.first[ndocs] = d.tok.count;
+    d.sfirst[ndocs] = d.sent.count;
     /* Per token id, the counts of the pair at hand (ids are below the number of tokens met):
      * kept by the state and grown with it, so that a call touches only the ids it counts. */
     if (status == 0 && st->tokens.size + 1 > st->count_ids) {
@@ -2257,10 +2239,10 @@ static PyObject *score_pairs(PyObject *self, PyObject *args) {
         }
         const int *s = (const int *)starts.buf, *m = (const int *)models.buf + s[i];
         Py_ssize_t pd = ((const int *)peers.buf)[i], nm = s[i + 1] - s[i], q;
-        const int *pt = d.tok.v + d.first[pd];
+        const int *pt = d.tok.items + d.first[pd];
         Py_ssize_t pl = d.first[pd + 1] - d.first[pd];
         for (q = 0; q < nm; q++) {
-            mtok[q] = d.tok.v + d.first[m[q]];
+            mtok[q] = d.tok.items + d.first[m[q]];
             mlen[q] = d.first[m[q] + 1] - d.first[m[q]];
         }
         for (k = 0; k < nmetrics && status == 0 && failed < 0; k++) {

@@ -15,22 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-int rs_ints_push(RsInts *a, int value) {
-    if (a->count < a->capacity) {
-        a->items[a->count++] = value;
-        return 0;
-    }
-    {
-        Py_ssize_t capacity = a->capacity ? a->capacity * 2 : 256;
-        int *grown = (int *)realloc(a->items, (size_t)capacity * sizeof(int));
-        if (!grown) return -1;
-        a->items = grown;
-        a->capacity = capacity;
-    }
-    a->items[a->count++] = value;
-    return 0;
-}
-
 void rs_ints_free(RsInts *a) {
     free(a->items);
     a->items = NULL;

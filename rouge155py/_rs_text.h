@@ -14,8 +14,18 @@ typedef struct {
     Py_ssize_t count, capacity;
 } RsInts;
 
-/* Appends one value: 0, or -1 when memory runs out. */
-int rs_ints_push(RsInts *a, int value);
+/* Appends one value: 0, or -1 when memory runs out (inline: the kernels push every token). */
+static inline int rs_ints_push(RsInts *a, int value) {
+    if (a->count == a->capacity) {
+        Py_ssize_t capacity = a->capacity ? a->capacity * 2 : 256;
+        int *grown = (int *)realloc(a->items, (size_t)capacity * sizeof(int));
+        if (!grown) return -1;
+        a->items = grown;
+        a->capacity = capacity;
+    }
+    a->items[a->count++] = value;
+    return 0;
+}
 void rs_ints_free(RsInts *a);
 
 /* Token -> id, the ids given in the order the counted forms are first met; with stemming,
