@@ -43,6 +43,7 @@ if TYPE_CHECKING:  # what type checkers see of the names imported on first use b
     )
     from .errors import ComputeError, ConfigError, DataError, InputError, RougeError, UsageError
     from .evaluation import evaluate, evaluate_args
+    from .incremental import RougeAccumulator
     from .options import Options, parse_command_line
     from .report import FORMATS, Report, format_legacy
     from .results import MetricResult, Summary
@@ -60,6 +61,7 @@ __all__ = [
     "Report",
     "Rouge",
     "Rouge155",
+    "RougeAccumulator",
     "RougeError",
     "ScoredBatch",
     "Summary",
@@ -96,6 +98,7 @@ _HOMES = {
     "UsageError": "errors",
     "evaluate": "evaluation",
     "evaluate_args": "evaluation",
+    "RougeAccumulator": "incremental",
     "Options": "options",
     "parse_command_line": "options",
     "FORMATS": "report",

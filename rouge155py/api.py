@@ -12,7 +12,7 @@ ROUGE-1.5.5.pl prints for those files. Nothing is written anywhere.
 from __future__ import annotations
 
 from dataclasses import fields
-from typing import Any, Mapping, Sequence, Union
+from typing import TYPE_CHECKING, Any, Mapping, Sequence, Union
 
 from .errors import UsageError, described
 from .evaluation import evaluate, paused_gc
@@ -20,6 +20,9 @@ from .metrics.be import BE_MODES
 from .options import DOOR_FIELDS, Options
 from .report import Report
 from .sources import SummaryInput, config_from_texts, text_format
+
+if TYPE_CHECKING:
+    from .incremental import RougeAccumulator
 
 __all__ = ["OPTION_NAMES", "Rouge", "score"]
 
@@ -80,6 +83,13 @@ class Rouge:
         with paused_gc():  # documents by the hundred thousand: see paused_gc
             config = config_from_texts(predictions, references, text_format(self.options.be_mode))
             return evaluate(self.options, config)
+
+    def accumulator(self) -> RougeAccumulator:
+        """An empty :class:`~rouge155py.incremental.RougeAccumulator` of these options: ``update()``
+        batch by batch, then ``compute()`` the report one :meth:`score` over every item gives."""
+        from .incremental import RougeAccumulator
+
+        return RougeAccumulator(self)
 
 
 def score(

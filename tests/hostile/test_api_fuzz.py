@@ -1,7 +1,7 @@
 """A fuzz target for the Python API's arguments: every public entry point, arguments of every kind.
 
-Each generated call to ``score``, ``Rouge``, ``Rouge.score``, ``evaluate_args``,
-``Rouge155`` (its attributes and methods), the batch functions and the Dask door
+Each generated call to ``score``, ``Rouge``, ``Rouge.score``, ``evaluate_args``, an
+accumulator's ``update``/``merge``/``compute``, ``Rouge155`` (its attributes and methods), the batch functions and the Dask door
 (without a cluster) ends in a result or in a documented exception with a message:
 a :class:`~rouge155py.errors.RougeError`, or the ``TypeError`` of an unknown
 keyword option. Any other exception (``KeyError``, ``AttributeError``,
@@ -33,6 +33,7 @@ from rouge155py import (
     Options,
     Rouge,
     Rouge155,
+    RougeAccumulator,
     RougeError,
     ScoredBatch,
     TextItem,
@@ -346,6 +347,23 @@ def call_rouge_score(draw: st.DrawFn, where: Path) -> Planned:
     return lambda: rouge.score(predictions, references), refused_texts(predictions, references)
 
 
+def call_accumulator(draw: st.DrawFn, where: Path) -> Planned:
+    rouge = Rouge(max_ngram=2, resamples=10, **draw(st.sampled_from([{}, {"stem": True}, {"counting": 1}])))
+    predictions, references = draw(texts())
+    ids = draw(st.one_of(st.none(), st.lists(st.integers(-1, 5), max_size=4), VALUES))
+    other = draw(st.one_of(st.none(), st.just(rouge.accumulator()), VALUES))
+    accumulator = rouge.accumulator()
+
+    def run() -> Any:
+        accumulator.update(predictions, references, ids=ids)
+        if other is not None:
+            accumulator.merge(other)
+        return accumulator.compute()
+
+    wrong = other is not None and not isinstance(other, RougeAccumulator)
+    return run, refused_texts(predictions, references) or wrong
+
+
 TOKENS = [
     "-a", "-n", "2", "-m", "-M", "-s", "-x", "-2", "4", "-1", "-u", "-U", "-r", "10", "-c", "95",
     "-e", DATA, "-z", "SPL", CONFIG, FILE_LIST, "--json", "-d", "-t", "1", "-l", "10", "-b", "30",
@@ -480,6 +498,7 @@ TARGETS: dict[str, Callable[[st.DrawFn, Path], Planned]] = {
     "score": call_score,
     "Rouge": call_rouge,
     "Rouge.score": call_rouge_score,
+    "Rouge.accumulator": call_accumulator,
     "evaluate_args": call_evaluate_args,
     "Rouge155": call_rouge155,
     "batches": call_batches,

@@ -1,0 +1,237 @@
+"""An evaluation loop's ROUGE: ``update()`` batch by batch, ``compute()`` the one exact report.
+
+    from rouge155py import Rouge
+
+    acc = Rouge(max_ngram=2, stem=True).accumulator()
+    for predictions, references in loader:  # a batch of items at a time
+        acc.update(predictions, references)  # scored now: only the rows are kept, no text
+    report = acc.compute()  # the bytes of one Rouge(...).score() over every item
+
+Each :meth:`RougeAccumulator.update` scores its items at once
+(:func:`~rouge155py.batches.score_batch`) and keeps their instance rows; the
+texts are dropped. :meth:`~RougeAccumulator.compute` summarizes the rows
+(:func:`~rouge155py.batches.summarize_batches`) and may be called again after
+more updates. The state pickles: states built in other processes (ranks of a
+distributed loop, workers of a pool) are joined with
+:meth:`~RougeAccumulator.merge`.
+
+Which item is which (the eval IDs of the report, and the order the Perl's
+bootstrap and warnings follow) is decided in one of two ways, fixed by an
+accumulator's first update:
+
+- **update order** (no ``ids``): items are numbered as they come, the first
+  update's from 1, the next update's after them; ``a.merge(b)`` appends b's
+  items after a's, in that order. The report is that of one ``score()`` over
+  the items in that order.
+- **explicit IDs** (``update(..., ids=[...])``): each item names its place in
+  the whole data set by a distinct whole number (a dataset index). Batches
+  and states may come in any order: the report is that of one ``score()``
+  over the items sorted by ID (eval ``k`` is the k-th smallest ID; with IDs
+  0 .. N-1, item ``i`` is eval ``i + 1``). An ID given twice (in two updates
+  or two merged states) is an error: a sampler that pads its last batch with
+  repeated items must drop them.
+"""
+
+from __future__ import annotations
+
+import numbers
+from array import array
+from dataclasses import fields
+from typing import Any, Callable, Mapping, Optional, Sequence, Union
+
+from ._kernel import notice_missing_kernel
+from .batches import EvalTable, ScoredBatch, TextItem, score_batch, summarize_batches
+from .engine import Grouped, RowTable
+from .errors import UsageError, described
+from .evaluation import paused_gc
+from .options import HoldsOptions, Options, as_options
+from .report import Report
+from .sources import SummaryInput, text_systems
+
+__all__ = ["RougeAccumulator"]
+
+_MAX_ID = 2**63 - 2  # the largest position a batch takes (its eval ID is one more)
+# Options that change no number (how many processes ran): states may differ in them.
+_FREE = frozenset({"jobs"})
+
+
+def _item_ids(ids: Any, count: int) -> list[int]:
+    """The explicit IDs of an update's ``count`` items: distinct whole numbers from 0 (a list, a
+    tuple, or an array whose ``tolist()`` is a list: numpy's, torch's)."""
+    values = ids.tolist() if not isinstance(ids, Sequence) and hasattr(ids, "tolist") else ids
+    if isinstance(values, (str, bytes)) or not isinstance(values, Sequence):
+        raise UsageError(f"ids must be a list of whole numbers, one per item, got {described(ids)}")
+    values = list(values)
+    if len(values) != count:
+        raise UsageError(f"ids holds {len(values)} IDs for {count} items")
+    out = []
+    for value in values:
+        if not isinstance(value, numbers.Integral) or isinstance(value, bool) or not 0 <= value <= _MAX_ID:
+            raise UsageError(f"an item ID must be a whole number from 0 to 2**63 - 2, got {described(value)}")
+        out.append(int(value))
+    if len(set(out)) != len(out):
+        twice = sorted({i for i in out if out.count(i) > 1})[:5]
+        raise UsageError(f"item ID(s) {', '.join(map(str, twice))} given twice in one update")
+    return out
+
+
+def _renumbered(batch: ScoredBatch, position: Callable[[int], int]) -> ScoredBatch:
+    """A copy of a batch of text items with item ``p`` moved to ``position(p)`` (eval ID
+    ``str(position(p) + 1)``, its instances ``EVAL.PEER``); the batch itself is left as it was."""
+
+    def instance(instance_id: str) -> str:
+        eval_id, dot, peer_id = instance_id.partition(".")  # a text item's eval ID is digits
+        return f"{position(int(eval_id) - 1) + 1}{dot}{peer_id}"
+
+    def rows(grouped: Grouped) -> Grouped:
+        out: Grouped = {}
+        for key, table in grouped.items():
+            ids = [instance(i) for i in table.ids]
+            values = table.values
+            if isinstance(values, array):
+                out[key] = RowTable.of_floats(ids, array("d", values))
+            else:
+                copy = out[key] = RowTable()
+                for instance_id, row in zip(ids, values):
+                    copy.add(instance_id, row)
+        return out
+
+    old = batch.table
+    positions = array("q", (position(p) for p in old.positions))
+    table = EvalTable(
+        positions,
+        [str(p + 1) for p in positions],
+        list(old.peer_ids),
+        array("q", old.models),
+        dict(old.missing),
+        dict(old.failures),
+    )
+    inexact = [instance(i) for i in batch.inexact]
+    return ScoredBatch(
+        batch.settings, batch.labels, table, rows(batch.rows), rows(batch.stemmed_rows), inexact
+    )
+
+
+def _same(p: int) -> int:
+    return p
+
+
+class RougeAccumulator:
+    """ROUGE over an evaluation loop: :meth:`update` per batch, :meth:`compute` the report.
+
+    ``options``: a :class:`~rouge155py.Rouge` or an :class:`~rouge155py.Options`
+    (not ``verbose``: ``-v`` prints texts, which are not kept). See the module's
+    docstring for how items are numbered. The accumulator pickles; its state
+    holds each instance's row (three floats a metric and system) and a few
+    numbers per item.
+    """
+
+    def __init__(self, options: Union[Options, HoldsOptions]) -> None:
+        self.options = as_options(options)
+        if self.options.verbose:
+            raise UsageError("verbose (-v) prints each instance's texts, which an accumulator does not keep")
+        self.reset()
+
+    def reset(self) -> None:
+        """Forget every item (the options stay)."""
+        self._batch = ScoredBatch(self.options.rows_settings)
+        self._count = 0
+        self._by_id: Optional[bool] = None  # None until the first update fixes the numbering
+        self._ids: set[int] = set()
+
+    def __len__(self) -> int:
+        """The items taken so far."""
+        return self._count
+
+    @property
+    def numbering(self) -> Optional[str]:
+        """``"order"`` (items numbered as they came), ``"ids"`` (by explicit IDs), or None yet."""
+        return None if self._by_id is None else "ids" if self._by_id else "order"
+
+    def _check(self, by_id: bool) -> None:
+        """Items numbered by ``ids`` (or not) may join this state's."""
+        if self._by_id is not None and self._by_id != by_id:
+            raise UsageError(
+                f"this accumulator numbers items by {self.numbering}: give ids= to every update or to none"
+            )
+
+    def update(
+        self,
+        predictions: Union[Sequence[SummaryInput], Mapping[str, Sequence[SummaryInput]]],
+        references: Sequence[Union[SummaryInput, Sequence[SummaryInput]]],
+        ids: Optional[Sequence[int]] = None,
+    ) -> None:
+        """Score a batch of items now and keep their rows (not their texts).
+
+        ``predictions`` and ``references`` are as :meth:`rouge155py.Rouge.score`
+        takes them (a mapping system ID -> list for several systems). ``ids``:
+        each item's place in the whole data set (see the module's docstring).
+        """
+        systems = text_systems(predictions, references)
+        places = (
+            range(self._count, self._count + len(references))
+            if ids is None
+            else _item_ids(ids, len(references))
+        )
+        again = self._ids.intersection(places) if ids is not None else ()
+        if again:
+            raise UsageError(f"item ID(s) {', '.join(map(str, sorted(again)[:5]))} already taken")
+        # Each item's predictions as a mapping, even one system's: a summary is never read as one.
+        items = [
+            TextItem(place, {peer_id: texts[k] for peer_id, texts in systems.items()}, references[k])
+            for k, place in enumerate(places)
+        ]
+        if not items:
+            return
+        self._check(ids is not None)
+        notice_missing_kernel()
+        with paused_gc():
+            batch = score_batch(items, self.options)
+        self._batch.extend(batch)
+        self._by_id = ids is not None
+        self._count += len(items)
+        if ids is not None:
+            self._ids.update(item.index for item in items)
+
+    def merge(self, other: RougeAccumulator) -> RougeAccumulator:
+        """Take in the items of another state, scored with the same options (it is left as it was):
+        appended after this state's items, or placed by their IDs. Returns this accumulator."""
+        if not isinstance(other, RougeAccumulator):
+            raise UsageError(f"merge takes a RougeAccumulator, got {described(other)}")
+        differ = [
+            f.name
+            for f in fields(Options)
+            if f.name not in _FREE and getattr(self.options, f.name) != getattr(other.options, f.name)
+        ]
+        if differ:
+            shown = ", ".join(
+                f"{name} {getattr(self.options, name)!r} vs {getattr(other.options, name)!r}"
+                for name in differ
+            )
+            raise UsageError(f"cannot merge accumulators of different options: {shown}")
+        if other._by_id is None:
+            return self
+        self._check(other._by_id)
+        self._by_id = other._by_id
+        if other._by_id:
+            again = self._ids & other._ids
+            if again:
+                raise UsageError(f"item ID(s) {', '.join(map(str, sorted(again)[:5]))} in both states")
+            self._batch.extend(_renumbered(other._batch, _same))
+            self._ids |= other._ids
+        else:
+            offset = self._count
+            self._batch.extend(_renumbered(other._batch, lambda p: p + offset))
+        self._count += other._count
+        return self
+
+    def compute(self) -> Report:
+        """The report of every item so far: one ``Rouge(...).score()`` over them (see the module's
+        docstring for their order). The state is kept: more updates may follow."""
+        if self._by_id:
+            rank = {item_id: k for k, item_id in enumerate(sorted(self._ids))}
+            moved: Callable[[int], int] = _same if len(rank) == max(rank) + 1 else rank.__getitem__
+        else:
+            moved = _same
+        with paused_gc():
+            return summarize_batches([_renumbered(self._batch, moved)], self.options)
