@@ -12,8 +12,9 @@ ROUGE-1.5.5.pl prints for those files. Nothing is written anywhere.
 from __future__ import annotations
 
 from dataclasses import fields
-from typing import TYPE_CHECKING, Any, Mapping, Sequence, Union
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence, Union
 
+from .config import Eval
 from .errors import UsageError, described
 from .evaluation import evaluate, paused_gc
 from .metrics.be import BE_MODES
@@ -24,11 +25,26 @@ from .sources import SummaryInput, config_from_texts, text_format
 if TYPE_CHECKING:
     from .incremental import RougeAccumulator
 
-__all__ = ["OPTION_NAMES", "Rouge", "score"]
+__all__ = ["OPTION_NAMES", "Rouge", "check_multi_ref", "score"]
 
 #: The keyword arguments :class:`Rouge` and :func:`score` take: the fields of :class:`Options`
 #: but those of the doors (this door gives the evals itself).
 OPTION_NAMES = tuple(f.name for f in fields(Options) if f.name not in DOOR_FIELDS)
+
+
+def check_multi_ref(options: Options, evals: Iterable[Eval]) -> None:
+    """A ``UsageError`` naming the three rules where an eval has several references and
+    ``options`` chose none (``multi_ref``): the Python API never averages them silently."""
+    if options.multi_ref is not None:
+        return
+    for position, ev in enumerate(evals):
+        if len(ev.models) > 1:
+            raise UsageError(
+                f"item {position} has {len(ev.models)} references: choose how they combine with "
+                "multi_ref='average' (the Perl's -f A: counts summed over the references), "
+                "'best' (-f B: the reference of highest recall) or 'best-f' (rouge-score's rule: "
+                "per item and metric, the reference of highest F)"
+            )
 
 
 class Rouge:
@@ -65,6 +81,11 @@ class Rouge:
                 f"be_mode must be one of {', '.join(BE_MODES)} or None, got {described(be_mode)}"
             )
         options.setdefault("lcs", be_mode is None)
+        if options.get("multi_ref") is None:
+            if "best_model" in options:  # -f A or -f B, chosen
+                options["multi_ref"] = "best" if options["best_model"] is True else "average"
+            elif options.get("dialect") is not None:  # rouge-score's rule
+                options["multi_ref"] = "best-f"
         self.options = Options(all_systems=True, **options)
 
     def score(
@@ -82,6 +103,7 @@ class Rouge:
         """
         with paused_gc():  # documents by the hundred thousand: see paused_gc
             config = config_from_texts(predictions, references, text_format(self.options.be_mode))
+            check_multi_ref(self.options, config.evals)
             return evaluate(self.options, config)
 
     def accumulator(self) -> RougeAccumulator:

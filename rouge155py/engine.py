@@ -19,7 +19,14 @@ from .metrics.base import Metric, Task
 from .metrics.batch import KernelRows, kernel_metrics, kernel_state
 from .planning import plan_tasks
 from .results import Counts, InstanceRows, MetricResult, Row, RowValues, Summary, float_rows, row_at, rows_at
-from .scoring import ScoringSettings, best_by_f, combine_models, instance_scores, split_scores
+from .scoring import (
+    ScoringSettings,
+    best_by_f,
+    best_by_perl_f,
+    combine_models,
+    instance_scores,
+    split_scores,
+)
 from .text.stage import TextSettings, text_stage
 
 if TYPE_CHECKING:
@@ -164,11 +171,15 @@ class Scorer:
                 for i, per_model in zip(members, counts):
                     rows[i] = best_by_f(per_model)
                 continue
+            power = metric.power
+            if o.best_f:  # multi_ref="best-f": the model whose own row has the highest F
+                for i, per_model in zip(members, counts):
+                    rows[i] = best_by_perl_f(per_model, alpha, power, metric.split_hits)
+                continue
             if metric.split_hits:
                 for i, per_model in zip(members, counts):
                     rows[i] = split_scores(per_model, best, alpha)
                 continue
-            power = metric.power
             for i, per_model in zip(members, counts):
                 totals = combine_models(per_model, best)
                 rows[i] = tuple(totals) if o.counting else instance_scores(totals, alpha, power)

@@ -40,13 +40,14 @@ from dataclasses import fields
 from typing import Any, Callable, Mapping, Optional, Sequence, Union
 
 from ._kernel import notice_missing_kernel
+from .api import check_multi_ref
 from .batches import EvalTable, ScoredBatch, TextItem, score_batch, summarize_batches
 from .engine import Grouped, RowTable
 from .errors import UsageError, described
 from .evaluation import paused_gc
 from .options import HoldsOptions, Options, as_options
 from .report import Report
-from .sources import SummaryInput, text_systems
+from .sources import SummaryInput, item_eval, text_format, text_systems
 
 __all__ = ["RougeAccumulator"]
 
@@ -184,6 +185,11 @@ class RougeAccumulator:
         if not items:
             return
         self._check(ids is not None)
+        if self.options.multi_ref is None:  # items with several references need a rule, as in score()
+            text = text_format(self.options.be_mode)
+            check_multi_ref(
+                self.options, (item_eval(i.index, i.predictions, i.references, text) for i in items)
+            )
         notice_missing_kernel()
         with paused_gc():
             batch = score_batch(items, self.options)

@@ -39,6 +39,7 @@ __all__ = [
     "DOOR_FIELDS",
     "MAX_NGRAM",
     "MAX_RESAMPLES",
+    "MULTI_REF",
     "PERL_OPTION_SPEC",
     "HoldsOptions",
     "Options",
@@ -51,6 +52,10 @@ __all__ = [
 MAX_NGRAM = 100
 #: The most resamples (-r): their means take 24 bytes each while they are drawn and sorted.
 MAX_RESAMPLES = 10_000_000
+
+#: The rules for an item with several references (``multi_ref``): ``-f A``, ``-f B``, and the
+#: reference of highest F (rouge-score's rule; in the Perl's dialect, its F of each reference alone).
+MULTI_REF = ("average", "best", "best-f")
 
 #: The Perl's own ``getopts`` string, plus ``j:`` for ``-j N`` (processes).
 PERL_OPTION_SPEC = "ahHb:c:de:f:l:mMn:p:st:r:2:3:w:uUvxz:j:"
@@ -110,7 +115,8 @@ def _paths(name: str, value: Any) -> tuple[str, ...]:
 _CHECKS: dict[str, Callable[[str, Any], Any]] = {
     **dict.fromkeys(("config_path", "data_dir", "stopwords_file", "hypothesis_path", "jsonl_path"), _path),
     **dict.fromkeys(
-        ("system_id", "file_list_format", "file_list_peer_id", "be_mode", "lang", "dialect"), _text
+        ("system_id", "file_list_format", "file_list_peer_id", "be_mode", "lang", "dialect", "multi_ref"),
+        _text,
     ),
     "paraphrases": _path,
     **dict.fromkeys(("paraphrase_feature", "paraeval_variants"), _text),
@@ -170,6 +176,7 @@ class Options:
     length_limit: float = 0
     byte_limit: float = 0
     best_model: bool = False
+    multi_ref: Optional[str] = None  # None: not chosen (-f A, the Perl's default); see MULTI_REF
     alpha: float = 0.5
     counting: int = 0
     resamples: float = 1000  # -r as given: the Perl uses the value itself in the CI formula
@@ -229,6 +236,7 @@ class Options:
                 raise UsageError("hypothesis_path and hypothesis_paths name the hypotheses twice: give one")
             hypothesis_systems(self.hypothesis_paths)  # two files naming one system are an error now
         self._check_text_stage()
+        self._check_multi_ref()
         self._check_dialect()
         self._check_paraeval()
         labels = (
@@ -272,6 +280,34 @@ class Options:
             raise UsageError(f"-m/-M: no Snowball stemmer for --lang {lang} (there are: {known})")
         if (self.stem or self.stem_models_only) and not nltk_available():
             raise UsageError(f"-m/-M with --lang {lang} needs nltk: {NLTK_INSTALL}")
+
+    def _check_multi_ref(self) -> None:
+        """``multi_ref``: one of :data:`MULTI_REF`, in agreement with ``best_model`` (``"best"``
+        sets it); ``"best-f"`` picks a reference by its F, which ``-t 1``/``-t 2`` counts and ``-v``'s
+        Perl lines do not have; rouge-score's dialect always takes the reference of highest F."""
+        rule = self.multi_ref
+        if rule is None:
+            return
+        if rule not in MULTI_REF:
+            known = ", ".join(map(repr, MULTI_REF))
+            raise UsageError(f"multi_ref must be one of {known} (or None), got {described(rule)}")
+        if self.dialect is not None:
+            if rule != "best-f":
+                raise UsageError(
+                    f"multi_ref={rule!r}: the rouge-score dialect takes the reference of highest F "
+                    "(multi_ref='best-f', its default)"
+                )
+            return
+        if rule == "best":
+            object.__setattr__(self, "best_model", True)
+        elif self.best_model:
+            raise UsageError(f"multi_ref={rule!r} and best_model=True (-f B) name two rules: give one")
+        if rule == "best-f" and (self.counting or self.verbose):
+            given = "-t 1/-t 2 (counting), whose rows are counts" if self.counting else "-v (verbose)"
+            raise UsageError(
+                f"multi_ref='best-f' picks each item's reference by its F: not with {given}; "
+                "use multi_ref='average' (-f A) or 'best' (-f B)"
+            )
 
     def _check_dialect(self) -> None:
         """rouge-score's dialect has ROUGE-N and ROUGE-L, its tokens and stemmer, its F: no other option."""
@@ -382,8 +418,9 @@ class Options:
 
     @cached_property
     def scoring(self) -> ScoringSettings:
-        """How model counts become an instance's row (``-f``, ``-p``, ``-t``)."""
-        return self._settings(ScoringSettings)
+        """How model counts become an instance's row (``-f`` or ``multi_ref``, ``-p``, ``-t``)."""
+        best_f = self.multi_ref == "best-f" and self.dialect is None
+        return ScoringSettings(self.best_model, self.alpha, self.counting, self.dialect, best_f)
 
     @cached_property
     def resampling(self) -> ResampleSettings:

@@ -20,6 +20,7 @@ __all__ = [
     "ScoringSettings",
     "Totals",
     "best_by_f",
+    "best_by_perl_f",
     "best_index",
     "combine_models",
     "f_measure",
@@ -35,17 +36,21 @@ __all__ = [
 
 @dataclass(frozen=True)
 class ScoringSettings:
-    """How an instance's model counts become its row: ``-f`` (``best_model``: B), ``-p``
-    (``alpha``) and ``-t`` (``counting``: 0 scores, 1 or 2 raw counts)."""
+    """How an instance's model counts become its row: ``-f`` (``best_model``: B; ``best_f``: the
+    model of highest F), ``-p`` (``alpha``) and ``-t`` (``counting``: 0 scores, 1 or 2 raw counts)."""
 
     best_model: bool = False
     alpha: float = 0.5
     counting: int = 0
     dialect: Optional[str] = None  # "rouge-score": its F, the best model by F
+    best_f: bool = (
+        False  # multi_ref="best-f" in the Perl's dialect: the model whose own row has the highest F
+    )
 
     def signature_parts(self) -> dict[str, str]:
         """The signature's parts that name the scoring (see :meth:`Options.signature`)."""
-        best = "F" if self.dialect is not None else "B" if self.best_model else "A"  # rouge-score: by F
+        by_f = self.dialect is not None or self.best_f
+        best = "F" if by_f else "B" if self.best_model else "A"
         return {"f": best, "p": repr(self.alpha), "t": str(self.counting)}
 
 
@@ -125,6 +130,22 @@ def instance_scores(
         recall = round((hit / model_count) ** power, 5) if model_count != 0 else 0.0
         precision = round((hit / peer_count) ** power, 5) if peer_count != 0 else 0.0
     return recall, precision, round(f_measure(precision, recall, alpha), 5)
+
+
+def best_by_perl_f(
+    per_model: Sequence[Any], alpha: float, power: Optional[float] = None, split: bool = False
+) -> tuple[float, float, float]:
+    """``multi_ref="best-f"``: the row of each model alone (as ``-f A`` scores one model, or
+    :func:`split_scores` for ParaEval's ``split`` counts), the first of highest F."""
+    best: Optional[tuple[float, float, float]] = None
+    for counts in per_model:
+        if split:
+            row = split_scores([counts], False, alpha)
+        else:
+            row = instance_scores(Totals(counts.model_count, counts.peer_count, counts.hit), alpha, power)
+        if best is None or row[2] > best[2]:
+            best = row
+    return best if best is not None else instance_scores(Totals(0, 0, 0), alpha, power)
 
 
 def harmonic_f(precision: float, recall: float) -> float:

@@ -75,7 +75,7 @@ def test_sentence_boundaries_matter_to_rouge_l() -> None:
 
 def test_a_list_of_strings_is_several_references() -> None:
     # -f A sums over models: hits 1 + 2 of model counts 2 + 2: R = 3/4.
-    report = score(["x y"], [["x z", "x y"]], max_ngram=1, **FAST)
+    report = score(["x y"], [["x z", "x y"]], max_ngram=1, multi_ref="average", **FAST)
     assert instance(report, "ROUGE-1", "1")[0] == 0.75
     # -f B keeps the best model: R = 1.
     best = score(["x y"], [["x z", "x y"]], max_ngram=1, best_model=True, **FAST)
@@ -127,8 +127,12 @@ def test_counting_modes() -> None:
 def test_jobs_give_the_same_report() -> None:
     predictions = [f"w{i} w{i + 1} w{i + 2}" for i in range(30)]
     references = [[f"w{i} w{i + 2}", f"w{i + 1} x"] for i in range(30)]
-    one = score(predictions, references, max_ngram=2, skip_distance=4, skip_unigrams=True, jobs=1)
-    two = score(predictions, references, max_ngram=2, skip_distance=4, skip_unigrams=True, jobs=2)
+    one = score(
+        predictions, references, max_ngram=2, skip_distance=4, skip_unigrams=True, jobs=1, multi_ref="average"
+    )
+    two = score(
+        predictions, references, max_ngram=2, skip_distance=4, skip_unigrams=True, jobs=2, multi_ref="average"
+    )
     assert one.to_legacy() == two.to_legacy()
 
 
@@ -139,7 +143,15 @@ def test_jobs_on_threads_and_on_processes_give_the_same_report(jobs, monkeypatch
 
     predictions = {"a": [f"w{i} w{i + 1} w{i + 2}\nx{i}" for i in range(700)], "b": ["w1 w2"] * 700}
     references = [[f"w{i} w{i + 2}", f"w{i + 1} x{i}"] for i in range(700)]
-    options = dict(max_ngram=3, wlcs_weight=1.2, skip_distance=4, skip_both=True, stem=True, resamples=200)
+    options = dict(
+        max_ngram=3,
+        wlcs_weight=1.2,
+        skip_distance=4,
+        skip_both=True,
+        stem=True,
+        resamples=200,
+        multi_ref="average",
+    )
     one = score(predictions, references, **options, jobs=1)
     executor = evaluation.executor_for(Rouge(**options, jobs=jobs).options, True)
     assert isinstance(executor, evaluation.Threads) == _kernel.kernel_available()

@@ -167,11 +167,13 @@ def test_stem_models_only_takes_the_stemmed_rows_the_perls_walk_plans(monkeypatc
         "A": ["cats running", "dogs barking", "birds singing", "the cats running"],
     }
     references = [[], "cat runs and dogs barked", ["birds sing", "bird singing"], "cats ran running"]
-    rouge = Rouge(max_ngram=2, stem=True, stem_models_only=True, per_eval=True, resamples=30)
+    rouge = Rouge(
+        max_ngram=2, stem=True, stem_models_only=True, per_eval=True, resamples=30, multi_ref="average"
+    )
     one = rouge.score(predictions, references).to_legacy()
     assert (
         one
-        != Rouge(max_ngram=2, stem=True, per_eval=True, resamples=30)
+        != Rouge(max_ngram=2, stem=True, per_eval=True, resamples=30, multi_ref="average")
         .score(predictions, references)
         .to_legacy()
     )
@@ -202,7 +204,7 @@ def test_a_batch_holds_rows_not_texts() -> None:
 def test_texts_and_eval_entries_are_items_alike() -> None:
     predictions = {"sys2": ["a b c", "d e"], 7: [["a b.", "c d."], b"e f"]}
     references = [["a b c d", "b c"], "d e f"]
-    rouge = Rouge(max_ngram=2, resamples=10, per_eval=True)
+    rouge = Rouge(max_ngram=2, resamples=10, per_eval=True, multi_ref="average")
     one = rouge.score(predictions, references).to_legacy()
     config = config_from_documents(
         {"7": [_text("a b.\nc d."), _text("e f")], "sys2": [_text("a b c"), _text("d e")]},

@@ -55,10 +55,19 @@ def _split(order: list[int], parts: int) -> list[list[int]]:
 
 OPTIONS = [
     pytest.param(
-        dict(max_ngram=2, stem=True, skip_distance=4, skip_unigrams=True, wlcs_weight=1.2, per_eval=True),
+        dict(
+            max_ngram=2,
+            stem=True,
+            skip_distance=4,
+            skip_unigrams=True,
+            wlcs_weight=1.2,
+            per_eval=True,
+            multi_ref="average",
+        ),
         id="perl",
     ),
     pytest.param(dict(max_ngram=4, best_model=True, stopwords=True, resamples=300), id="perl-f-B"),
+    pytest.param(dict(max_ngram=2, multi_ref="best-f", resamples=300), id="perl-best-f"),
     pytest.param(dict(dialect="rouge-score", max_ngram=2, stem=True), id="rouge-score"),
 ]
 
@@ -138,7 +147,7 @@ def test_states_of_two_processes_merged_give_the_bytes_of_one_call(options: dict
 
 def test_ids_need_not_start_at_zero_or_follow_each_other() -> None:
     predictions, references = _data(6, 30)
-    rouge = Rouge(max_ngram=1, per_eval=True)
+    rouge = Rouge(max_ngram=1, per_eval=True, multi_ref="best")
     ids = random.Random(7).sample(range(1000, 5000), 30)
     acc = rouge.accumulator()
     for part in _split(list(range(30)), 4):
@@ -150,7 +159,7 @@ def test_ids_need_not_start_at_zero_or_follow_each_other() -> None:
 
 def test_more_updates_after_compute_and_an_earlier_report_unchanged() -> None:
     predictions, references = _data(8, 40)
-    rouge = Rouge(max_ngram=2, per_eval=True)
+    rouge = Rouge(max_ngram=2, per_eval=True, multi_ref="average")
     acc = rouge.accumulator()
     acc.update(predictions[:25], references[:25])
     first = acc.compute()
@@ -166,7 +175,7 @@ def test_more_updates_after_compute_and_an_earlier_report_unchanged() -> None:
 
 def test_merge_leaves_the_other_state_as_it_was() -> None:
     predictions, references = _data(9, 20)
-    rouge = Rouge(max_ngram=1)
+    rouge = Rouge(max_ngram=1, multi_ref="average")
     a, b = rouge.accumulator(), rouge.accumulator()
     a.update(predictions[:10], references[:10])
     b.update(predictions[10:], references[10:])
@@ -178,6 +187,10 @@ def test_merge_leaves_the_other_state_as_it_was() -> None:
 
 def test_mistakes_are_one_clear_error() -> None:
     predictions, references = _data(10, 6)
+    assert any(isinstance(r, list) and len(r) > 1 for r in references[:3])
+    with pytest.raises(UsageError, match="references: choose how they combine with multi_ref="):
+        Rouge(max_ngram=2, stem=True).accumulator().update(predictions[:3], references[:3])
+    references = [r[0] if isinstance(r, list) else r for r in references]
     a = Rouge(max_ngram=2, stem=True).accumulator()
     a.update(predictions[:3], references[:3])
     with pytest.raises(

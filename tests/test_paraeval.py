@@ -475,7 +475,7 @@ def test_best_model_keeps_the_model_of_best_recall(tmp_path: Path) -> None:
     table.write_text("blowing up\tbombing\n")
     peer = ["the bombing"]
     refs = [["the attack", "they were blowing up the"]]
-    a = score(peer, refs, paraphrases=str(table), lcs=False)
+    a = score(peer, refs, paraphrases=str(table), lcs=False, multi_ref="average")
     b = score(peer, refs, paraphrases=str(table), lcs=False, best_model=True)
     # Model 1: 1 of 2 words, 1 of 2 peer words; model 2: 3 of 5 ("blowing up", "the"), 2 of 2.
     # -f A sums each: R 4/7, P 3/4; -f B keeps model 2 (recall 0.6 > 0.5).
@@ -512,11 +512,11 @@ def test_a_fallback_is_a_warning_and_a_json_flag(tmp_path: Path, monkeypatch: py
     table.write_text("\n".join(f"{a}\t{b}" for a, b in FIGURE4_PAIRS) + "\n")
     peers = [FIGURE4_PEER, "the cat sat"]
     models = [FIGURE4_MODEL, "a cat sat"]
-    exact = score(peers, models, paraphrases=str(table), lcs=False)
+    exact = score(peers, models, paraphrases=str(table), lcs=False, multi_ref="average")
     assert exact.inexact == [] and exact.warnings == []
     assert exact.to_json()["paraeval_inexact"] == []
     monkeypatch.setattr(paraeval, "MAX_STATES", 2)
-    cut = score(peers, models, paraphrases=str(table), lcs=False, jobs=2)
+    cut = score(peers, models, paraphrases=str(table), lcs=False, jobs=2, multi_ref="average")
     assert cut.inexact == ["1.1"]
     assert cut.to_json()["paraeval_inexact"] == ["1.1"]
     assert cut.warnings == [
@@ -536,7 +536,9 @@ def test_batches_in_any_order_make_the_report_of_one_run(tmp_path: Path) -> None
     table.write_text("\n".join(f"{a}\t{b}" for a, b in FIGURE4_PAIRS) + "\nbombing\tblowing up\n")
     peers = [" ".join(rng.choices(words, k=rng.randint(3, 12))) for _ in range(30)]
     refs = [[" ".join(rng.choices(words, k=rng.randint(3, 12))) for _ in range(2)] for _ in range(30)]
-    rouge = Rouge(paraphrases=str(table), paraeval_variants="3,2,P,T", max_ngram=1, per_eval=True)
+    rouge = Rouge(
+        paraphrases=str(table), paraeval_variants="3,2,P,T", max_ngram=1, per_eval=True, multi_ref="average"
+    )
     whole = rouge.score(peers, refs)
     items = text_items(peers, refs)
     batches = [score_batch(items[k::4], rouge) for k in range(4)]

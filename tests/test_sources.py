@@ -42,7 +42,7 @@ def test_jsonl_shapes_are_the_apis(tmp_path: Path) -> None:
     config = read_jsonl(path)
     assert [ev.eval_id for ev in config.evals] == ["1", "doc-7"]
     assert config.peer_ids == {"1"}
-    api = Rouge(max_ngram=2, per_eval=True).score(
+    api = Rouge(max_ngram=2, per_eval=True, multi_ref="average").score(
         ["the cat sat", ["the dog", "ran"]], [["a cat sat", ["the cat", "sat down"]], "a dog ran"]
     )
     door = evaluate_args(["-n", "2", "-d", "--jsonl", path])

@@ -135,6 +135,7 @@ def kernel_applies(text: Any, scoring: Any, plan: list[Metric]) -> bool:
         and hasattr(accel, "score_pairs")
         and not text.unicode_text
         and not (text.length_limit or text.byte_limit or text.stem_models_only or scoring.counting)
+        and not scoring.best_f  # multi_ref="best-f": the general path
         and kernel_metrics(plan) is not None
     )
 

@@ -191,6 +191,8 @@ class _DoorBuilder(_Builder):
             opts["data_dir"] = str(Path(__file__).resolve().parents[2] / "data")
         if self.chance(0.08):
             opts["jobs"] = 2
+        if "best_model" not in opts:
+            opts["multi_ref"] = "average"  # the Perl's default, chosen (the API asks for a rule)
         return opts
 
 
