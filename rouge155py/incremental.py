@@ -67,7 +67,8 @@ def _item_ids(ids: Any, count: int) -> list[int]:
         raise UsageError(f"ids holds {len(values)} IDs for {count} items")
     out = []
     for value in values:
-        if not isinstance(value, numbers.Integral) or isinstance(value, bool) or not 0 <= value <= _MAX_ID:
+        whole = isinstance(value, numbers.Integral) and not isinstance(value, bool)
+        if not whole or not 0 <= int(value) <= _MAX_ID:
             raise UsageError(f"an item ID must be a whole number from 0 to 2**63 - 2, got {described(value)}")
         out.append(int(value))
     if len(set(out)) != len(out):
