@@ -43,6 +43,7 @@ if TYPE_CHECKING:  # what type checkers see of the names imported on first use b
     )
     from .errors import ComputeError, ConfigError, DataError, InputError, RougeError, UsageError
     from .evaluation import evaluate, evaluate_args
+    from .hf import evaluate_module_path
     from .incremental import RougeAccumulator
     from .options import Options, parse_command_line
     from .report import FORMATS, Report, format_legacy
@@ -71,6 +72,7 @@ __all__ = [
     "eval_items",
     "evaluate",
     "evaluate_args",
+    "evaluate_module_path",
     "format_legacy",
     "parse_command_line",
     "score",
@@ -98,6 +100,7 @@ _HOMES = {
     "UsageError": "errors",
     "evaluate": "evaluation",
     "evaluate_args": "evaluation",
+    "evaluate_module_path": "hf",
     "RougeAccumulator": "incremental",
     "Options": "options",
     "parse_command_line": "options",

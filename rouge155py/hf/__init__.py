@@ -1,0 +1,215 @@
+"""rouge155py as a Hugging Face ``evaluate`` metric: HF rouge's arguments and keys, the Perl's numbers.
+
+    import evaluate, rouge155py
+
+    rouge = evaluate.load(rouge155py.evaluate_module_path())  # offline: the script ships here
+    rouge.compute(predictions=predictions, references=references)  # HF rouge's call
+    # {'rouge1': 0.41811, 'rouge2': ..., 'rougeL': ..., 'rougeLsum': ...}
+
+The metric script (``rouge155py.py`` beside this file) only declares the inputs;
+:func:`compute` does the work, and can be called without ``evaluate``.
+
+What the keys hold, by ``dialect``:
+
+- ``None`` (the default): ROUGE-1.5.5's numbers. ``rouge1`` .. ``rouge9``,
+  ``rougeW-1.2``, ``rougeS4``, ``rougeSU4`` ... are the Perl's ROUGE-N, W, S, SU
+  (:mod:`rouge155py.names`); ``rougeLsum`` is its ROUGE-L, the union LCS over a
+  summary's lines; ``rougeL`` (rouge-score's LCS of each whole text) is the
+  Perl's ROUGE-L of the summaries written as one line each (a second run).
+  ``use_stemmer`` is ``-m`` (the Perl's Porter stemmer and WordNet exceptions).
+  With ``use_aggregator`` (the default) a key holds the F average the Perl's
+  report prints (its bootstrap mean of ``-r`` resamples, 5 decimals), else a
+  list of each item's F (as the Perl rounds it), in the order of the inputs.
+  ``tokenizer`` is refused: the Perl's words are ASCII runs of ``[a-z0-9]``.
+- ``"rouge-score"``: rouge-score 0.1.2's numbers, those of HF's own ``rouge``
+  module (:mod:`rouge155py.rouge_score`, ``tokenizer`` honoured): with
+  ``use_aggregator`` rouge-score's ``BootstrapAggregator``'s mid F (numpy's
+  global random state, as HF draws it), else each item's F.
+
+Several references per item (a list of strings each) follow ``multi_ref``:
+HF's and rouge-score's rule by default, the reference of highest F
+(``"best-f"``); ``"average"`` (the Perl's ``-f A``) and ``"best"`` (``-f B``)
+in the Perl dialect. Other keyword arguments are :class:`~rouge155py.Rouge`'s
+options (``resamples``, ``alpha``, ``stopwords`` ...).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Any, Optional, Sequence, Union
+
+from ..errors import UsageError, described
+
+__all__ = ["DEFAULT_TYPES", "compute", "evaluate_module_path"]
+
+#: HF rouge's default ``rouge_types``.
+DEFAULT_TYPES = ("rouge1", "rouge2", "rougeL", "rougeLsum")
+# Options the call's own arguments set: given again among the options, they would contradict them.
+_SET_HERE = frozenset(
+    {"max_ngram", "lcs", "wlcs_weight", "wlcs_label", "skip_distance", "skip_label", "skip_unigrams"}
+    | {"skip_both", "stem", "dialect", "multi_ref", "counting", "be_mode", "verbose", "best_model"}
+)
+
+
+def evaluate_module_path() -> str:
+    """The path of the metric script that ``evaluate.load()`` takes (it loads offline)."""
+    return os.path.join(os.path.dirname(os.path.abspath(__file__)), "rouge155py.py")
+
+
+class _Tokenizer:
+    """A tokenizing callable as rouge-score's scorer takes a tokenizer (``tokenize(text)``)."""
+
+    def __init__(self, split: Any) -> None:
+        self.split = split
+
+    def tokenize(self, text: str) -> list[str]:
+        return list(self.split(text))
+
+
+def _types(rouge_types: Optional[Sequence[str]]) -> list[str]:
+    if rouge_types is None:
+        return list(DEFAULT_TYPES)
+    if isinstance(rouge_types, (str, bytes)) or not isinstance(rouge_types, Sequence) or not rouge_types:
+        raise UsageError(
+            f"rouge_types is a non-empty list of names such as 'rouge1', got {described(rouge_types)}"
+        )
+    return list(rouge_types)
+
+
+def _check_texts(predictions: Any, references: Any) -> None:
+    """HF's inputs: a list of strings, and per item a string or a non-empty list of strings."""
+    for name, values in (("predictions", predictions), ("references", references)):
+        if isinstance(values, (str, bytes)) or not isinstance(values, Sequence):
+            raise UsageError(f"{name} must be a list, got {described(values)}")
+    if len(predictions) != len(references):
+        raise UsageError(f"{len(predictions)} predictions but {len(references)} references")
+    for k, (prediction, reference) in enumerate(zip(predictions, references)):
+        if not isinstance(prediction, str):
+            raise UsageError(f"prediction {k + 1} is {described(prediction)}; expected a str")
+        group = reference if isinstance(reference, (list, tuple)) else [reference]
+        if not group or not all(isinstance(r, str) for r in group):
+            raise UsageError(
+                f"reference {k + 1} is {described(reference)}; expected a str or a non-empty list of str"
+            )
+
+
+def _multi(references: Sequence[Any]) -> bool:
+    return any(isinstance(r, (list, tuple)) for r in references)
+
+
+def compute(
+    predictions: Sequence[str],
+    references: Sequence[Union[str, Sequence[str]]],
+    rouge_types: Optional[Sequence[str]] = None,
+    use_aggregator: bool = True,
+    use_stemmer: bool = False,
+    tokenizer: Any = None,
+    dialect: Optional[str] = None,
+    multi_ref: Optional[str] = None,
+    **options: Any,
+) -> dict[str, Any]:
+    """HF rouge's ``compute()``: per rouge type, the F of every item or its aggregate (see the module)."""
+    types = _types(rouge_types)
+    for name, value in (("use_aggregator", use_aggregator), ("use_stemmer", use_stemmer)):
+        if not isinstance(value, bool):
+            raise UsageError(f"{name} must be True or False, got {described(value)}")
+    given = sorted(_SET_HERE.intersection(options))
+    if given:
+        raise UsageError(
+            f"{', '.join(given)}: set by rouge_types, use_stemmer, dialect and multi_ref, not given apart"
+        )
+    _check_texts(predictions, references)
+    call = _Call(list(predictions), list(references), types, use_aggregator, use_stemmer, tokenizer)
+    if dialect is None:
+        return _perl(call, multi_ref, options)
+    if dialect != "rouge-score":
+        raise UsageError(f"dialect must be None (ROUGE-1.5.5's) or 'rouge-score', got {described(dialect)}")
+    if multi_ref not in (None, "best-f"):
+        raise UsageError(f"multi_ref={multi_ref!r}: rouge-score takes the reference of highest F ('best-f')")
+    if options:
+        raise UsageError(f"dialect='rouge-score' takes no other option: {', '.join(sorted(options))}")
+    return _rouge_score(call)
+
+
+@dataclass
+class _Call:
+    """One ``compute()``'s texts and HF arguments, checked."""
+
+    predictions: list[str]
+    references: list[Any]
+    types: list[str]
+    aggregate: bool
+    stem: bool
+    tokenizer: Any
+
+
+def _perl(call: _Call, multi_ref: Optional[str], options: dict[str, Any]) -> dict[str, Any]:
+    from ..api import Rouge
+    from ..names import options_for, perl_label
+    from ..scoring import rounded
+
+    if call.tokenizer is not None:
+        raise UsageError(
+            "tokenizer= needs dialect='rouge-score': ROUGE-1.5.5's words are its own (runs of a-z and 0-9)"
+        )
+    rule = multi_ref if multi_ref is not None else "best-f"
+    summed = [name for name in call.types if name != "rougeL"]
+    runs: list[tuple[list[str], list[Any], list[Any], dict[str, Any]]] = []
+    if summed:
+        runs.append((summed, call.predictions, call.references, options_for(summed)))
+    if "rougeL" in call.types:  # rouge-score's LCS of each whole text: the Perl's ROUGE-L of one line each
+        runs.append(
+            (
+                ["rougeL"],
+                [_one_line(p) for p in call.predictions],
+                [_one_line(r) for r in call.references],
+                options_for(["rougeLsum"]),
+            )
+        )
+    found: dict[str, Any] = {}
+    for names, peers, models, chosen in runs:
+        report = Rouge(**chosen, stem=call.stem, multi_ref=rule, **options).score(peers, models)
+        for name in names:
+            result = report.result(perl_label("rougeLsum" if name == "rougeL" else name))
+            if call.aggregate:
+                assert result.summary is not None
+                found[name] = rounded(result.summary.average[2])
+            else:
+                found[name] = [result.instances[f"{k + 1}.1"][2] for k in range(len(peers))]
+    return {name: found[name] for name in call.types}
+
+
+def _one_line(summary: Any) -> Any:
+    """A summary (or a list of references) with its lines joined into one: one sentence."""
+    if isinstance(summary, (list, tuple)):
+        return [_one_line(s) for s in summary]
+    if isinstance(summary, str):
+        return " ".join(summary.splitlines())
+    return summary  # left for the API to refuse
+
+
+def _rouge_score(call: _Call) -> dict[str, Any]:
+    from ..rouge_score import rouge_scorer, scoring
+
+    tokenizer = call.tokenizer
+    if tokenizer is not None and not hasattr(tokenizer, "tokenize"):
+        if not callable(tokenizer):
+            raise UsageError(
+                f"tokenizer must be a callable or have .tokenize(text), got {described(tokenizer)}"
+            )
+        tokenizer = _Tokenizer(tokenizer)
+    try:
+        scorer = rouge_scorer.RougeScorer(call.types, use_stemmer=call.stem, tokenizer=tokenizer)
+        scores = scorer.score_batch(
+            [list(r) if _multi([r]) else r for r in call.references], call.predictions
+        )
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    if not call.aggregate:
+        return {name: [s[name].fmeasure for s in scores] for name in call.types}
+    aggregator = scoring.BootstrapAggregator()
+    for s in scores:
+        aggregator.add_scores(s)
+    result = aggregator.aggregate()
+    return {name: result[name].mid.fmeasure for name in call.types}
