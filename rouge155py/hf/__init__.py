@@ -29,7 +29,8 @@ What the keys hold, by ``dialect``:
 Several references per item (a list of strings each) follow ``multi_ref``:
 HF's and rouge-score's rule by default, the reference of highest F
 (``"best-f"``); ``"average"`` (the Perl's ``-f A``) and ``"best"`` (``-f B``)
-in the Perl dialect. Other keyword arguments are :class:`~rouge155py.Rouge`'s
+in the Perl dialect. Where every item has one reference, every rule gives the
+same numbers. Other keyword arguments are :class:`~rouge155py.Rouge`'s
 options (``resamples``, ``alpha``, ``stopwords`` ...).
 """
 
@@ -153,7 +154,10 @@ def _perl(call: _Call, multi_ref: Optional[str], options: dict[str, Any]) -> dic
         raise UsageError(
             "tokenizer= needs dialect='rouge-score': ROUGE-1.5.5's words are its own (runs of a-z and 0-9)"
         )
-    rule = multi_ref if multi_ref is not None else "best-f"
+    # With one reference an item scores the same under every rule: "average" then keeps the C
+    # kernel's path, which "best-f" leaves (3x the time on 11,490 single-reference pairs).
+    several = any(isinstance(r, (list, tuple)) and len(r) > 1 for r in call.references)
+    rule = multi_ref if multi_ref is not None else "best-f" if several else "average"
     summed = [name for name in call.types if name != "rougeL"]
     runs: list[tuple[list[str], list[Any], list[Any], dict[str, Any]]] = []
     if summed:
