@@ -49,6 +49,7 @@ if TYPE_CHECKING:  # what type checkers see of the names imported on first use b
     from .report import FORMATS, Report, format_legacy
     from .results import MetricResult, Summary
     from .rouge155 import Rouge155
+    from .sources import Sentences
 
 __all__ = [
     "FORMATS",
@@ -65,6 +66,7 @@ __all__ = [
     "RougeAccumulator",
     "RougeError",
     "ScoredBatch",
+    "Sentences",
     "Summary",
     "TextItem",
     "UsageError",
@@ -110,6 +112,7 @@ _HOMES = {
     "MetricResult": "results",
     "Summary": "results",
     "Rouge155": "rouge155",
+    "Sentences": "sources",
 }
 
 

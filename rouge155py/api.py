@@ -1,7 +1,8 @@
 """Scoring Python objects: predictions and references in memory, the Perl's exact numbers.
 
     >>> from rouge155py import Rouge
-    >>> report = Rouge(max_ngram=2, stem=True).score(["the cat sat"], [["a cat sat", "the cat sits"]])
+    >>> rouge = Rouge(max_ngram=2, stem=True, multi_ref="best-f")
+    >>> report = rouge.score(["the cat sat"], [["a cat sat", "the cat sits"]])
     >>> report.result("ROUGE-1").summary.average  # (R, P, F)
 
 The texts become the documents SPL files holding them would be, scored by the
@@ -43,7 +44,8 @@ def check_multi_ref(options: Options, evals: Iterable[Eval]) -> None:
                 f"item {position} has {len(ev.models)} references: choose how they combine with "
                 "multi_ref='average' (the Perl's -f A: counts summed over the references), "
                 "'best' (-f B: the reference of highest recall) or 'best-f' (rouge-score's rule: "
-                "per item and metric, the reference of highest F)"
+                "per item and metric, the reference of highest F); if they are the sentences of one "
+                "reference, give it as one string ('\\n'.join(sentences)) or rouge155py.Sentences(sentences)"
             )
 
 
@@ -95,11 +97,14 @@ class Rouge:
     ) -> Report:
         """Score predictions against references, item by item.
 
-        ``predictions``: a list of summaries (one system, peer ID ``"1"``) or a
-        mapping system ID -> list (several systems, as ``-a``). ``references``:
-        per item one summary or a list of them. A summary is a string whose
-        lines are its sentences, or a list of sentence strings; sentence
-        boundaries matter to ROUGE-L and ROUGE-W. Item i is eval ``str(i + 1)``.
+        One rule on both sides: a ``str`` (or bytes) is one summary whose lines are its
+        sentences; :class:`~rouge155py.Sentences` is one summary given as its sentences; a list
+        or tuple of them is several summaries. ``predictions``: one summary per item (a list
+        there is an error showing both spellings), or a mapping system ID -> such an iterable
+        (several systems, as ``-a``). ``references``: per item one summary or a list of them
+        (several references: choose ``multi_ref``); a list inside that list is an error. Both
+        are any ordered iterables (lists, tuples, generators, pandas Series) of one length.
+        Item i is eval ``str(i + 1)``; sentence boundaries matter to ROUGE-L and ROUGE-W.
         """
         with paused_gc():  # documents by the hundred thousand: see paused_gc
             config = config_from_texts(predictions, references, text_format(self.options.be_mode))

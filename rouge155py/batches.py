@@ -76,7 +76,7 @@ from .progress import ProgressFn
 from .readers import Document, SummaryFile, SummaryText
 from .report import Report
 from .results import Counts, Row, Summary, eval_id_of
-from .sources import DEFAULT_PEER_ID, SummaryInput, item_eval, text_format, text_systems
+from .sources import DEFAULT_PEER_ID, SummaryInput, SummaryLike, item_eval, text_format, text_inputs
 
 __all__ = [
     "EvalItem",
@@ -246,19 +246,18 @@ _local = threading.local()
 
 
 def text_items(
-    predictions: Union[Sequence[SummaryInput], Mapping[Any, Sequence[SummaryInput]]],
-    references: Sequence[Union[SummaryInput, Sequence[SummaryInput]]],
+    predictions: Union[Iterable[SummaryLike], Mapping[Any, Iterable[SummaryLike]]],
+    references: Iterable[Union[SummaryLike, Sequence[SummaryLike]]],
     start: int = 0,
 ) -> list[TextItem]:
-    """The items of :func:`rouge155py.score`'s arguments; item ``i`` gets index ``start + i``."""
-    systems = text_systems(predictions, references)
+    """The items of :func:`rouge155py.score`'s arguments, read by its rule
+    (:func:`~rouge155py.sources.text_inputs`); item ``i`` gets index ``start + i``."""
+    systems, entries = text_inputs(predictions, references)
     if not isinstance(predictions, Mapping):
-        return [
-            TextItem(start + i, p, r) for i, (p, r) in enumerate(zip(systems[DEFAULT_PEER_ID], references))
-        ]
+        return [TextItem(start + i, p, r) for i, (p, r) in enumerate(zip(systems[DEFAULT_PEER_ID], entries))]
     return [
         TextItem(start + i, {peer_id: items[i] for peer_id, items in systems.items()}, r)
-        for i, r in enumerate(references)
+        for i, r in enumerate(entries)
     ]
 
 

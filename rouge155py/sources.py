@@ -5,8 +5,11 @@ a ``-z`` list (:class:`FileList`), line-aligned files (:class:`AlignedFiles`),
 a JSONL file (:class:`JsonlFile`). Summaries given as Python values (the API,
 a JSONL line) are made into documents here too.
 
-A summary is a string (its lines are its sentences, as in an SPL file) or a
-list of sentence strings (joined with newlines: the same SPL text). It becomes
+A summary is a string (its lines are its sentences, as in an SPL file), a
+:class:`Sentences` (its sentences, joined with newlines: the same SPL text) or, in
+a JSONL line or a :class:`~rouge155py.batches.TextItem`, a list of sentence strings.
+The Python API reads its arguments by one rule (:func:`text_inputs`): a string is
+one summary, a list of strings several summaries. A summary becomes
 the document an SPL file with those bytes (``str`` encoded as UTF-8) would be,
 so every rule of the Perl's SPL reader holds: empty lines are dropped, nothing
 is trimmed. With ``-3`` (BE) a summary is Basic Element lines, read as SIMPLE.
@@ -17,7 +20,7 @@ from __future__ import annotations
 import numbers
 import os
 from dataclasses import dataclass
-from typing import Any, Mapping, Optional, Protocol, Sequence, TypeVar, Union
+from typing import Any, Iterable, Iterator, Mapping, Optional, Protocol, Sequence, TypeVar, Union
 
 from .config import Eval, EvalConfig, XmlEvalStream, config_from_documents, read_file_list, read_xml_config
 from .errors import ConfigError, InputError, UsageError, described
@@ -29,8 +32,10 @@ __all__ = [
     "AlignedFiles",
     "FileList",
     "JsonlFile",
+    "Sentences",
     "Source",
     "SummaryInput",
+    "SummaryLike",
     "XmlFile",
     "by_system_id",
     "config_from_texts",
@@ -43,10 +48,52 @@ __all__ = [
     "reference_documents",
     "summary_document",
     "text_format",
-    "text_systems",
+    "text_inputs",
 ]
 
-SummaryInput = Union[str, bytes, Sequence[str]]
+
+class Sentences:
+    """One summary given as its sentences: ``Sentences(["First one.", "Second one."])`` is
+    the summary ``"First one.\nSecond one."``, on either side of :func:`rouge155py.score`,
+    where a plain list of strings is several summaries."""
+
+    __slots__ = ("sentences",)
+
+    def __init__(self, sentences: Iterable[str]) -> None:
+        if isinstance(sentences, (str, bytes, bytearray)):
+            raise UsageError(f"Sentences takes a list of sentence strings, got {described(sentences)}")
+        found = tuple(sentences)
+        for number, sentence in enumerate(found, start=1):
+            if not isinstance(sentence, str):
+                raise UsageError(f"Sentences: sentence {number} is {described(sentence)}; expected a str")
+        self.sentences: tuple[str, ...] = found
+
+    def text(self) -> str:
+        """The summary's text: its sentences, one a line."""
+        return "\n".join(self.sentences)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.sentences)
+
+    def __len__(self) -> int:
+        return len(self.sentences)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Sentences) and other.sentences == self.sentences
+
+    def __hash__(self) -> int:
+        return hash(self.sentences)
+
+    def __repr__(self) -> str:
+        return f"Sentences({list(self.sentences)!r})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return Sentences, (self.sentences,)
+
+
+SummaryInput = Union[str, bytes, Sentences, Sequence[str]]
+#: A summary as the Python API takes it: one string, bytes, or :class:`Sentences`.
+SummaryLike = Union[str, bytes, Sentences]
 T = TypeVar("T")
 _SUMMARY = "a str, bytes or a list of sentence strings"
 #: The peer ID of a single system given as a list (pyrouge's default system ID).
@@ -58,6 +105,8 @@ def summary_document(summary: SummaryInput, input_format: str, name: str) -> Sum
     summary file may be (:data:`~rouge155py.files.MAX_FILE_BYTES`) is refused."""
     if isinstance(summary, (str, bytes, bytearray)):
         text = summary
+    elif isinstance(summary, Sentences):
+        text = summary.text()
     elif _is_list(summary):
         for number, sentence in enumerate(summary, start=1):
             if not isinstance(sentence, str):
@@ -149,47 +198,97 @@ def _references(item: Union[SummaryInput, Sequence[SummaryInput]], index: int) -
     return _listed(item, f"the reference entry of item {index + 1}", "a summary or a list of summaries")
 
 
-def text_systems(
-    predictions: Union[Sequence[SummaryInput], Mapping[Any, Sequence[SummaryInput]]],
-    references: Sequence[Union[SummaryInput, Sequence[SummaryInput]]],
-) -> dict[str, list[SummaryInput]]:
-    """System ID -> its predictions (one system's list is system ``1``), one per reference entry."""
+_SPELLINGS = (
+    "give one summary as one string, a line per sentence ('\\n'.join(sentences)), "
+    "or as rouge155py.Sentences(sentences)"
+)
+
+
+def _values(value: Any, name: str, expected: str) -> list[Any]:
+    """The values of an ordered iterable (a list, a tuple, a generator, a pandas Series), or an error."""
+    if isinstance(value, (str, bytes, bytearray)):
+        raise UsageError(f"{name} must be {expected}, not one string")
+    if isinstance(value, (set, frozenset, Mapping)) or not isinstance(value, Iterable):
+        raise UsageError(f"{name} is {described(value)}; expected {expected} (in order)")
+    if hasattr(value, "columns") and hasattr(value, "iloc"):  # a DataFrame iterates over its column names
+        raise UsageError(f"{name} is a DataFrame; give one of its columns (df[name]), or a list")
+    return list(value)
+
+
+def _one_summary(value: Any, name: str) -> Union[str, bytes, bytearray]:
+    """A prediction or a reference of the Python API: a string, bytes, or :class:`Sentences`."""
+    if isinstance(value, (str, bytes, bytearray)):
+        return value
+    if isinstance(value, Sentences):
+        return value.text()
+    if isinstance(value, (list, tuple)):
+        what = f"a {type(value).__name__} of {len(value)}"
+        raise UsageError(f"{name} is {what}, which would be several summaries: {_SPELLINGS}")
+    raise UsageError(f"{name} is {described(value)}; expected a str, bytes or rouge155py.Sentences")
+
+
+def _reference_entry(value: Any, name: str) -> list[Union[str, bytes, bytearray]]:
+    """An item's references: one summary, or a list or tuple of summaries (several references)."""
+    if not isinstance(value, (list, tuple)):
+        return [_one_summary(value, name)]
+    found = []
+    for k, reference in enumerate(value):
+        if isinstance(reference, (list, tuple)):
+            raise UsageError(
+                f"{name}[{k}] is a {type(reference).__name__}: a reference given as its sentences is "
+                f"rouge155py.Sentences(sentences) or '\\n'.join(sentences) ({name}, a list of "
+                "strings, is several references)"
+            )
+        found.append(_one_summary(reference, f"{name}[{k}]"))
+    return found
+
+
+def text_inputs(
+    predictions: Any, references: Any
+) -> tuple[dict[str, list[Union[str, bytes, bytearray]]], list[list[Union[str, bytes, bytearray]]]]:
+    """The Python API's arguments read by its one rule: system ID -> its predictions (one
+    system's iterable is system ``1``), and each item's references.
+
+    A ``str`` (or bytes) is one summary whose lines are its sentences; :class:`Sentences` is
+    one summary given as its sentences; a list or tuple of them is several summaries: several
+    references of an item, and an error for a prediction, which is one summary. A list inside
+    an item's references is an error too. Each side is any ordered iterable (a list, a tuple,
+    a generator, a pandas Series), one entry per item; their lengths must agree. Summaries
+    come back as text (a :class:`Sentences` joined), the references of an item as a list.
+    """
     if isinstance(predictions, Mapping):
         systems = {
-            peer_id: _listed(items, f"the prediction list of system {peer_id!r}", "a list of summaries")
+            peer_id: _values(items, f"predictions[{peer_id!r}]", "an iterable of summaries")
             for peer_id, items in by_system_id(predictions).items()
         }
-    elif isinstance(predictions, (str, bytes, bytearray)):
-        raise UsageError("predictions must be a list of summaries, not one string")
+        named = {peer_id: f"predictions[{peer_id!r}]" for peer_id in systems}
     else:
-        expected = "a list of summaries or a mapping system ID -> list"
-        systems = {DEFAULT_PEER_ID: _listed(predictions, "predictions", expected)}
-    if isinstance(references, (str, bytes, bytearray)):
-        raise UsageError("references must be a list with one entry per prediction, not one string")
-    count = len(_listed(references, "references", "a list with one entry per prediction"))
+        expected = "an iterable of summaries or a mapping system ID -> iterable"
+        systems = {DEFAULT_PEER_ID: _values(predictions, "predictions", expected)}
+        named = {DEFAULT_PEER_ID: "predictions"}
+    entries = _values(references, "references", "an iterable with one entry per prediction")
     for peer_id, items in systems.items():
-        if len(items) != count:
-            raise UsageError(f"system {peer_id!r} has {len(items)} predictions for {count} references")
-    return systems
+        if len(items) != len(entries):
+            raise UsageError(
+                f"{named[peer_id]} has {len(items)} items and references {len(entries)}: "
+                "one entry each per item"
+            )
+    read = {
+        peer_id: [_one_summary(p, f"{named[peer_id]}[{i}]") for i, p in enumerate(items)]
+        for peer_id, items in systems.items()
+    }
+    return read, [_reference_entry(r, f"references[{i}]") for i, r in enumerate(entries)]
 
 
-def config_from_texts(
-    predictions: Union[Sequence[SummaryInput], Mapping[str, Sequence[SummaryInput]]],
-    references: Sequence[Union[SummaryInput, Sequence[SummaryInput]]],
-    input_format: str = "SPL",
-) -> EvalConfig:
-    """Evals ``1``..``N``: prediction i of every system against the references of item i.
-
-    ``predictions`` is one system's list or a mapping system ID -> list;
-    ``references[i]`` is one reference string or a list of references (a
-    reference given as sentences is then a list inside that list).
-    """
-    systems = text_systems(predictions, references)
+def config_from_texts(predictions: Any, references: Any, input_format: str = "SPL") -> EvalConfig:
+    """Evals ``1``..``N``: prediction i of every system against the references of item i,
+    the arguments read as :func:`text_inputs` reads them."""
+    systems, models_given = text_inputs(predictions, references)
     peers = {
         peer_id: [prediction_document(s, input_format, i, peer_id) for i, s in enumerate(items)]
         for peer_id, items in systems.items()
     }
-    models = [reference_documents(item, input_format, i) for i, item in enumerate(references)]
+    models = [reference_documents(item, input_format, i) for i, item in enumerate(models_given)]
     return config_from_documents(peers, models)
 
 

@@ -12,6 +12,7 @@ from rouge155py import (
     Options,
     Report,
     Rouge,
+    Sentences,
     Summary,
     TextItem,
     UsageError,
@@ -60,15 +61,18 @@ def test_result_types_hold_numbers() -> None:
 
 def test_string_lines_and_sentence_lists_are_the_same_summary() -> None:
     as_text = score(["one two\nthree four"], ["one three\ntwo four"], max_ngram=2, **FAST)
-    as_list = score([["one two", "three four"]], [[["one three", "two four"]]], max_ngram=2, **FAST)
+    sentences = Sentences(["one three", "two four"])
+    as_list = score([Sentences(["one two", "three four"])], [[sentences]], max_ngram=2, **FAST)
     assert as_text.to_legacy() == as_list.to_legacy()
+    lone = score([Sentences(["one two", "three four"])], [sentences], max_ngram=2, **FAST)
+    assert lone.to_legacy() == as_text.to_legacy()
 
 
 def test_sentence_boundaries_matter_to_rouge_l() -> None:
     # Model "a b c d" in one sentence against peer "c d a b": LCS 2 (a b or c d).
     # Split into "c d" and "a b", each peer sentence gives its own LCS: the union covers all 4.
     one = score(["c d a b"], ["a b c d"], **FAST)
-    two = score([["c d", "a b"]], ["a b c d"], **FAST)
+    two = score([Sentences(["c d", "a b"])], ["a b c d"], **FAST)
     assert instance(one, "ROUGE-L", "1")[0] == 0.5
     assert instance(two, "ROUGE-L", "1")[0] == 1.0
 
@@ -242,8 +246,11 @@ def test_rows_give_one_dict_per_instance() -> None:
 class FrameLike:
     """What matters of a pandas DataFrame here: iterating it gives its column names."""
 
+    columns = ("prediction", "reference")
+    iloc = None
+
     def __iter__(self):
-        return iter(["prediction", "reference"])
+        return iter(self.columns)
 
     def __len__(self) -> int:
         return 1
@@ -277,35 +284,35 @@ P, R = ["the cat sat", "a dog ran"], ["a cat sat", "the dog ran"]
         ),
         (
             lambda: score([P[0], None], R),
-            r"^prediction 2 of system 1 is None; expected a str, bytes or",
+            r"^predictions\[1\] is None; expected a str, bytes or rouge155py\.Sentences$",
         ),
-        (lambda: score([float("nan"), P[1]], R), r"^prediction 1 of system 1 is nan; expected a str"),
+        (lambda: score([float("nan"), P[1]], R), r"^predictions\[0\] is nan; expected a str"),
+        (lambda: score(P, [R[0], None]), r"^references\[1\] is None; expected a str, bytes"),
+        (lambda: score(P, [R[0], [R[1], 7]]), r"^references\[1\]\[1\] is 7; expected a str"),
         (
-            lambda: score(P, [R[0], None]),
-            r"^the reference entry of item 2 is None; expected a summary",
+            lambda: score([Sentences(["a", None])], ["a"]),  # type: ignore[list-item]
+            r"^Sentences: sentence 2 is None; expected a str",
         ),
-        (lambda: score(P, [R[0], [R[1], 7]]), r"^reference 2 of item 2 is 7; expected a str"),
-        (
-            lambda: score([["a", None]], ["a"]),
-            r"^prediction 1 of system 1: sentence 2 is None; expected a str",
-        ),
-        (lambda: score([{"a b", "c d"}], ["a"]), r"^prediction 1 of system 1 is a set; expected"),
+        (lambda: score([{"a b", "c d"}], ["a"]), r"^predictions\[0\] is a set; expected"),
         (
             lambda: score({"a b", "c d"}, R),
-            r"^predictions is a set; expected a list of summaries or a",
+            r"^predictions is a set; expected an iterable of summaries or a",
         ),
-        (lambda: score(np.array(P), R), r"^predictions is a numpy\.ndarray; expected a list of summaries"),
-        (lambda: score(P, np.array(R)), r"^references is a numpy\.ndarray; expected a list with one entry"),
-        (lambda: score(FrameLike(), ["a"]), r"^predictions is a test_api\.FrameLike; expected a list"),
+        (lambda: score(FrameLike(), ["a"]), r"^predictions is a DataFrame; give one of its columns"),
+        (lambda: score(P, "a b"), r"^references must be an iterable with one entry per prediction, not one"),
+        (lambda: score(P, 7), r"^references is 7; expected an iterable with one entry per prediction"),
         (
             lambda: score([Unprintable()], ["a"]),
-            r"^prediction 1 of system 1 is a test_api\.Unprintable;",
+            r"^predictions\[0\] is a test_api\.Unprintable;",
         ),
         (
             lambda: score({Unprintable(): ["a"]}, ["a"]),
             r"^a system ID \(a key of predictions\) is a test_",
         ),
-        (lambda: score({"A": None}, ["a"]), r"^the prediction list of system 'A' is None; expected a list"),
+        (
+            lambda: score({"A": None}, ["a"]),
+            r"^predictions\['A'\] is None; expected an iterable of summaries",
+        ),
         (
             lambda: evaluate_args("-a config.xml"),
             r"^the command line must be a list of arguments, not one",

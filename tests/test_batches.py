@@ -20,6 +20,7 @@ from rouge155py import (
     Rouge,
     RougeError,
     ScoredBatch,
+    Sentences,
     TextItem,
     UsageError,
     eval_items,
@@ -202,7 +203,7 @@ def test_a_batch_holds_rows_not_texts() -> None:
 
 
 def test_texts_and_eval_entries_are_items_alike() -> None:
-    predictions = {"sys2": ["a b c", "d e"], 7: [["a b.", "c d."], b"e f"]}
+    predictions = {"sys2": ["a b c", "d e"], 7: [Sentences(["a b.", "c d."]), b"e f"]}
     references = [["a b c d", "b c"], "d e f"]
     rouge = Rouge(max_ngram=2, resamples=10, per_eval=True, multi_ref="average")
     one = rouge.score(predictions, references).to_legacy()

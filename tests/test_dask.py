@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from rouge155py import ComputeError, Rouge, RougeError, TextItem, UsageError, text_items
+from rouge155py import ComputeError, Rouge, RougeError, Sentences, TextItem, UsageError, text_items
 from rouge155py.dask import score_on_cluster
 
 distributed = pytest.importorskip("distributed")
@@ -65,7 +65,9 @@ def test_20000_pairs_in_shuffled_partitions_print_what_one_process_prints(client
     rouge = Rouge(max_ngram=2, stem=True, per_eval=True, resamples=500)
     items = partition(list(range(PAIRS)))
     start = time.perf_counter()
-    one = rouge.score([item.predictions for item in items], [item.references for item in items]).to_legacy()
+    # A TextItem's list is a prediction's sentences; the API spells that Sentences.
+    predictions = [Sentences(p) if isinstance(p, list) else p for p in (item.predictions for item in items)]
+    one = rouge.score(predictions, [item.references for item in items]).to_legacy()
     one_seconds = time.perf_counter() - start
     del items
     rng = random.Random(11)

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from test_rs_dialect import random_text, related_text
 
-from rouge155py import Options, Rouge
+from rouge155py import Options, Rouge, Sentences
 from rouge155py.errors import UsageError
 from rouge155py.options import parse_command_line
 from rouge155py.rouge_score import rouge_scorer
@@ -64,8 +64,8 @@ def test_command_line_is_the_api(tmp_path: Path) -> None:
     )
     assert run.returncode == 0, run.stderr
     api = Rouge(dialect="rouge-score", max_ngram=2, stem=True).score(
-        [p.split("\n") for p in predictions],
-        [[r[0].split("\n")] for r in references],  # one reference each
+        [Sentences(p.split("\n")) for p in predictions],
+        [Sentences(r[0].split("\n")) for r in references],  # one reference each
     )
     assert run.stdout == api.to_legacy()
     assert run.stderr.strip().endswith("|f:F|p:0.5|t:0|c:95|r:1000|dialect:rouge-score|version:0.1.0")

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from rouge155py import Options, Rouge, evaluate_args
+from rouge155py import Options, Rouge, Sentences, evaluate_args
 from rouge155py.errors import ConfigError, UsageError
 from rouge155py.options import DOOR_FIELDS, parse_command_line
 from rouge155py.sources import AlignedFiles, FileList, JsonlFile, XmlFile, read_jsonl
@@ -43,7 +43,8 @@ def test_jsonl_shapes_are_the_apis(tmp_path: Path) -> None:
     assert [ev.eval_id for ev in config.evals] == ["1", "doc-7"]
     assert config.peer_ids == {"1"}
     api = Rouge(max_ngram=2, per_eval=True, multi_ref="average").score(
-        ["the cat sat", ["the dog", "ran"]], [["a cat sat", ["the cat", "sat down"]], "a dog ran"]
+        ["the cat sat", Sentences(["the dog", "ran"])],
+        [["a cat sat", Sentences(["the cat", "sat down"])], "a dog ran"],
     )
     door = evaluate_args(["-n", "2", "-d", "--jsonl", path])
     assert door.to_legacy() == api.to_legacy().replace("Eval 2.1", "Eval doc-7.1")
@@ -64,7 +65,10 @@ def test_jsonl_separator_splits_strings(tmp_path: Path) -> None:
     path = _jsonl(tmp_path, {"prediction": "the cat<q>sat down", "reference": "the cat sat<q>down"})
     split = evaluate_args(["-n", "1", "--sep", "<q>", "--jsonl", path]).to_legacy()
     assert (
-        split == Rouge(max_ngram=1).score([["the cat", "sat down"]], [[["the cat sat", "down"]]]).to_legacy()
+        split
+        == Rouge(max_ngram=1)
+        .score([Sentences(["the cat", "sat down"])], [Sentences(["the cat sat", "down"])])
+        .to_legacy()
     )
 
 

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any, Optional, Union
 from xml.sax.saxutils import quoteattr
 
-from rouge155py import Options
+from rouge155py import Options, Sentences
 
 from .generate import _BE_MODES, _Builder
 
@@ -50,7 +50,7 @@ __all__ = [
     "write_evals",
 ]
 
-Summary = Union[str, bytes, list[str]]
+Summary = Union[str, bytes, Sentences]
 
 # Words a str summary may hold beyond the generator's bytes: upper-case and
 # accented letters, scripts outside Latin-1, and characters that some line
@@ -111,7 +111,7 @@ class _DoorBuilder(_Builder):
                     items.append(self.pick(("", "", " ", "\r")))
                     self.features.append("empty-sentence")
                 items.append(sentence + "\r" if self.chance(0.05) else sentence)
-            return items
+            return Sentences(items)
         lines: list[str] = []
         for sentence, keep in sents:
             if not keep and lines and self.chance(0.1):
@@ -139,7 +139,7 @@ class _DoorBuilder(_Builder):
         if text and self.chance(0.35):
             self.features.append("sentence-list")
             lines = text.split("\n")
-            return lines[:-1] if lines[-1] == "" else lines
+            return Sentences(lines[:-1] if lines[-1] == "" else lines)
         return text
 
     def options(self, be: bool) -> dict[str, Any]:
@@ -295,7 +295,8 @@ def make_door_case(seed: int) -> DoorCase:
         item = rng.randrange(n_items)
         refs_i = references[item]
         rest = [] if isinstance(refs_i, (str, bytes)) else list(refs_i[1:])
-        references[item] = [b.pick(("", [], _NO_TOKEN_MODEL, [_NO_TOKEN_MODEL, ""])), *rest]
+        empty = ("", Sentences([]), _NO_TOKEN_MODEL, Sentences([_NO_TOKEN_MODEL, ""]))
+        references[item] = [b.pick(empty), *rest]
     predictions: Union[list[Summary], dict[Any, list[Summary]]]
     if n_systems == 1 and b.chance(0.5):
         predictions = systems[peer_ids[0]]

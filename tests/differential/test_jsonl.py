@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from rouge155py import RougeError, evaluate_args, format_legacy
+from rouge155py import RougeError, Sentences, evaluate_args, format_legacy
 
 from .doors import DoorCase, Summary, make_door_case, option_words, write_door_case
 from .runner import DATA_DIR, Outcome, Result, compare
@@ -32,6 +32,8 @@ def _as_json(summary: Summary) -> Any:
     """A summary as a JSON value holding the same bytes (bytes read as UTF-8, the rest escaped)."""
     if isinstance(summary, bytes):
         return summary.decode("utf-8", "surrogateescape")
+    if isinstance(summary, Sentences):
+        return list(summary)  # a JSONL line's list of sentences
     return summary
 
 
