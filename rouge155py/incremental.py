@@ -41,13 +41,13 @@ from typing import Any, Callable, Mapping, Optional, Sequence, Union
 
 from ._kernel import notice_missing_kernel
 from .api import check_multi_ref
-from .batches import EvalTable, ScoredBatch, TextItem, score_batch, summarize_batches
+from .batches import EvalTable, ScoredBatch, TextItem, score_batch, summarize_batches, text_items
 from .engine import Grouped, RowTable
 from .errors import UsageError, described
 from .evaluation import paused_gc
 from .options import HoldsOptions, Options, as_options
 from .report import Report
-from .sources import SummaryInput, item_eval, text_format, text_systems
+from .sources import SummaryInput, item_eval, text_format
 
 __all__ = ["RougeAccumulator"]
 
@@ -169,20 +169,13 @@ class RougeAccumulator:
         takes them (a mapping system ID -> list for several systems). ``ids``:
         each item's place in the whole data set (see the module's docstring).
         """
-        systems = text_systems(predictions, references)
-        places = (
-            range(self._count, self._count + len(references))
-            if ids is None
-            else _item_ids(ids, len(references))
-        )
-        again = self._ids.intersection(places) if ids is not None else ()
-        if again:
-            raise UsageError(f"item ID(s) {', '.join(map(str, sorted(again)[:5]))} already taken")
-        # Each item's predictions as a mapping, even one system's: a summary is never read as one.
-        items = [
-            TextItem(place, {peer_id: texts[k] for peer_id, texts in systems.items()}, references[k])
-            for k, place in enumerate(places)
-        ]
+        items = text_items(predictions, references, start=self._count)  # read as score() reads them
+        if ids is not None:
+            places = _item_ids(ids, len(items))
+            again = self._ids.intersection(places)
+            if again:
+                raise UsageError(f"item ID(s) {', '.join(map(str, sorted(again)[:5]))} already taken")
+            items = [TextItem(place, item.predictions, item.references) for place, item in zip(places, items)]
         if not items:
             return
         self._check(ids is not None)

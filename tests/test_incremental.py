@@ -275,3 +275,18 @@ def test_random_door_cases_accumulated_print_what_one_call_prints() -> None:
         systems += isinstance(case.predictions, Mapping)
     assert not problems, "\n\n".join(problems[:5])
     assert failed >= 3 and systems >= 30, (failed, systems)
+
+
+def test_inputs_read_by_the_api_rule() -> None:
+    from rouge155py import Sentences
+
+    rouge = Rouge(max_ngram=2, per_eval=True, multi_ref="best-f")
+    predictions = [Sentences(["the cat sat.", "it slept."]), "dogs bark\nat night", "a red car"]
+    references = [("the cat sat on the mat", "a cat slept"), "dogs barked at night", ["a red car drove"]]
+    acc = rouge.accumulator()
+    acc.update((p for p in predictions[:2]), iter(references[:2]))  # any ordered iterables
+    acc.update(predictions[2:], references[2:])
+    assert _bytes(acc.compute()) == _bytes(rouge.score(predictions, references))
+    with pytest.raises(UsageError, match="Sentences"):  # a list is never one prediction
+        acc.update([["the cat sat.", "it slept."]], ["the cat"])
+    assert len(acc) == 3

@@ -1,14 +1,14 @@
 """A fuzz target for the Python API's arguments: every public entry point, arguments of every kind.
 
 Each generated call to ``score``, ``Rouge``, ``Rouge.score``, ``evaluate_args``, an
-accumulator's ``update``/``merge``/``compute``, ``Rouge155`` (its attributes and methods), the batch functions and the Dask door
-(without a cluster) ends in a result or in a documented exception with a message:
-a :class:`~rouge155py.errors.RougeError`, or the ``TypeError`` of an unknown
-keyword option. Any other exception (``KeyError``, ``AttributeError``,
-``IndexError``, ``RecursionError``, a ``TypeError`` from deep inside...) is an
-undocumented outcome, and so is a result, or an error other than a
-``UsageError``, for arguments the API documents as refused (a set or a numpy
-array of summaries, a DataFrame, a None summary, one string as a command line,
+accumulator's ``update``/``merge``/``compute``, ``Rouge155`` (its attributes and methods),
+the batch functions and the Dask door (without a cluster) ends in a result or in a
+documented exception with a message: a :class:`~rouge155py.errors.RougeError`, or the
+``TypeError`` of an unknown keyword option. Any other exception (``KeyError``,
+``AttributeError``, ``IndexError``, ``RecursionError``, a ``TypeError`` from deep
+inside...) is an undocumented outcome, and so is a result, or an error other than a
+``UsageError``, for arguments the API documents as refused (a set of summaries, a
+DataFrame, a None summary, one string as a command line,
 an option of the wrong kind). Every call is made,
 then all undocumented outcomes are reported together, one line per entry point,
 exception type and message.
@@ -233,6 +233,20 @@ def _as_array(items: list[Any]) -> Any:
     return array
 
 
+class _Iterated:
+    """An iterator over items (a generator's kind of argument) that keeps them for the checks."""
+
+    def __init__(self, items: list[Any]) -> None:
+        self.items = items
+        self._next = iter(items)
+
+    def __iter__(self) -> _Iterated:
+        return self
+
+    def __next__(self) -> Any:
+        return next(self._next)
+
+
 @st.composite
 def texts(draw: st.DrawFn) -> tuple[Any, Any]:
     """Predictions and references: lists of the same length now and then spoiled, or anything."""
@@ -250,7 +264,7 @@ def texts(draw: st.DrawFn) -> tuple[Any, Any]:
         keys = st.one_of(st.text(max_size=3), st.integers(0, 3), ODD.filter(_hashable))
         predictions = draw(st.dictionaries(keys, st.just(predictions), max_size=3))
     elif shape == 3:
-        predictions = draw(st.sampled_from([tuple, _as_set, _as_array, iter]))(predictions)
+        predictions = draw(st.sampled_from([tuple, _as_set, _as_array, _Iterated]))(predictions)
     return predictions, references
 
 
@@ -302,21 +316,30 @@ def _summary(value: Any) -> bool:
     return isinstance(value, (list, tuple)) and all(isinstance(sentence, str) for sentence in value)
 
 
+def _entries(value: Any) -> list[Any] | None:
+    """The entries of an ordered iterable the API takes for a side (a list, a tuple, a 1-D array,
+    an iterator), or None for a kind it refuses (a set, a mapping, a string, a number...)."""
+    if isinstance(value, (list, tuple)):
+        return list(value)
+    if isinstance(value, np.ndarray) and value.ndim == 1:
+        return list(value)
+    return value.items if isinstance(value, _Iterated) else None
+
+
 def refused_texts(predictions: Any, references: Any) -> bool:
-    """Predictions or references of a kind they never are (a set, an array, a None summary...)."""
+    """Predictions or references of a kind they never are (a set, a None summary...)."""
     if isinstance(predictions, dict):
-        lists = list(predictions.values())
-    elif isinstance(predictions, (list, tuple)):
-        lists = [predictions]
+        lists = [_entries(items) for items in predictions.values()]
     else:
+        lists = [_entries(predictions)]
+    if not all(items is not None and all(map(_summary, items)) for items in lists):
         return True
-    if not all(isinstance(items, (list, tuple)) and all(map(_summary, items)) for items in lists):
-        return True
-    if not isinstance(references, (list, tuple)):
+    entries = _entries(references)
+    if entries is None:
         return True
     return not all(
         _summary(entry) or (isinstance(entry, (list, tuple)) and all(map(_summary, entry)))
-        for entry in references
+        for entry in entries
     )
 
 
