@@ -14,6 +14,16 @@ Batches of items scored anywhere (a Dask, Spark or Ray cluster), one exact repor
     batches = [score_batch(items[i : i + 1000], options) for i in range(0, len(items), 1000)]
     report = summarize_batches(batches, options)  # batches in any order
 
+An evaluation loop, batch by batch (:mod:`rouge155py.incremental`)::
+
+    acc = Rouge(max_ngram=2, stem=True, multi_ref="best-f").accumulator()
+    acc.update(predictions, references)  # per batch; merge() states of other processes
+    report = acc.compute()  # the bytes of one Rouge(...).score() over every item
+
+HF ``evaluate``'s rouge arguments and keys, the Perl's numbers (:mod:`rouge155py.hf`)::
+
+    evaluate.load(rouge155py.evaluate_module_path()).compute(predictions=..., references=...)
+
 A ROUGE-1.5.5.pl command line::
 
     from rouge155py import evaluate_args
