@@ -290,3 +290,24 @@ def test_inputs_read_by_the_api_rule() -> None:
     with pytest.raises(UsageError, match="Sentences"):  # a list is never one prediction
         acc.update([["the cat sat.", "it slept."]], ["the cat"])
     assert len(acc) == 3
+
+
+_TYPED = """\
+from rouge155py import Report, Rouge, RougeAccumulator, evaluate_module_path
+
+acc: RougeAccumulator = Rouge(max_ngram=1).accumulator()
+acc.update(["the cat sat"], ["a cat sat"], ids=[0])
+merged: RougeAccumulator = acc.merge(Rouge(max_ngram=1).accumulator())
+report: Report = merged.compute()
+items: int = len(acc)
+path: str = evaluate_module_path()
+"""
+
+
+def test_mypy_strict_reads_the_accumulators_annotations(tmp_path: Any) -> None:
+    from test_typing import _mypy
+
+    result = _mypy(tmp_path, _TYPED)
+    assert result.returncode == 0, result.stdout + result.stderr
+    result = _mypy(tmp_path, _TYPED.replace("items: int = len(acc)", "items: str = len(acc)"))
+    assert result.returncode == 1 and "Incompatible types in assignment" in result.stdout, result.stdout
