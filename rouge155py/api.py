@@ -13,12 +13,13 @@ ROUGE-1.5.5.pl prints for those files. Nothing is written anywhere.
 from __future__ import annotations
 
 from dataclasses import fields
-from typing import Any, Iterable, Mapping, Sequence, Union
+from typing import Any, Iterable, Mapping, Optional, Sequence, Union
 
 from .config import Eval
 from .errors import UsageError, described
 from .evaluation import evaluate, paused_gc
 from .metrics.be import BE_MODES
+from .names import modern_name, options_for, perl_label
 from .options import DOOR_FIELDS, Options
 from .report import Report
 from .sources import SummaryInput, config_from_texts, text_format
@@ -46,6 +47,19 @@ def check_multi_ref(options: Options, evals: Iterable[Eval]) -> None:
             )
 
 
+#: The options that ``rouge_types`` sets (:func:`rouge155py.names.options_for`).
+METRIC_OPTIONS = (
+    "max_ngram",
+    "lcs",
+    "wlcs_weight",
+    "wlcs_label",
+    "skip_distance",
+    "skip_label",
+    "skip_unigrams",
+    "skip_both",
+)
+
+
 class Rouge:
     """ROUGE-1.5.5 with a fixed set of options, scoring texts in memory.
 
@@ -70,6 +84,7 @@ class Rouge:
     """
 
     def __init__(self, **options: Any) -> None:
+        rouge_types = options.pop("rouge_types", None)
         unknown = sorted(set(options) - set(OPTION_NAMES))
         if unknown:
             raise TypeError(f"unknown option(s) {', '.join(unknown)}; known: {', '.join(OPTION_NAMES)}")
@@ -79,6 +94,16 @@ class Rouge:
             raise UsageError(
                 f"be_mode must be one of {', '.join(BE_MODES)} or None, got {described(be_mode)}"
             )
+        #: The metric names asked for (``rouge_types``, or the default's), as the report's views show them.
+        self.rouge_types: Optional[tuple[str, ...]] = None
+        if rouge_types is not None:
+            given = sorted(set(METRIC_OPTIONS) & set(options))
+            if given:
+                raise UsageError(f"rouge_types names the metrics: not with {', '.join(given)}")
+            options.update(options_for(rouge_types))
+            self.rouge_types = tuple(dict.fromkeys(modern_name(perl_label(n)) for n in rouge_types))
+        elif "max_ngram" not in options and be_mode is None:
+            options["max_ngram"] = 2  # rouge1, rouge2 and rougeLsum (with lcs, on by default)
         options.setdefault("lcs", be_mode is None)
         if options.get("multi_ref") is None:
             if "best_model" in options:  # -f A or -f B, chosen
@@ -106,7 +131,9 @@ class Rouge:
         with paused_gc():  # documents by the hundred thousand: see paused_gc
             config = config_from_texts(predictions, references, text_format(self.options.be_mode))
             check_multi_ref(self.options, config.evals)
-            return evaluate(self.options, config)
+            report = evaluate(self.options, config)
+        report.rouge_types = self.rouge_types
+        return report
 
 
 def score(
