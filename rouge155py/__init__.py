@@ -48,6 +48,7 @@ if TYPE_CHECKING:  # what type checkers see of the names imported on first use b
     from .results import MetricResult, Summary
     from .rouge155 import Rouge155
     from .sources import Sentences
+    from .views import MetricScores, Score
 
 __all__ = [
     "FORMATS",
@@ -57,11 +58,13 @@ __all__ = [
     "EvalItem",
     "InputError",
     "MetricResult",
+    "MetricScores",
     "Options",
     "Report",
     "Rouge",
     "Rouge155",
     "RougeError",
+    "Score",
     "ScoredBatch",
     "Sentences",
     "Summary",
@@ -107,6 +110,8 @@ _HOMES = {
     "Summary": "results",
     "Rouge155": "rouge155",
     "Sentences": "sources",
+    "MetricScores": "views",
+    "Score": "views",
 }
 
 

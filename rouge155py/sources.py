@@ -215,10 +215,12 @@ def _values(value: Any, name: str, expected: str) -> list[Any]:
     return list(value)
 
 
-def _one_summary(value: Any, name: str) -> Union[str, bytes, bytearray]:
+def _one_summary(value: Any, name: str) -> Union[str, bytes]:
     """A prediction or a reference of the Python API: a string, bytes, or :class:`Sentences`."""
-    if isinstance(value, (str, bytes, bytearray)):
+    if isinstance(value, (str, bytes)):
         return value
+    if isinstance(value, bytearray):
+        return bytes(value)
     if isinstance(value, Sentences):
         return value.text()
     if isinstance(value, (list, tuple)):
@@ -227,7 +229,7 @@ def _one_summary(value: Any, name: str) -> Union[str, bytes, bytearray]:
     raise UsageError(f"{name} is {described(value)}; expected a str, bytes or rouge155py.Sentences")
 
 
-def _reference_entry(value: Any, name: str) -> list[Union[str, bytes, bytearray]]:
+def _reference_entry(value: Any, name: str) -> list[Union[str, bytes]]:
     """An item's references: one summary, or a list or tuple of summaries (several references)."""
     if not isinstance(value, (list, tuple)):
         return [_one_summary(value, name)]
@@ -245,7 +247,7 @@ def _reference_entry(value: Any, name: str) -> list[Union[str, bytes, bytearray]
 
 def text_inputs(
     predictions: Any, references: Any
-) -> tuple[dict[str, list[Union[str, bytes, bytearray]]], list[list[Union[str, bytes, bytearray]]]]:
+) -> tuple[dict[str, list[Union[str, bytes]]], list[list[Union[str, bytes]]]]:
     """The Python API's arguments read by its one rule: system ID -> its predictions (one
     system's iterable is system ``1``), and each item's references.
 

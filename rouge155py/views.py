@@ -177,7 +177,7 @@ def report_dict(report: Report) -> dict[str, Any]:
 def report_frame(report: Report) -> Any:
     """The items as a pandas DataFrame (see :meth:`Report.to_frame`)."""
     try:
-        import pandas as pd
+        import pandas as pd  # type: ignore[import-untyped,unused-ignore]
     except ImportError:
         raise ImportError("Report.to_frame needs pandas: pip install pandas") from None
     columns: dict[str, list[Any]] = {"item": [], "system": [], "name": [], **{f: [] for f in _FIELDS}}
