@@ -60,6 +60,7 @@ if TYPE_CHECKING:  # what type checkers see of the names imported on first use b
     from .results import MetricResult, Summary
     from .rouge155 import Rouge155
     from .sources import Sentences
+    from .views import MetricScores, Score
 
 __all__ = [
     "FORMATS",
@@ -69,12 +70,14 @@ __all__ = [
     "EvalItem",
     "InputError",
     "MetricResult",
+    "MetricScores",
     "Options",
     "Report",
     "Rouge",
     "Rouge155",
     "RougeAccumulator",
     "RougeError",
+    "Score",
     "ScoredBatch",
     "Sentences",
     "Summary",
@@ -123,6 +126,8 @@ _HOMES = {
     "Summary": "results",
     "Rouge155": "rouge155",
     "Sentences": "sources",
+    "MetricScores": "views",
+    "Score": "views",
 }
 
 

@@ -12,16 +12,19 @@ ROUGE-1.5.5.pl prints for those files. Nothing is written anywhere.
 
 from __future__ import annotations
 
+import inspect
+import os
 from dataclasses import fields
-from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence, Union
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Literal, Mapping, Optional, Sequence, Union
 
 from .config import Eval
 from .errors import UsageError, described
 from .evaluation import evaluate, paused_gc
 from .metrics.be import BE_MODES
+from .names import modern_name, options_for, perl_label
 from .options import DOOR_FIELDS, Options
 from .report import Report
-from .sources import SummaryInput, config_from_texts, text_format
+from .sources import SummaryLike, config_from_texts, text_format
 
 if TYPE_CHECKING:
     from .incremental import RougeAccumulator
@@ -49,39 +52,134 @@ def check_multi_ref(options: Options, evals: Iterable[Eval]) -> None:
             )
 
 
+#: The options that ``rouge_types`` sets (:func:`rouge155py.names.options_for`).
+METRIC_OPTIONS = (
+    "max_ngram",
+    "lcs",
+    "wlcs_weight",
+    "wlcs_label",
+    "skip_distance",
+    "skip_label",
+    "skip_unigrams",
+    "skip_both",
+)
+
+
+#: The rules for several references of an item (see :data:`rouge155py.options.MULTI_REF`).
+MultiRef = Literal["average", "best", "best-f"]
+PathLike = Union[str, "os.PathLike[str]"]
+#: One system's predictions, one summary per item, or system ID -> such an iterable.
+Predictions = Union[Iterable[SummaryLike], Mapping[Any, Iterable[SummaryLike]]]
+#: Each item's references: one summary or a list (a tuple) of them.
+References = Iterable[Union[SummaryLike, Sequence[SummaryLike]]]
+# The options whose default is None where giving it or not decides something (the API's default
+# metrics, ROUGE-L off under be_mode, a multi-reference rule chosen), as the keywords say.
+_UNSET = ("max_ngram", "lcs", "best_model")
+_DEFAULTS = {f.name: f.default for f in fields(Options)}
+
+
+def _given(values: dict[str, Any], leave_out: tuple[str, ...]) -> dict[str, Any]:
+    """The keyword options given: those whose value is not their default (a value of another
+    kind, even None, is kept, for Options to refuse)."""
+    given = {}
+    for name, value in values.items():
+        if name in leave_out:
+            continue
+        default = None if name in _UNSET else _DEFAULTS[name]
+        if value is default or (type(value) is type(default) and value == default):
+            continue
+        given[name] = value
+    return given
+
+
 class Rouge:
     """ROUGE-1.5.5 with a fixed set of options, scoring texts in memory.
 
-    Keyword arguments are the fields of :class:`~rouge155py.options.Options`,
-    with the Perl's defaults: ``max_ngram`` (``-n``, 0: no ROUGE-N), ``lcs``
-    (ROUGE-L, on; off under ``be_mode`` as with ``-3``), ``wlcs_weight``
-    (``-w``, None: no ROUGE-W), ``skip_distance`` (``-2``, None: no ROUGE-S;
-    negative: unlimited), ``skip_unigrams`` (``-u``), ``skip_both`` (``-U``),
-    ``be_mode`` (``-3``: summaries are BE lines), ``stem`` (``-m``),
-    ``stem_models_only`` (``-M``), ``stopwords`` (``-s``), ``stopwords_file``
-    (``--stopwords``: the list ``stopwords`` removes instead of the SMART list),
-    ``lang`` (``--lang``: an ISO 639 code such as ``"de"``, ``"ru"`` or
-    ``"zh"``, for Unicode words and the language's Snowball stemmer; ``"en"``
-    is the Perl's own text rules; needs nltk), ``dialect`` (``--dialect``:
-    ``"rouge-score"`` for rouge-score 0.1.2's tokens, stemmer and unrounded scores,
-    the reference with the highest F), ``length_limit``
-    (``-l`` words) or ``byte_limit`` (``-b``), ``alpha`` (``-p``, 0.5),
-    ``best_model`` (``-f B``; False is ``-f A``), ``counting`` (``-t``: 0
-    averages of instance scores, 1 totals per resample, 2 sums only),
-    ``confidence`` (``-c``, 95), ``resamples`` (``-r``, 1000), ``per_eval``
-    (``-d`` lines in the legacy text), ``data_dir`` (``-e``), ``jobs``.
+    Every option is a keyword, one per field of :class:`~rouge155py.options.Options` (a test
+    keeps them in step), with the Perl's defaults but two:
+
+    - ``rouge_types`` (rouge-score's names: ``["rouge1", "rouge2", "rougeLsum"]``, also
+      ``rougeW-1.2``, ``rougeS4``, ``rougeSU4``; see :mod:`rouge155py.names`) sets the metric
+      options below; without it or ``max_ngram``, the API scores rouge1, rouge2 and rougeLsum
+      (``max_ngram=2`` with ROUGE-L), not the command line's ROUGE-L alone (not under
+      ``be_mode``).
+    - ``multi_ref``: how an item's several references combine, ``"average"`` (``-f A``),
+      ``"best"`` (``-f B``, the highest recall) or ``"best-f"`` (rouge-score's rule: per item
+      and metric, the reference of highest F). Items with several references and no rule
+      (nor ``best_model``) are an error; rouge-score's dialect takes ``"best-f"``.
+
+    The others: ``max_ngram`` (``-n``), ``lcs`` (ROUGE-L, on; off under ``be_mode`` as with
+    ``-3``), ``wlcs_weight`` (``-w``, None: no ROUGE-W), ``skip_distance`` (``-2``, None: no
+    ROUGE-S; negative: unlimited), ``skip_unigrams`` (``-u``), ``skip_both`` (``-U``),
+    ``be_mode`` (``-3``: summaries are BE lines), ``stem`` (``-m``), ``stem_models_only``
+    (``-M``), ``stopwords`` (``-s``), ``stopwords_file`` (``--stopwords``: the list
+    ``stopwords`` removes instead of the SMART list), ``lang`` (``--lang``: an ISO 639 code
+    such as ``"de"``, ``"ru"`` or ``"zh"``, for Unicode words and the language's Snowball
+    stemmer; ``"en"`` is the Perl's own text rules), ``dialect`` (``--dialect``:
+    ``"rouge-score"`` for rouge-score 0.1.2's tokens, stemmer and unrounded scores),
+    ``length_limit`` (``-l`` words) or ``byte_limit`` (``-b``), ``alpha`` (``-p``, 0.5),
+    ``best_model`` (``-f B``; False is ``-f A``), ``counting`` (``-t``: 0 averages of
+    instance scores, 1 totals per resample, 2 sums only), ``confidence`` (``-c``, 95),
+    ``resamples`` (``-r``, 1000), ``per_eval`` (``-d`` lines in the legacy text), ``verbose``
+    (``-v``), ``jobs``, ``data_dir`` (``-e``); the labels ``wlcs_label``, ``skip_label`` and
+    ``confidence_label`` (the numbers as printed); ParaEval's ``paraphrases``,
+    ``paraphrase_feature``, ``paraphrase_threshold`` and ``paraeval_variants``.
     """
 
-    def __init__(self, **options: Any) -> None:
-        unknown = sorted(set(options) - set(OPTION_NAMES))
-        if unknown:
-            raise TypeError(f"unknown option(s) {', '.join(unknown)}; known: {', '.join(OPTION_NAMES)}")
+    def __init__(
+        self,
+        *,
+        rouge_types: Optional[Sequence[str]] = None,
+        multi_ref: Optional[MultiRef] = None,
+        max_ngram: Optional[int] = None,
+        lcs: Optional[bool] = None,
+        wlcs_weight: Optional[float] = None,
+        wlcs_label: Optional[str] = None,
+        skip_distance: Optional[float] = None,
+        skip_label: Optional[str] = None,
+        skip_unigrams: bool = False,
+        skip_both: bool = False,
+        be_mode: Optional[str] = None,
+        stem: bool = False,
+        stem_models_only: bool = False,
+        stopwords: bool = False,
+        stopwords_file: Optional[PathLike] = None,
+        lang: Optional[str] = None,
+        dialect: Optional[str] = None,
+        length_limit: float = 0,
+        byte_limit: float = 0,
+        best_model: Optional[bool] = None,
+        alpha: float = 0.5,
+        counting: int = 0,
+        resamples: float = 1000,
+        confidence: float = 95.0,
+        confidence_label: Optional[str] = None,
+        per_eval: bool = False,
+        verbose: bool = False,
+        jobs: int = 1,
+        data_dir: Optional[PathLike] = None,
+        paraphrases: Optional[PathLike] = None,
+        paraphrase_feature: Optional[str] = None,
+        paraphrase_threshold: Optional[float] = None,
+        paraeval_variants: str = "3",
+    ) -> None:
+        options = _given(dict(locals()), ("self", "rouge_types"))
         be_mode = options.get("be_mode")
         if be_mode is not None and not (isinstance(be_mode, str) and be_mode in BE_MODES):
             # The command line takes any -3 mode, as the Perl does, and then counts no BE at all.
             raise UsageError(
                 f"be_mode must be one of {', '.join(BE_MODES)} or None, got {described(be_mode)}"
             )
+        #: The metric names asked for (``rouge_types``, or the default's), as the report's views show them.
+        self.rouge_types: Optional[tuple[str, ...]] = None
+        if rouge_types is not None:
+            given = sorted(set(METRIC_OPTIONS) & set(options))  # set to other than their defaults
+            if given:
+                raise UsageError(f"rouge_types names the metrics: not with {', '.join(given)}")
+            options.update(options_for(rouge_types))
+            self.rouge_types = tuple(dict.fromkeys(modern_name(perl_label(n)) for n in rouge_types))
+        elif "max_ngram" not in options and be_mode is None:
+            options["max_ngram"] = 2  # rouge1, rouge2 and rougeLsum (with lcs, on by default)
         options.setdefault("lcs", be_mode is None)
         if options.get("multi_ref") is None:
             if "best_model" in options:  # -f A or -f B, chosen
@@ -90,11 +188,7 @@ class Rouge:
                 options["multi_ref"] = "best-f"
         self.options = Options(all_systems=True, **options)
 
-    def score(
-        self,
-        predictions: Union[Sequence[SummaryInput], Mapping[str, Sequence[SummaryInput]]],
-        references: Sequence[Union[SummaryInput, Sequence[SummaryInput]]],
-    ) -> Report:
+    def score(self, predictions: Predictions, references: References) -> Report:
         """Score predictions against references, item by item.
 
         One rule on both sides: a ``str`` (or bytes) is one summary whose lines are its
@@ -109,7 +203,9 @@ class Rouge:
         with paused_gc():  # documents by the hundred thousand: see paused_gc
             config = config_from_texts(predictions, references, text_format(self.options.be_mode))
             check_multi_ref(self.options, config.evals)
-            return evaluate(self.options, config)
+            report = evaluate(self.options, config)
+        report.rouge_types = self.rouge_types
+        return report
 
     def accumulator(self) -> RougeAccumulator:
         """An empty :class:`~rouge155py.incremental.RougeAccumulator` of these options: ``update()``
@@ -119,10 +215,31 @@ class Rouge:
         return RougeAccumulator(self)
 
 
-def score(
-    predictions: Union[Sequence[SummaryInput], Mapping[str, Sequence[SummaryInput]]],
-    references: Sequence[Union[SummaryInput, Sequence[SummaryInput]]],
-    **options: Any,
-) -> Report:
-    """``Rouge(**options).score(predictions, references)``."""
+if TYPE_CHECKING:  # score's keywords are Rouge's, for type checkers (typing_extensions: Python 3.9)
+    from typing_extensions import Concatenate, ParamSpec
+
+    _P = ParamSpec("_P")
+
+    def _keywords_of(
+        init: Callable[Concatenate[Any, _P], None],
+    ) -> Callable[[Callable[..., Report]], Callable[Concatenate[Predictions, References, _P], Report]]: ...
+
+else:
+
+    def _keywords_of(init: Callable[..., None]) -> Callable[[Callable[..., Report]], Callable[..., Report]]:
+        """A function given the keywords of ``init`` (after its own two arguments), as
+        :func:`inspect.signature` and the type checkers see it."""
+
+        def given(function: Callable[..., Report]) -> Callable[..., Report]:
+            own = list(inspect.signature(function).parameters.values())[:2]
+            keywords = list(inspect.signature(init).parameters.values())[1:]
+            function.__signature__ = inspect.Signature([*own, *keywords], return_annotation="Report")
+            return function
+
+        return given
+
+
+@_keywords_of(Rouge.__init__)
+def score(predictions: Predictions, references: References, **options: Any) -> Report:
+    """``Rouge(**options).score(predictions, references)``: the same keywords as :class:`Rouge`."""
     return Rouge(**options).score(predictions, references)

@@ -130,6 +130,8 @@ class RougeAccumulator:
 
     def __init__(self, options: Union[Options, HoldsOptions]) -> None:
         self.options = as_options(options)
+        #: A Rouge's ``rouge_types``: the names its reports' views show (as :meth:`Rouge.score`'s).
+        self.rouge_types: Optional[tuple[str, ...]] = getattr(options, "rouge_types", None)
         if self.options.verbose:
             raise UsageError("verbose (-v) prints each instance's texts, which an accumulator does not keep")
         self.reset()
@@ -234,4 +236,6 @@ class RougeAccumulator:
         else:
             moved = _same
         with paused_gc():
-            return summarize_batches([_renumbered(self._batch, moved)], self.options)
+            report = summarize_batches([_renumbered(self._batch, moved)], self.options)
+        report.rouge_types = self.rouge_types
+        return report

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Optional, Union
+from typing import TYPE_CHECKING, Any, Callable, Optional, Union, overload
 
 from ._version import __version__
 from .errors import UsageError
@@ -37,6 +37,7 @@ from .writing import escape_surrogates
 
 if TYPE_CHECKING:
     from .options import Options
+    from .views import MetricScores
 
 __all__ = [
     "CSV_COLUMNS",
@@ -91,8 +92,39 @@ class Report:
     #: The processes that ran the evaluation (``-j`` asks for at most so many).
     processes: int = 1
 
+    #: The metric names asked for (``rouge_types``), in rouge-score's vocabulary: the names
+    #: the views show; None: every metric of the report.
+    rouge_types: Optional[tuple[str, ...]] = None
+    _views: dict[tuple[str, str], MetricScores] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
+
+    def _label(self, name: str) -> str:
+        """The Perl's label of a metric name in either vocabulary that the report holds, or a
+        KeyError listing the names it holds."""
+        from .names import UnknownName, modern_name, perl_label
+
+        labels = {r.label for r in self.results}
+        try:
+            label = perl_label(name)
+        except UnknownName as error:
+            if name in labels:  # a label without a rouge-score name (BE, ParaEval)
+                return name
+            reason = f"{error}; " if name == "rougeL" else ""
+            label = None
+        else:
+            reason = ""
+        if label not in labels:
+            held = ", ".join(
+                f"{modern_name(x)} ({x})" if modern_name(x) != x else x for x in _unique(self.results)
+            )
+            raise KeyError(f"{reason}no metric {name!r} in this report; it holds {held}")
+        return label
+
     def result(self, label: str, peer_id: Optional[str] = None) -> MetricResult:
-        """The result of one metric (``"ROUGE-1"``, ``"ROUGE-L"``...) for a peer (the only one by default)."""
+        """The result of one metric for a peer (the only one by default): ``"rouge1"`` or
+        ``"ROUGE-1"``, ``"rougeLsum"`` or ``"ROUGE-L"``... (see :mod:`rouge155py.names`)."""
+        label = self._label(label)
         shown = self.options.shown_peer_id
         found = [
             r
@@ -100,10 +132,76 @@ class Report:
             if r.label == label and (peer_id is None or peer_id in (r.peer_id, shown(r.peer_id)))
         ]
         if len(found) != 1:
-            peers = sorted({r.peer_id for r in found})
+            peers = sorted({shown(r.peer_id) for r in self.results if r.label == label})
             which = f"peer {peer_id!r}" if peer_id is not None else f"one of the peers {peers}"
-            raise KeyError(f"no single result for {label} and {which}")
+            raise KeyError(f"no single result for {label} and {which}; the report's systems: {peers}")
         return found[0]
+
+    @property
+    def systems(self) -> list[str]:
+        """The systems (peer IDs as shown), in the report's order."""
+        shown = self.options.shown_peer_id
+        return list(dict.fromkeys(shown(r.peer_id) for r in self.results))
+
+    @property
+    def names(self) -> list[str]:
+        """The metrics in rouge-score's vocabulary (``rouge1``, ``rougeLsum``...), in the report's
+        order: those asked for with ``rouge_types``, else all."""
+        from .names import modern_name
+
+        if self.rouge_types is not None:
+            return list(self.rouge_types)
+        return [modern_name(label) for label in _unique(self.results)]
+
+    @overload
+    def __getitem__(self, key: str) -> MetricScores: ...
+
+    @overload
+    def __getitem__(self, key: tuple[str, str]) -> MetricScores: ...
+
+    def __getitem__(self, key: Union[str, tuple[str, str]]) -> MetricScores:
+        """``report["rouge1"]`` (one system) or ``report["rouge1", "sysA"]``: that metric's
+        per-item Scores, plain mean, bootstrap mean and interval (:class:`~rouge155py.views.MetricScores`)."""
+        from .views import MetricScores
+
+        name, system = key if isinstance(key, tuple) else (key, None)
+        if self.options.counting:
+            raise UsageError("per-item Scores need counting=0: under -t 1/-t 2 the rows are counts")
+        if system is None and len(self.systems) > 1:
+            raise KeyError(
+                f"{len(self.systems)} systems: name one, report[{name!r}, system] ({self.systems})"
+            )
+        result = self.result(name, system)
+        shown = self.options.shown_peer_id(result.peer_id)
+        view = self._views.get((result.label, shown))
+        if view is None:
+            view = self._views[(result.label, shown)] = MetricScores(
+                result, shown, self.options.dialect is not None
+            )
+        return view
+
+    def to_dict(self) -> dict[str, Any]:
+        """The numbers in rouge-score's vocabulary, JSON-ready: ``{"signature", "multi_ref",
+        "confidence", "resamples", "items", "systems": {system: {name: {"mean",
+        "bootstrap_mean", "low", "high": {"precision", "recall", "fmeasure"}, "items": [...]}}}}``;
+        ``items`` is a list, position i = input item i (``"eval_ids"`` names the evals where
+        they are not the API's 1..N)."""
+        from .views import report_dict
+
+        return report_dict(self)
+
+    def to_frame(self) -> Any:
+        """A pandas DataFrame, one row per (item, system, name): index ``item`` (0..N-1, input
+        order), columns ``system``, ``name``, ``precision``, ``recall``, ``fmeasure``. Needs
+        pandas (``pip install pandas``), which rouge155py does not depend on."""
+        from .views import report_frame
+
+        return report_frame(self)
+
+    def __repr__(self) -> str:
+        from .views import short_repr
+
+        return short_repr(self)
 
     def format(self, name: str) -> str:
         """The report in an output format: ``legacy`` (the Perl's bytes), ``json`` or ``csv``."""
@@ -120,6 +218,11 @@ class Report:
     def to_rows(self) -> list[dict[str, Any]]:
         """One dict per instance: peer, metric, eval ID and its row (see :func:`rouge155py.report.rows`)."""
         return rows(self)
+
+
+def _unique(results: list[MetricResult]) -> list[str]:
+    """The results' labels, each once, in order."""
+    return list(dict.fromkeys(r.label for r in results))
 
 
 def perl_number(value: Union[int, float, str]) -> str:

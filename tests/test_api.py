@@ -167,13 +167,13 @@ def test_jobs_on_threads_and_on_processes_give_the_same_report(jobs, monkeypatch
 
 
 def test_labels_are_derived_from_the_numbers() -> None:
-    report = score(["a b"], ["a b"], wlcs_weight=1.2, skip_distance=4, confidence=90, **FAST)
+    report = score(["a b"], ["a b"], max_ngram=0, wlcs_weight=1.2, skip_distance=4, confidence=90, **FAST)
     assert [r.label for r in report.results] == ["ROUGE-L", "ROUGE-W-1.2", "ROUGE-S4"]
     assert "(90%-conf.int." in report.to_legacy()
 
 
 def test_unlimited_skip_distance_is_s_star() -> None:
-    report = score(["a b"], ["a b"], lcs=False, skip_distance=-1, skip_both=True, **FAST)
+    report = score(["a b"], ["a b"], max_ngram=0, lcs=False, skip_distance=-1, skip_both=True, **FAST)
     assert [r.label for r in report.results] == ["ROUGE-S*", "ROUGE-SU*"]
 
 

@@ -252,7 +252,7 @@ def test_nothing_to_score() -> None:
     rouge = Rouge(max_ngram=2)
     assert summarize_batches([], rouge).to_legacy() == rouge.score([], []).to_legacy() == ""
     assert summarize_batches([score_batch([], rouge)], rouge).results == []
-    no_metric = Rouge(lcs=False)
+    no_metric = Rouge(lcs=False, max_ngram=0)
     empty = ScoredBatch(score_batch([], no_metric).settings)
     assert score_batch(text_items(["a"], ["a"]), no_metric) == empty
     assert summarize_batches([], no_metric).results == []

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import multiprocessing
 import pickle
 import random
@@ -44,8 +45,12 @@ def _take(predictions: Predictions, order: list[int]) -> Predictions:
     return [predictions[i] for i in order]
 
 
-def _bytes(report: Report) -> tuple[str, Any, Any]:
-    return report.to_legacy(), report.to_json(), report.to_rows()
+def _bytes(report: Report) -> tuple[str, Any, Any, Any]:
+    try:
+        named: Any = json.dumps(report.to_dict())  # its order too
+    except UsageError as error:  # -t 1 and -t 2 rows are counts, not Scores
+        named = str(error)
+    return report.to_legacy(), report.to_json(), report.to_rows(), named
 
 
 def _split(order: list[int], parts: int) -> list[list[int]]:
@@ -69,6 +74,7 @@ OPTIONS = [
     pytest.param(dict(max_ngram=4, best_model=True, stopwords=True, resamples=300), id="perl-f-B"),
     pytest.param(dict(max_ngram=2, multi_ref="best-f", resamples=300), id="perl-best-f"),
     pytest.param(dict(dialect="rouge-score", max_ngram=2, stem=True), id="rouge-score"),
+    pytest.param(dict(rouge_types=["rougeSU4", "rouge1"], multi_ref="best"), id="rouge-types"),
 ]
 
 

@@ -24,7 +24,9 @@ _SCRIPT = '''\
 
 from __future__ import annotations
 
-from rouge155py import Options, Report, Rouge, RougeError, evaluate_args, score
+from typing import Any
+
+from rouge155py import Options, Report, Rouge, RougeError, Score, Sentences, evaluate_args, score
 
 
 def mean_f(report: Report, label: str) -> float:
@@ -42,6 +44,18 @@ try:
     evaluate_args(["-n", "2", "missing.xml"])
 except RougeError as error:
     code: int = error.exit_code
+
+modern = score(
+    ["The cat sat.\\nIt purred.", Sentences(["A dog ran.", "It barked."])],
+    [["A cat sat.", "The cat purred."], "A dog ran off."],
+    rouge_types=["rouge1", "rougeLsum"],
+    multi_ref="best-f",
+    stem=True,
+)
+first: Score = modern["rouge1"].items[0]
+f1: float = first.fmeasure + modern["rougeLsum"].mean.recall + modern["rouge1"].bootstrap_mean.precision
+document: dict[str, Any] = modern.to_dict()
+names: list[str] = modern.names
 '''
 
 
@@ -84,6 +98,13 @@ def test_mypy_sees_the_annotations(tmp_path: Path) -> None:
         'Incompatible types in assignment (expression has type "str", variable has type "int")'
         in result.stdout
     )
+
+
+def test_mypy_sees_the_keywords(tmp_path: Path) -> None:
+    result = _mypy(tmp_path, _SCRIPT.replace('multi_ref="best-f"', 'multi_ref="best-of"'))
+    assert result.returncode == 1 and '"multi_ref" to "score" has incompatible type' in result.stdout
+    result = _mypy(tmp_path, _SCRIPT.replace("stem=True,\n)", "stem=True,\n    stemming=True,\n)"))
+    assert result.returncode == 1 and 'Unexpected keyword argument "stemming"' in result.stdout
 
 
 def test_py_typed_is_shipped() -> None:

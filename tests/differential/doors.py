@@ -193,6 +193,8 @@ class _DoorBuilder(_Builder):
             opts["jobs"] = 2
         if "best_model" not in opts:
             opts["multi_ref"] = "average"  # the Perl's default, chosen (the API asks for a rule)
+        if not be and "max_ngram" not in opts:
+            opts["max_ngram"] = 0  # the Perl's default, given (the API's is rouge1, rouge2, rougeLsum)
         return opts
 
 
