@@ -229,10 +229,11 @@ def _one_summary(value: Any, name: str) -> Union[str, bytes]:
     raise UsageError(f"{name} is {described(value)}; expected a str, bytes or rouge155py.Sentences")
 
 
-def _reference_entry(value: Any, name: str) -> list[Union[str, bytes]]:
-    """An item's references: one summary, or a list or tuple of summaries (several references)."""
+def _reference_entry(value: Any, name: str) -> Union[str, bytes, list[Union[str, bytes]]]:
+    """An item's references: one summary, or a list of them (from a list or tuple: several
+    references)."""
     if not isinstance(value, (list, tuple)):
-        return [_one_summary(value, name)]
+        return _one_summary(value, name)
     found = []
     for k, reference in enumerate(value):
         if isinstance(reference, (list, tuple)):
@@ -247,7 +248,7 @@ def _reference_entry(value: Any, name: str) -> list[Union[str, bytes]]:
 
 def text_inputs(
     predictions: Any, references: Any
-) -> tuple[dict[str, list[Union[str, bytes]]], list[list[Union[str, bytes]]]]:
+) -> tuple[dict[str, list[Union[str, bytes]]], list[Union[str, bytes, list[Union[str, bytes]]]]]:
     """The Python API's arguments read by its one rule: system ID -> its predictions (one
     system's iterable is system ``1``), and each item's references.
 
@@ -256,7 +257,8 @@ def text_inputs(
     references of an item, and an error for a prediction, which is one summary. A list inside
     an item's references is an error too. Each side is any ordered iterable (a list, a tuple,
     a generator, a pandas Series), one entry per item; their lengths must agree. Summaries
-    come back as text (a :class:`Sentences` joined), the references of an item as a list.
+    come back as text (a :class:`Sentences` joined); an item's references as one text, or a
+    list of them: the shapes :func:`item_eval` reads alike.
     """
     if isinstance(predictions, Mapping):
         systems = {
@@ -275,11 +277,16 @@ def text_inputs(
                 f"{named[peer_id]} has {len(items)} items and references {len(entries)}: "
                 "one entry each per item"
             )
+    # Strings, the common case, are taken as they are (an item's name is made only for an error).
     read = {
-        peer_id: [_one_summary(p, f"{named[peer_id]}[{i}]") for i, p in enumerate(items)]
+        peer_id: [
+            p if type(p) is str else _one_summary(p, f"{named[peer_id]}[{i}]") for i, p in enumerate(items)
+        ]
         for peer_id, items in systems.items()
     }
-    return read, [_reference_entry(r, f"references[{i}]") for i, r in enumerate(entries)]
+    return read, [
+        r if type(r) is str else _reference_entry(r, f"references[{i}]") for i, r in enumerate(entries)
+    ]
 
 
 def config_from_texts(predictions: Any, references: Any, input_format: str = "SPL") -> EvalConfig:
