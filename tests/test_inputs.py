@@ -92,7 +92,7 @@ def test_sentences_checks_and_pickles() -> None:
 def test_batch_items_follow_the_same_rule() -> None:
     rouge = Rouge(per_eval=True, **FAST)
     items = text_items([Sentences(["a b", "c"])], [Sentences(["a", "b c"])])
-    assert items[0].predictions == "a b\nc" and items[0].references == ["a\nb c"]
+    assert items[0].predictions == "a b\nc" and items[0].references == "a\nb c"
     with pytest.raises(UsageError, match="several summaries"):
         text_items([["a b", "c"]], ["a"])
     assert rouge.score([Sentences(["a b", "c"])], [Sentences(["a", "b c"])]).to_legacy()
