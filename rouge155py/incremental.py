@@ -37,17 +37,17 @@ from __future__ import annotations
 import numbers
 from array import array
 from dataclasses import fields
-from typing import Any, Callable, Mapping, Optional, Sequence, Union
+from typing import Any, Callable, Optional, Sequence, Union
 
 from ._kernel import notice_missing_kernel
-from .api import check_multi_ref
+from .api import Predictions, References, check_multi_ref
 from .batches import EvalTable, ScoredBatch, TextItem, score_batch, summarize_batches, text_items
 from .engine import Grouped, RowTable
 from .errors import UsageError, described
 from .evaluation import paused_gc
 from .options import HoldsOptions, Options, as_options
 from .report import Report
-from .sources import SummaryInput, item_eval, text_format
+from .sources import item_eval, text_format
 
 __all__ = ["RougeAccumulator"]
 
@@ -161,14 +161,14 @@ class RougeAccumulator:
 
     def update(
         self,
-        predictions: Union[Sequence[SummaryInput], Mapping[str, Sequence[SummaryInput]]],
-        references: Sequence[Union[SummaryInput, Sequence[SummaryInput]]],
+        predictions: Predictions,
+        references: References,
         ids: Optional[Sequence[int]] = None,
     ) -> None:
         """Score a batch of items now and keep their rows (not their texts).
 
-        ``predictions`` and ``references`` are as :meth:`rouge155py.Rouge.score`
-        takes them (a mapping system ID -> list for several systems). ``ids``:
+        ``predictions`` and ``references`` are read as :meth:`rouge155py.Rouge.score`
+        reads them (a mapping system ID -> iterable for several systems). ``ids``:
         each item's place in the whole data set (see the module's docstring).
         """
         items = text_items(predictions, references, start=self._count)  # read as score() reads them

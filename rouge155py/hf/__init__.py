@@ -147,8 +147,6 @@ class _Call:
 
 def _perl(call: _Call, multi_ref: Optional[str], options: dict[str, Any]) -> dict[str, Any]:
     from ..api import Rouge
-    from ..names import options_for, perl_label
-    from ..scoring import rounded
 
     if call.tokenizer is not None:
         raise UsageError(
@@ -157,30 +155,26 @@ def _perl(call: _Call, multi_ref: Optional[str], options: dict[str, Any]) -> dic
     # With one reference an item scores the same under every rule: "average" then keeps the C
     # kernel's path, which "best-f" leaves (3x the time on 11,490 single-reference pairs).
     several = any(isinstance(r, (list, tuple)) and len(r) > 1 for r in call.references)
-    rule = multi_ref if multi_ref is not None else "best-f" if several else "average"
+    rule: Any = (
+        multi_ref if multi_ref is not None else "best-f" if several else "average"
+    )  # Options checks it
     summed = [name for name in call.types if name != "rougeL"]
-    runs: list[tuple[list[str], list[Any], list[Any], dict[str, Any]]] = []
+    # (the keys returned, the names scored, the texts): rouge-score's rougeL, the LCS of each
+    # whole text, is the Perl's ROUGE-L (rougeLsum) of the texts written as one line each.
+    runs: list[tuple[list[str], list[str], list[Any], list[Any]]] = []
     if summed:
-        runs.append((summed, call.predictions, call.references, options_for(summed)))
-    if "rougeL" in call.types:  # rouge-score's LCS of each whole text: the Perl's ROUGE-L of one line each
-        runs.append(
-            (
-                ["rougeL"],
-                [_one_line(p) for p in call.predictions],
-                [_one_line(r) for r in call.references],
-                options_for(["rougeLsum"]),
-            )
-        )
+        runs.append((summed, summed, call.predictions, call.references))
+    if "rougeL" in call.types:
+        lines = [_one_line(p) for p in call.predictions], [_one_line(r) for r in call.references]
+        runs.append((["rougeL"], ["rougeLsum"], *lines))
     found: dict[str, Any] = {}
-    for names, peers, models, chosen in runs:
-        report = Rouge(**chosen, stem=call.stem, multi_ref=rule, **options).score(peers, models)
-        for name in names:
-            result = report.result(perl_label("rougeLsum" if name == "rougeL" else name))
-            if call.aggregate:
-                assert result.summary is not None
-                found[name] = rounded(result.summary.average[2])
-            else:
-                found[name] = [result.instances[f"{k + 1}.1"][2] for k in range(len(peers))]
+    for keys, names, peers, models in runs:
+        report = Rouge(rouge_types=names, stem=call.stem, multi_ref=rule, **options).score(peers, models)
+        for key, name in zip(keys, names):
+            scores = report[name]
+            found[key] = (
+                scores.bootstrap_mean.fmeasure if call.aggregate else [s.fmeasure for s in scores.items]
+            )
     return {name: found[name] for name in call.types}
 
 
