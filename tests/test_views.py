@@ -141,3 +141,13 @@ def test_several_systems_need_a_name_and_counts_have_no_scores() -> None:
     with pytest.raises(UsageError, match="counting=0"):
         counts["rouge1"]
     assert "-t 1 counts" in repr(counts)
+
+
+def test_the_rouge_score_dialect_keeps_its_unrounded_scores() -> None:
+    report = score(PREDICTIONS, REFERENCES, dialect="rouge-score", stem=True, resamples=5)
+    view = report["rouge1"]
+    rows = list(report.result("ROUGE-1").instances.values())
+    assert view.items == [Score(p, r, f) for r, p, f in rows]
+    assert any(f != round(f, 5) for _, _, f in view.items)  # unrounded, as rouge-score gives them
+    fs = [f for _, _, f in view.items]
+    assert abs(view.mean.fmeasure - sum(fs) / len(fs)) < 1e-15

@@ -18,11 +18,19 @@ import time
 
 import rouge155py
 
-OPTIONS = dict(max_ngram=2, wlcs_weight=1.2, skip_distance=4, skip_both=True, resamples=50, stem=True)
+OPTIONS = dict(
+    max_ngram=2,
+    wlcs_weight=1.2,
+    skip_distance=4,
+    skip_both=True,
+    resamples=50,
+    stem=True,
+    multi_ref="average",
+)
 SIZES = (20, 150, 400, 900, 1500)  # words per sentence: tables that keep outgrowing the last one
 
 
-def texts(seed: int, words_per_sentence: int) -> tuple[list[list[str]], list[list[str]]]:
+def texts(seed: int, words_per_sentence: int) -> tuple[list[rouge155py.Sentences], list[list[str]]]:
     """Four predictions (sentence lists) with two references each, from a small vocabulary."""
     rng = random.Random(seed)
     vocabulary = [f"w{i}" for i in range(30)] + ["running", "cats", "the", "of", "happily"]
@@ -31,7 +39,8 @@ def texts(seed: int, words_per_sentence: int) -> tuple[list[list[str]], list[lis
         lengths = [rng.randint(words_per_sentence // 2, words_per_sentence) for _ in range(rng.randint(1, 3))]
         return [" ".join(rng.choice(vocabulary) for _ in range(length)) for length in lengths]
 
-    return [summary() for _ in range(4)], [[" ".join(summary()), " ".join(summary())] for _ in range(4)]
+    predictions = [rouge155py.Sentences(summary()) for _ in range(4)]
+    return predictions, [[" ".join(summary()), " ".join(summary())] for _ in range(4)]
 
 
 def main(seconds: float, threads: int) -> int:

@@ -408,7 +408,7 @@ def text(k):
 
 def score():
     rouge155py.score([text(k) for k in range(3000)], [[text(k + 1), text(k + 2)] for k in range(3000)],
-                     max_ngram=4, jobs=2, resamples=1000)
+                     max_ngram=4, jobs=2, resamples=1000, multi_ref="average")
 
 for _ in range({threads}):
     threading.Thread(target=score, daemon=True).start()
@@ -479,7 +479,7 @@ references = [[text(k + 100), text(k + 200)] for k in range(20)]
 
 def run():
     try:
-        score(systems, references, max_ngram=1, lcs=False, jobs=2, resamples=2_000_000)
+        score(systems, references, max_ngram=1, lcs=False, jobs=2, resamples=2_000_000, multi_ref="average")
         print("done", flush=True)
     except RougeError as error:
         print(error, flush=True)

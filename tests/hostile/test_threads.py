@@ -50,7 +50,7 @@ JOBS = [
 
 def report(k):
     predictions, references, options = JOBS[k]
-    return rouge155py.score(predictions, references, resamples=20, **options).to_legacy()
+    return rouge155py.score(predictions, references, resamples=20, multi_ref="average", **options).to_legacy()
 
 
 alone = [report(k) for k in range(len(JOBS))]
