@@ -2363,6 +2363,298 @@ done:
     return result;
 }
 
+/* ---- rouge-score's dialect on the same counting: its text stage, its scores ---- */
+
+/* A Score of rouge-score (a tuple subclass of three items) of the given values; its items
+ * are stolen (NULL on no memory: they are released). */
+static PyObject *rs_score_of(PyTypeObject *type, PyObject *p, PyObject *r, PyObject *f) {
+    PyObject *score = p && r && f ? type->tp_alloc(type, 3) : NULL;
+    if (!score) {
+        Py_XDECREF(p);
+        Py_XDECREF(r);
+        Py_XDECREF(f);
+        return NULL;
+    }
+    PyTuple_SET_ITEM(score, 0, p);
+    PyTuple_SET_ITEM(score, 1, r);
+    PyTuple_SET_ITEM(score, 2, f);
+    return score;
+}
+
+/* The documents of rouge-score's texts: tokens by its tokenizer (rs_tokenize), each line
+ * holding a token a sentence.  0, -2 on no memory. */
+static int rs_docs_add(Docs *d, Py_ssize_t k, RsVocab *v, PyObject *text, RsInts *ends) {
+    Py_ssize_t start = d->tok.count, e, longest = 0, last = 0;
+    d->first[k] = start;
+    d->sfirst[k] = d->sent.count;
+    ends->count = 0;
+    if (rs_ints_push(&d->sent, 0) < 0) return -2;
+    if (rs_tokenize(v, PyUnicode_KIND(text), PyUnicode_DATA(text), PyUnicode_GET_LENGTH(text), 1, &d->tok, ends) < 0)
+        return -2;
+    if (d->tok.count > INT_MAX / 2) return -2;
+    for (e = 0; e < ends->count; e++) {
+        Py_ssize_t end = ends->items[e] - start;
+        if (rs_ints_push(&d->sent, (int)end) < 0) return -2;
+        if (end - last > longest) longest = end - last;
+        last = end;
+    }
+    d->longest[k] = longest;
+    return 0;
+}
+
+/* rs_score_pairs(targets, predictions, stem, metrics, names, score_type, max_cells) -> list or None
+ *   targets, predictions: sequences of str, as many (pair i is targets[i], predictions[i]);
+ *   stem: nltk's Porter stemmer on tokens longer than 3 characters; metrics: a sequence of
+ *   (kind, n), kind 0 n-grams of size n (1 .. 64), 1 rougeL (the LCS of the whole texts),
+ *   2 rougeLsum (the union LCS of their lines, clipped by both texts' token counts);
+ *   names: a str per metric; score_type: rouge-score's Score (a tuple subclass of three);
+ *   max_cells: the largest LCS table of two sentences.
+ * Per pair a dict name -> Score(precision, recall, fmeasure) as rouge-score 0.1.2 makes it
+ * (unrounded hit / max(count, 1), F = 2PR / (P + R); Score(0, 0, 0) of ints for an LCS
+ * where a text has no token); None when some pair's table is too large (no scores then).
+ */
+static PyObject *rs_score_pairs(PyObject *self, PyObject *args) {
+    PyObject *o_targets, *o_predictions, *o_metrics, *o_names, *o_type;
+    PyObject *targets = NULL, *predictions = NULL, *metrics = NULL, *names = NULL, *result = NULL;
+    PyObject *zeros = NULL;
+    PyTypeObject *type;
+    int stem, status = 0, signals, failed = 0;
+    long long max_cells;
+    Py_ssize_t npairs, ndocs, nmetrics, i, k, total = 0, longest_doc = 0, ids;
+    int *kinds = NULL;
+    UnitRule *rules = NULL;
+    double *rows = NULL;
+    unsigned char *empty = NULL;
+    Docs d, whole;
+    RsInts ends = {NULL, 0, 0};
+    RsVocab *v = NULL;
+    PairCounts pc_;
+    BatchWork lwork;
+    int *counts = NULL;
+    Gil gil;
+
+    memset(&d, 0, sizeof(d));
+    memset(&whole, 0, sizeof(whole));
+    memset(&pc_, 0, sizeof(pc_));
+    memset(&lwork, 0, sizeof(lwork));
+    if (!PyArg_ParseTuple(args, "OOpOOOL", &o_targets, &o_predictions, &stem, &o_metrics, &o_names, &o_type,
+                          &max_cells))
+        return NULL;
+    if (!PyType_Check(o_type) || !PyType_IsSubtype((PyTypeObject *)o_type, &PyTuple_Type)) {
+        PyErr_SetString(PyExc_TypeError, "rs_score_pairs: score_type must be a tuple subclass");
+        return NULL;
+    }
+    type = (PyTypeObject *)o_type;
+    targets = PySequence_Tuple(o_targets); /* the texts are held while the GIL is let go */
+    if (!targets) goto done;
+    predictions = PySequence_Tuple(o_predictions);
+    if (!predictions) goto done;
+    metrics = PySequence_Tuple(o_metrics);
+    if (!metrics) goto done;
+    names = PySequence_Tuple(o_names);
+    if (!names) goto done;
+    npairs = PyTuple_GET_SIZE(targets);
+    nmetrics = PyTuple_GET_SIZE(metrics);
+    if (PyTuple_GET_SIZE(predictions) != npairs || PyTuple_GET_SIZE(names) != nmetrics) {
+        PyErr_SetString(PyExc_ValueError, "rs_score_pairs: as many predictions as targets, a name per metric");
+        goto done;
+    }
+    ndocs = 2 * npairs;
+    for (i = 0; i < ndocs; i++) {
+        PyObject *t = i < npairs ? PyTuple_GET_ITEM(targets, i) : PyTuple_GET_ITEM(predictions, i - npairs);
+        if (!PyUnicode_Check(t)) {
+            PyErr_SetString(PyExc_TypeError, "rs_score_pairs: texts must be str");
+            goto done;
+        }
+        if (PyUnicode_READY(t) < 0) goto done;
+        total += PyUnicode_GET_LENGTH(t);
+    }
+    kinds = (int *)malloc((size_t)(nmetrics + 1) * sizeof(int));
+    rules = (UnitRule *)calloc((size_t)(nmetrics + 1), sizeof(UnitRule));
+    if (!kinds || !rules) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (k = 0; k < nmetrics; k++) {
+        Py_ssize_t n;
+        if (!PyArg_ParseTuple(PyTuple_GET_ITEM(metrics, k), "in", &kinds[k], &n)) goto done;
+        if (kinds[k] < 0 || kinds[k] > 2 || (kinds[k] == 0 && (n < 1 || n > 64))) {
+            PyErr_SetString(PyExc_ValueError, "rs_score_pairs: bad metric");
+            goto done;
+        }
+        rules[k].mode = 0;
+        rules[k].n = n;
+    }
+    rows = (double *)malloc((size_t)(3 * nmetrics * npairs + 1) * sizeof(double));
+    empty = (unsigned char *)calloc((size_t)(nmetrics * npairs + 1), 1);
+    d.first = (Py_ssize_t *)malloc((size_t)(ndocs + 1) * 3 * sizeof(Py_ssize_t));
+    whole.sfirst = (Py_ssize_t *)malloc((size_t)(ndocs + 1) * 2 * sizeof(Py_ssize_t));
+    v = rs_vocab_new(stem);
+    if (!rows || !empty || !d.first || !whole.sfirst || !v) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    d.sfirst = d.first + ndocs + 1;
+    d.longest = d.sfirst + ndocs + 1;
+    whole.longest = whole.sfirst + ndocs + 1;
+
+    signals = PyThread_get_thread_ident() == import_thread;
+    gil_release(&gil, (size_t)total);
+    /* The text stage: every text once; as one sentence too (rougeL). */
+    for (i = 0; i < ndocs && status == 0; i++) {
+        PyObject *t = i < npairs ? PyTuple_GET_ITEM(targets, i) : PyTuple_GET_ITEM(predictions, i - npairs);
+        size_t cells = signals && i % SIGNAL_PAIRS == SIGNAL_PAIRS - 1 ? CHECK_CELLS : (size_t)PyUnicode_GET_LENGTH(t);
+        status = rs_docs_add(&d, i, v, t, &ends);
+        if (status == 0 && gil_check(&gil, cells) < 0) status = -1;
+    }
+    if (status == 0) {
+        d.first[ndocs] = d.tok.count;
+        d.sfirst[ndocs] = d.sent.count;
+        for (k = 0; k < d.tok.count; k++) d.top |= (unsigned int)d.tok.items[k];
+        whole.tok = d.tok; /* borrowed: freed with d */
+        whole.first = d.first;
+        whole.top = d.top;
+        for (i = 0; i < ndocs && status == 0; i++) {
+            Py_ssize_t len = d.first[i + 1] - d.first[i];
+            whole.sfirst[i] = whole.sent.count;
+            whole.longest[i] = len;
+            if (len > longest_doc) longest_doc = len;
+            if (rs_ints_push(&whole.sent, 0) < 0 || (len > 0 && rs_ints_push(&whole.sent, (int)len) < 0))
+                status = -2;
+        }
+        whole.sfirst[ndocs] = whole.sent.count;
+    }
+    /* Per token id, the counts of the pair at hand (all zeros between two pairs). */
+    if (status == 0) {
+        ids = rs_vocab_size(v) + 1;
+        counts = (int *)calloc((size_t)ids * 4, sizeof(int));
+        pc_.mask = (unsigned char *)malloc((size_t)longest_doc + 1);
+        if (!counts || !pc_.mask) status = -2;
+        else {
+            pc_.model = counts;
+            pc_.peer = pc_.model + ids;
+            pc_.used = pc_.peer + ids;
+            pc_.cap = pc_.used + ids;
+        }
+    }
+    for (i = 0; i < npairs && status == 0 && !failed; i++) {
+        Py_ssize_t md = i, pd = npairs + i;
+        const int *mt = d.tok.items + d.first[md], *pt = d.tok.items + d.first[pd];
+        Py_ssize_t ml = d.first[md + 1] - d.first[md], pl = d.first[pd + 1] - d.first[pd];
+        if (signals && i % SIGNAL_PAIRS == SIGNAL_PAIRS - 1 && gil_check(&gil, CHECK_CELLS) < 0) {
+            status = -1;
+            break;
+        }
+        for (k = 0; k < nmetrics && status == 0; k++) {
+            double hit = 0.0, model_count, peer_count, precision, recall, *row = rows + 3 * (k * npairs + i);
+            if (kinds[k] == 0) {
+                long long hits = 0;
+                if (rules[k].n == 1) {
+                    pair_count(&pc_, mt, 0, pt, pl);
+                    hits = pair_unigram_hits(&pc_, mt, ml);
+                    pair_forget(&pc_, mt, 0, pt, pl);
+                } else {
+                    status = all_hits(&rules[k], key_bits(&rules[k], d.top), pt, pl, &mt, &ml, 1, &hits, &gil);
+                    if (status < 0) break;
+                }
+                hit = (double)hits;
+                model_count = (double)unit_count(&rules[k], ml);
+                peer_count = (double)unit_count(&rules[k], pl);
+            } else {
+                const Docs *at = kinds[k] == 1 ? &whole : &d;
+                double base = 0.0;
+                if (!ml || !pl) {
+                    empty[k * npairs + i] = 1;
+                    continue;
+                }
+                if ((long long)at->longest[md] * (long long)at->longest[pd] > max_cells) {
+                    failed = 1;
+                    break;
+                }
+                pair_count(&pc_, mt, ml, pt, pl);
+                status = pair_union(at, md, pd, NULL, &lwork, &gil, &pc_, &hit, &base);
+                pair_forget(&pc_, mt, ml, pt, pl);
+                if (status < 0) break;
+                model_count = (double)ml;
+                peer_count = (double)pl;
+            }
+            recall = hit / (model_count > 1 ? model_count : 1.0);
+            precision = hit / (peer_count > 1 ? peer_count : 1.0);
+            row[0] = precision;
+            row[1] = recall;
+            row[2] = precision + recall > 0 ? 2 * precision * recall / (precision + recall) : 0.0;
+        }
+    }
+    gil_restore(&gil);
+    if (status == -2) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (status < 0) goto done; /* a signal handler raised */
+    if (failed) {
+        Py_INCREF(Py_None);
+        result = Py_None;
+        goto done;
+    }
+    {
+        PyObject *zero = PyLong_FromLong(0);
+        Py_XINCREF(zero);
+        Py_XINCREF(zero);
+        zeros = rs_score_of(type, zero, zero, zero);
+        if (!zeros) goto done;
+    }
+    result = PyList_New(npairs);
+    for (i = 0; result && i < npairs; i++) {
+        PyObject *scores = PyDict_New();
+        if (!scores) {
+            Py_CLEAR(result);
+            break;
+        }
+        PyList_SET_ITEM(result, i, scores);
+        for (k = 0; k < nmetrics; k++) {
+            PyObject *score;
+            int bad;
+            if (empty[k * npairs + i]) {
+                Py_INCREF(zeros);
+                score = zeros;
+            } else {
+                const double *row = rows + 3 * (k * npairs + i);
+                score = rs_score_of(type, PyFloat_FromDouble(row[0]), PyFloat_FromDouble(row[1]),
+                                    PyFloat_FromDouble(row[2]));
+                if (!score) {
+                    Py_CLEAR(result);
+                    break;
+                }
+            }
+            bad = PyDict_SetItem(scores, PyTuple_GET_ITEM(names, k), score);
+            Py_DECREF(score);
+            if (bad < 0) {
+                Py_CLEAR(result);
+                break;
+            }
+        }
+    }
+done:
+    free(lwork.w.block);
+    free(pc_.mask);
+    free(counts);
+    free(whole.sent.items);
+    free(whole.sfirst);
+    docs_free(&d);
+    rs_ints_free(&ends);
+    rs_vocab_free(v);
+    free(rows);
+    free(empty);
+    free(kinds);
+    free(rules);
+    Py_XDECREF(zeros);
+    Py_XDECREF(targets);
+    Py_XDECREF(predictions);
+    Py_XDECREF(metrics);
+    Py_XDECREF(names);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"union_lcs", union_lcs, METH_VARARGS, "Union-LCS hits and base of one model against one peer."},
     {"budget", budget, METH_VARARGS, "A text's clipping budget: its distinct unigram ids, then their counts."},
@@ -2372,6 +2664,7 @@ static PyMethodDef methods[] = {
     {"encode", encode, METH_VARARGS, "Token ids of texts split as the Perl splits them."},
     {"text_state", text_state, METH_VARARGS, "A run's text stage state: stopwords, exceptions, tokens met."},
     {"score_pairs", score_pairs, METH_VARARGS, "Rows of a batch of pairs of SPL texts, every metric, in one call."},
+    {"rs_score_pairs", rs_score_pairs, METH_VARARGS, "rouge-score's scores of pairs of texts, every metric, in one call."},
     {"porter_stem", porter_stem, METH_O, "The -m Porter stem of a word of a-z and 0-9; None for any other word."},
     {NULL, NULL, 0, NULL},
 };

@@ -612,7 +612,9 @@ _RUST_SIDES = {
     "rouge155py jobs on processes": _RUST_LOAD + _OURS.format(patch=_PROCESSES, stem=True),
     "rouge-score-rs score_batch": _RUST_LOAD + _BATCH.format(scorer=_SCORER.format(module="rouge_score_rs")),
     "rouge155py rouge-score dialect": _RUST_LOAD
-    + _BATCH.format(scorer=_SCORER.format(module="rouge155py.rouge_score")),
+    + _BATCH.format(scorer=_SCORER.format(module="rouge155py.rouge_score")).replace(
+        "score_batch(references, predictions)", "score_batch(references, predictions, threads=threads)"
+    ),
     "rouge155py Perl dialect, no stemming": _RUST_LOAD + _OURS.format(patch="", stem=False),
     "fast_rouge score_batch_flat": _RUST_LOAD
     + _BATCH.format(scorer="import fast_rouge\nscorer = fast_rouge").replace(
@@ -666,8 +668,6 @@ def api_vs_rust(workdir: Path, out_dir: Path, repeat: int, sizes: list[int], acc
                 for side, code in sides.items():
                     if side == "rouge155py jobs on processes" and threads == 1:
                         continue
-                    if side == "rouge155py rouge-score dialect" and threads == 2:
-                        continue  # one thread: its score_batch takes no thread count
                     os.environ["RAYON_NUM_THREADS"] = str(threads)
                     command = [sys.executable, "-c", code, str(texts), str(threads)]
                     done = measure(command, out_dir / f"{RUST}.out", 1)
