@@ -649,10 +649,14 @@ static PyObject *union_lcs(PyObject *self, PyObject *args) {
     return Py_BuildValue("(dd)", hit, base);
 }
 
-/* The sums of one resample of T tables of the same n instances (rows of 3 values): n
- * indices drawn by drand48 from `state`, each table's rows at those indices added in draw
- * order (the first drawn row as it is: 0.0 + -0.0 would be 0.0), table t's into out[3t ..
- * 3t + 3).  One function per number of tables (1 to 4), so that the sums stay in registers. */
+/* The sums of resamples of T tables of the same n instances, their rows packed side by side
+ * (row i of the group at p[3T * i .. 3T * i + 3T): table t's three values at 3t): per
+ * resample n indices drawn by drand48 from its state, the rows at those indices added in
+ * draw order (the first drawn row as it is: 0.0 + -0.0 would be 0.0), table t's sums into
+ * out[3t .. 3t + 3).  The packed rows make a draw read one place, not T; DRAWS2 walks two
+ * resamples at once, each with its own sums in its own order, so that the two chains of
+ * draws and loads overlap.  One function per number of tables (1 to 4), so that the sums
+ * stay in registers. */
 #if defined(__GNUC__) && !defined(__clang__)
 #define UNROLLED _Pragma("GCC unroll 12")
 #elif defined(__clang__)
@@ -660,35 +664,57 @@ static PyObject *union_lcs(PyObject *self, PyObject *args) {
 #else
 #define UNROLLED
 #endif
+#define DRAND48_NEXT(state) (((state) * 0x5DEECE66DULL + 0xBULL) & 0xFFFFFFFFFFFFULL)
+#define DRAWN_ROW(n, state, width) ((width) * (Py_ssize_t)((double)(n) * ((double)(state) * 0x1p-48)))
 #define DEFINE_DRAWS(NAME, T)                                                                    \
-    static void NAME(const double *const *v, Py_ssize_t n, unsigned long long state, double *out) { \
+    static void NAME(const double *p, Py_ssize_t n, unsigned long long state, double *out) {   \
         double acc[3 * (T)] = {0.0};                                                             \
-        Py_ssize_t k, c, t;                                                                      \
+        Py_ssize_t k, c;                                                                         \
         for (k = 0; k < n; k++) {                                                                \
-            Py_ssize_t at;                                                                       \
-            state = (state * 0x5DEECE66DULL + 0xBULL) & 0xFFFFFFFFFFFFULL;                       \
-            at = 3 * (Py_ssize_t)((double)n * ((double)state * 0x1p-48));                        \
+            const double *row;                                                                   \
+            state = DRAND48_NEXT(state);                                                         \
+            row = p + DRAWN_ROW(n, state, 3 * (T));                                              \
             if (k == 0) {                                                                        \
-                UNROLLED for (t = 0; t < (T); t++) {                                             \
-                    acc[3 * t] = v[t][at];                                                       \
-                    acc[3 * t + 1] = v[t][at + 1];                                               \
-                    acc[3 * t + 2] = v[t][at + 2];                                               \
-                }                                                                                \
+                UNROLLED for (c = 0; c < 3 * (T); c++) acc[c] = row[c];                          \
             } else {                                                                             \
-                UNROLLED for (t = 0; t < (T); t++) {                                             \
-                    acc[3 * t] += v[t][at];                                                      \
-                    acc[3 * t + 1] += v[t][at + 1];                                              \
-                    acc[3 * t + 2] += v[t][at + 2];                                              \
-                }                                                                                \
+                UNROLLED for (c = 0; c < 3 * (T); c++) acc[c] += row[c];                         \
             }                                                                                    \
         }                                                                                        \
         for (c = 0; c < 3 * (T); c++) out[c] = acc[c]; /* zeros when n is 0 */                  \
+    }
+#define DEFINE_DRAWS2(NAME, T)                                                                   \
+    static void NAME(const double *p, Py_ssize_t n, unsigned long long sa, unsigned long long sb, \
+                     double *oa, double *ob) {                                                   \
+        double a[3 * (T)] = {0.0}, b[3 * (T)] = {0.0};                                           \
+        Py_ssize_t k, c;                                                                         \
+        for (k = 0; k < n; k++) {                                                                \
+            const double *ra, *rb;                                                               \
+            sa = DRAND48_NEXT(sa);                                                               \
+            sb = DRAND48_NEXT(sb);                                                               \
+            ra = p + DRAWN_ROW(n, sa, 3 * (T));                                                  \
+            rb = p + DRAWN_ROW(n, sb, 3 * (T));                                                  \
+            if (k == 0) {                                                                        \
+                UNROLLED for (c = 0; c < 3 * (T); c++) a[c] = ra[c];                             \
+                UNROLLED for (c = 0; c < 3 * (T); c++) b[c] = rb[c];                             \
+            } else {                                                                             \
+                UNROLLED for (c = 0; c < 3 * (T); c++) a[c] += ra[c];                            \
+                UNROLLED for (c = 0; c < 3 * (T); c++) b[c] += rb[c];                            \
+            }                                                                                    \
+        }                                                                                        \
+        for (c = 0; c < 3 * (T); c++) {                                                          \
+            oa[c] = a[c];                                                                        \
+            ob[c] = b[c];                                                                        \
+        }                                                                                        \
     }
 
 DEFINE_DRAWS(draws_1, 1)
 DEFINE_DRAWS(draws_2, 2)
 DEFINE_DRAWS(draws_3, 3)
 DEFINE_DRAWS(draws_4, 4)
+DEFINE_DRAWS2(draws2_1, 1)
+DEFINE_DRAWS2(draws2_2, 2)
+DEFINE_DRAWS2(draws2_3, 3)
+DEFINE_DRAWS2(draws2_4, 4)
 
 #define MAX_TABLES 32
 
@@ -742,26 +768,53 @@ static PyObject *bootstrap_sums(PyObject *self, PyObject *args) {
         double *o = (double *)out.buf;
         int raised = 0;
         Gil gil;
-        static void (*const draws[5])(const double *const *, Py_ssize_t, unsigned long long, double *) = {
+        static void (*const draws[5])(const double *, Py_ssize_t, unsigned long long, double *) = {
             NULL, draws_1, draws_2, draws_3, draws_4};
+        static void (*const draws2[5])(const double *, Py_ssize_t, unsigned long long, unsigned long long,
+                                       double *, double *) = {NULL, draws2_1, draws2_2, draws2_3, draws2_4};
+        Py_ssize_t groups = (tables + 3) / 4, g, t;
+        double *packed = NULL;
+        const double *group_rows[(MAX_TABLES + 3) / 4];
         gil_release(&gil, (size_t)resamples * (size_t)(n + 1) * (size_t)tables);
-        for (i = 0; i < resamples && !raised; i++) {
+        /* Each group of up to four tables with its rows side by side (one table is so already). */
+        if (tables > 1 && n > 0 && resamples > 0) {
+            packed = (double *)malloc((size_t)n * (size_t)width * sizeof(double));
+            if (!packed) raised = 2;
+        }
+        for (g = 0; g < groups && !raised; g++) {
+            Py_ssize_t first_table = 4 * g, size = tables - first_table < 4 ? tables - first_table : 4, r;
+            double *at;
+            if (!packed) {
+                group_rows[g] = v[first_table];
+                continue;
+            }
+            at = packed + (size_t)n * (size_t)(3 * first_table);
+            group_rows[g] = at;
+            for (r = 0; r < n; r++)
+                for (t = 0; t < size; t++) memcpy(at + (3 * size) * r + 3 * t, v[first_table + t] + 3 * r, 3 * sizeof(double));
+        }
+        for (i = 0; i < resamples && !raised; i += 2) {
+            Py_ssize_t both = i + 1 < resamples;
             unsigned long long seed = (unsigned long long)first + (unsigned long long)i * (unsigned long long)step;
-            double *row = o + width * i;
-            Py_ssize_t t;
-            /* Four tables at a time (more sums than that would not stay in registers), each
-             * group drawing the same indices again. */
-            for (t = 0; t < tables; t += 4) {
-                Py_ssize_t group = tables - t < 4 ? tables - t : 4;
-                draws[group](v + t, n, (seed << 16) + 0x330EULL, row + 3 * t);
+            unsigned long long next = seed + (unsigned long long)step;
+            double *row = o + width * i, *after = row + width;
+            for (g = 0; g < groups; g++) {
+                Py_ssize_t size = tables - 4 * g < 4 ? tables - 4 * g : 4;
+                if (both)
+                    draws2[size](group_rows[g], n, (seed << 16) + 0x330EULL, (next << 16) + 0x330EULL, row + 12 * g,
+                                 after + 12 * g);
+                else
+                    draws[size](group_rows[g], n, (seed << 16) + 0x330EULL, row + 12 * g);
             }
             if (divisor != 0.0)
-                for (c = 0; c < width; c++) row[c] /= divisor;
-            raised = gil_check(&gil, (size_t)(n + 1) * (size_t)tables) < 0;
+                for (c = 0; c < width * (1 + both); c++) row[c] /= divisor;
+            raised = gil_check(&gil, (size_t)(n + 1) * (size_t)tables * (size_t)(1 + both)) < 0;
         }
+        free(packed);
         gil_restore(&gil);
         PyBuffer_Release(&out);
         while (held > 0) PyBuffer_Release(&rows[--held]);
+        if (raised == 2) return PyErr_NoMemory();
         if (raised) return NULL;
     }
     Py_RETURN_NONE;
