@@ -83,6 +83,11 @@ typedef struct {
     Py_ssize_t words, table_slots; /* the current peer sentence's words per row, and slots */
     int every_kind;       /* every kind has its mask, for all model sentences */
     void *block;          /* all of the above, in one allocation */
+    /* The batch kernels' token ids are dense: per id its kind in the current peer sentence
+     * (-1: none, and all -1 between two sentences), instead of the hash table of slots. */
+    int *direct;
+    const int *direct_peer; /* the sentence whose kinds direct holds (NULL: none) */
+    Py_ssize_t direct_n;
     Gil gil;
 } Work;
 
@@ -178,17 +183,36 @@ static Py_ssize_t token_slot(const int *table, Py_ssize_t slots, int token) {
 /* The peer sentence's kinds of token, and their masks when they are few enough to be made
  * once for model sentences of up to m tokens (else sentence_masks makes those of each model
  * sentence). */
+/* Back to all -1: the kinds of the last peer sentence given to a direct table. */
+static void lcs_peer_forget(Work *w) {
+    Py_ssize_t j;
+    if (!w->direct || !w->direct_peer) return;
+    for (j = 0; j < w->direct_n; j++) w->direct[w->direct_peer[j]] = -1;
+    w->direct_peer = NULL;
+}
+
 static void lcs_peer(Work *w, const int *peer, Py_ssize_t n, Py_ssize_t m) {
     Py_ssize_t words = (n + 63) / 64, slots = peer_slots(n), distinct = 0, j, k;
     int *table = w->slots;
-    for (k = 0; k < slots; k++) table[2 * k + 1] = -1;
-    for (j = 0; j < n; j++) {
-        Py_ssize_t at = token_slot(table, slots, peer[j]);
-        if (table[2 * at + 1] < 0) {
-            table[2 * at] = peer[j];
-            table[2 * at + 1] = (int)distinct++;
+    if (w->direct) {
+        lcs_peer_forget(w);
+        for (j = 0; j < n; j++) {
+            int *kind = &w->direct[peer[j]];
+            if (*kind < 0) *kind = (int)distinct++;
+            w->kinds[j] = *kind;
         }
-        w->kinds[j] = table[2 * at + 1];
+        w->direct_peer = peer;
+        w->direct_n = n;
+    } else {
+        for (k = 0; k < slots; k++) table[2 * k + 1] = -1;
+        for (j = 0; j < n; j++) {
+            Py_ssize_t at = token_slot(table, slots, peer[j]);
+            if (table[2 * at + 1] < 0) {
+                table[2 * at] = peer[j];
+                table[2 * at + 1] = (int)distinct++;
+            }
+            w->kinds[j] = table[2 * at + 1];
+        }
     }
     w->words = words;
     w->table_slots = slots;
@@ -201,6 +225,7 @@ static void lcs_peer(Work *w, const int *peer, Py_ssize_t n, Py_ssize_t m) {
 
 /* The kind of a model token in the peer sentence of lcs_peer; -1: the sentence lacks it. */
 static int token_kind(const Work *w, int token) {
+    if (w->direct) return w->direct[token];
     return w->slots[2 * token_slot(w->slots, w->table_slots, token) + 1];
 }
 
@@ -480,6 +505,7 @@ static int union_marks(const int *mt, const int *mo, Py_ssize_t ms, Py_ssize_t m
             if (m > 0) marked = mark_lcs(mt + start, m, pt + po[t], n, f, w, mask + start);
         }
     }
+    lcs_peer_forget(w);
     return marked;
 }
 
@@ -1806,7 +1832,8 @@ typedef struct {
     StrTable tokens;     /* tokens and -m forms met: id = entry */
     char *scratch;       /* a token being stemmed */
     Py_ssize_t scratch_room;
-    int *counts;         /* score_pairs's four per-id arrays, all zeros between calls */
+    int *counts;         /* score_pairs's five per-id arrays: four all zeros between calls, the
+                          * fifth (LCS kinds) all -1 */
     Py_ssize_t count_ids;
     int busy;            /* a call is using the state (one thread at a time) */
 } TextState;
@@ -2066,6 +2093,7 @@ static int batch_work(BatchWork *b, Py_ssize_t m, Py_ssize_t n, int weighted) {
 /* Per token id, counts of one pair's texts: each array is all zeros between two pairs. */
 typedef struct {
     int *model, *peer, *used, *cap;
+    int *kind;           /* per token id, its kind in an LCS's peer sentence: all -1 between two */
     unsigned char *mask; /* per model position: marked by some LCS */
 } PairCounts;
 
@@ -2108,6 +2136,7 @@ static int pair_union(const Docs *d, Py_ssize_t md, Py_ssize_t pd, const double 
     if (batch_work(b, mlongest, d->longest[pd], f != NULL) < 0) return -2;
     memset(mask, 0, (size_t)total);
     b->w.gil = *gil;
+    b->w.direct = f ? NULL : c->kind;
     marked = union_marks(mt, mo, ms, mlongest, pt, po, ps, f, &b->w, mask);
     *gil = b->w.gil;
     if (marked < 0) return marked;
@@ -2258,9 +2287,10 @@ static PyObject *score_pairs(PyObject *self, PyObject *args) {
     if (status == 0 && st->tokens.size + 1 > st->count_ids) {
         Py_ssize_t ids = 2 * (st->tokens.size + 1);
         free(st->counts);
-        st->counts = (int *)calloc((size_t)ids * 4, sizeof(int));
+        st->counts = (int *)calloc((size_t)ids * 5, sizeof(int));
         st->count_ids = st->counts ? ids : 0;
         if (!st->counts) status = -2;
+        else memset(st->counts + 4 * ids, 0xff, (size_t)ids * sizeof(int));
     }
     if (status == 0) {
         Py_ssize_t ids = st->count_ids;
@@ -2270,6 +2300,7 @@ static PyObject *score_pairs(PyObject *self, PyObject *args) {
         pc_.peer = pc_.model + ids;
         pc_.used = pc_.peer + ids;
         pc_.cap = pc_.used + ids;
+        pc_.kind = pc_.cap + ids;
         pc_.mask = (unsigned char *)malloc((size_t)longest_doc + 1);
         if (!pc_.mask) status = -2;
     }
@@ -2580,7 +2611,7 @@ static PyObject *rs_score_pairs(PyObject *self, PyObject *args) {
     /* Per token id, the counts of the pair at hand (all zeros between two pairs). */
     if (status == 0) {
         ids = rs_vocab_size(v) + 1;
-        counts = (int *)calloc((size_t)ids * 4, sizeof(int));
+        counts = (int *)calloc((size_t)ids * 5, sizeof(int));
         pc_.mask = (unsigned char *)malloc((size_t)longest_doc + 1);
         if (!counts || !pc_.mask) status = -2;
         else {
@@ -2588,6 +2619,8 @@ static PyObject *rs_score_pairs(PyObject *self, PyObject *args) {
             pc_.peer = pc_.model + ids;
             pc_.used = pc_.peer + ids;
             pc_.cap = pc_.used + ids;
+            pc_.kind = pc_.cap + ids;
+            memset(pc_.kind, 0xff, (size_t)ids * sizeof(int));
         }
     }
     for (i = 0; i < npairs && status == 0 && !failed; i++) {
