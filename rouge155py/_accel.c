@@ -2462,6 +2462,10 @@ static PyObject *rs_score_of(PyTypeObject *type, PyObject *p, PyObject *r, PyObj
     PyTuple_SET_ITEM(score, 0, p);
     PyTuple_SET_ITEM(score, 1, r);
     PyTuple_SET_ITEM(score, 2, f);
+    /* Three numbers (rouge-score's Score keeps no __dict__) are in no reference cycle: the
+     * collector need not walk a batch's hundreds of thousands of them, as it does not walk a
+     * plain tuple of numbers once it has seen it. */
+    if (!type->tp_dictoffset && PyObject_IS_GC(score) && PyObject_GC_IsTracked(score)) PyObject_GC_UnTrack(score);
     return score;
 }
 

@@ -200,8 +200,9 @@ def test_batch_equals_pair_by_pair() -> None:
         assert all(_same(f, theirs.score(t, p)) for f, t, p in zip(found, targets, predictions))
 
 
-def test_batch_on_threads_equals_rouge_score() -> None:
-    """score_batch split among threads: every item rouge-score's, in order, with several targets too."""
+def test_batch_on_threads_equals_rouge_score(monkeypatch: pytest.MonkeyPatch) -> None:
+    """score_batch split among threads and into chunks: every item rouge-score's, in order, with
+    several targets too."""
     rng = random.Random(SEED + 2)
     targets: list[Any] = [random_text(rng) for _ in range(400)]
     predictions = [related_text(rng, t) if rng.random() < 0.8 else random_text(rng) for t in targets]
@@ -209,7 +210,8 @@ def test_batch_on_threads_equals_rouge_score() -> None:
         ours = rouge_scorer.RougeScorer(ALL_TYPES, use_stemmer=stem)
         theirs = reference_scorer.RougeScorer(ALL_TYPES, use_stemmer=stem)
         expected = [theirs.score(t, p) for t, p in zip(targets, predictions)]
-        for threads in (2, 3, 1000):
+        for threads, chunk in ((2, 1 << 14), (3, 1 << 14), (1000, 1 << 14), (1, 7), (2, 7)):
+            monkeypatch.setattr(rouge_scorer, "_CHUNK_PAIRS", chunk)
             found = ours.score_batch(targets, predictions, threads=threads)
             assert len(found) == len(expected)
             assert all(_same(f, e) for f, e in zip(found, expected))

@@ -24,6 +24,7 @@ from collections import Counter
 from typing import Any, Hashable, Iterable, Optional, Sequence
 
 from .._kernel import accel
+from ..collector import paused_gc
 from ..errors import UsageError
 from ..metrics import ModelCounts, clipped_hits, lcs
 from ..metrics.lcs import LcsText, check_table_size, lcs_marks, score_lcs
@@ -36,6 +37,8 @@ from . import scoring, tokenizers
 __all__ = ["RougeScorer", "lcs_ind"]
 
 _NGRAM_TYPE = re.compile(r"rouge[0-9]$")
+# Pairs the kernel scores in one call (see RougeScorer._kernel_scores).
+_CHUNK_PAIRS = 1 << 14
 
 # A text as the metrics see it: its token ids, and where each of its sentences starts (and the end).
 View = tuple[Sequence[int], Sequence[int]]
@@ -157,15 +160,21 @@ class RougeScorer(scoring.BaseScorer):
             return found  # type: ignore[no-any-return]
 
         threads = min(threads, count)
-        size = -(-count // threads) if threads > 1 else count
-        if threads <= 1:
-            return chunk(0)
-        from concurrent.futures import ThreadPoolExecutor
+        # Chunks of at most _CHUNK_PAIRS: a chunk's vocabulary and counts stay in the caches,
+        # so that the time per pair does not grow with the batch.
+        size = min(_CHUNK_PAIRS, -(-count // threads)) if count else 1
+        with paused_gc():  # a Score and a dict per pair and type: see paused_gc
+            if threads <= 1:
+                parts = [chunk(first) for first in range(0, count, size)] if count > size else [chunk(0)]
+            else:
+                from concurrent.futures import ThreadPoolExecutor
 
-        with ThreadPoolExecutor(threads) as pool:
-            parts = list(pool.map(chunk, range(0, count, size)))
+                with ThreadPoolExecutor(threads) as pool:
+                    parts = list(pool.map(chunk, range(0, count, size)))
         if any(part is None for part in parts):
             return None
+        if len(parts) == 1:
+            return parts[0]
         return [scores for part in parts for scores in part]  # type: ignore[union-attr]
 
     def _views(self, texts: list[Any], whole: bool, sums: bool) -> tuple[list[View], list[View]]:
