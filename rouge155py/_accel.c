@@ -427,7 +427,7 @@ DEFINE_SORT(sort_doubles, double)
  *   unigrams: int32, the text's tokens from the n-gram reader (any order).
  * Returns 2k int32 (native order): the k distinct ids ascending, then their counts.
  */
-static PyObject *budget(PyObject *self, PyObject *args) {
+static PyObject *budget(PyObject *Py_UNUSED(self), PyObject *args) {
     PyObject *o_unigrams, *result;
     Py_buffer unigrams;
     Py_ssize_t n, k, distinct = 0;
@@ -653,7 +653,7 @@ fail:
  * Returns (hit, base): counted hits (weighted runs for ROUGE-W) and the model
  * length (sum of f[len] per sentence for ROUGE-W).
  */
-static PyObject *union_lcs(PyObject *self, PyObject *args) {
+static PyObject *union_lcs(PyObject *Py_UNUSED(self), PyObject *args) {
     PyObject *objs[N_BUFFERS], *o_weights;
     LcsPair p;
     Work w;
@@ -752,7 +752,7 @@ DEFINE_DRAWS2(draws2_4, 4)
  *   int(n * drand48()) and adds the drawn rows in draw order (each table's three sums side
  *   by side); each sum is then divided by divisor when one is given.
  */
-static PyObject *bootstrap_sums(PyObject *self, PyObject *args) {
+static PyObject *bootstrap_sums(PyObject *Py_UNUSED(self), PyObject *args) {
     PyObject *o_rows, *o_out;
     Py_ssize_t resamples, first = 0, step = 1, tables = 1, held = 0, n = 0, width, i, c;
     double divisor = 0.0;
@@ -853,7 +853,7 @@ fail:
  *   values: float64, sorted in place (ascending, NaN last); returns their sum
  *   added left to right, as the Perl adds its sorted resample means.
  */
-static PyObject *sort_and_sum(PyObject *self, PyObject *args) {
+static PyObject *sort_and_sum(PyObject *Py_UNUSED(self), PyObject *args) {
     PyObject *o_values;
     Py_buffer values;
     double total = 0.0, *v;
@@ -1311,7 +1311,7 @@ static int all_hits(const UnitRule *rule, int bits, const int *pt, Py_ssize_t pl
  * The buffers are held (not resizable, not freed) while the GIL is let go; token ids are
  * only hashed and compared, never used as indices.
  */
-static PyObject *unit_hits(PyObject *self, PyObject *args) {
+static PyObject *unit_hits(PyObject *Py_UNUSED(self), PyObject *args) {
     PyObject *o_peer, *o_models, *fast = NULL, *result = NULL;
     Py_buffer peer, *model = NULL;
     const int **tokens = NULL;
@@ -1394,7 +1394,7 @@ static int is_alnum(unsigned char c) {
  *   drop: leave out tokens whose id is negative (stopwords).
  *   offsets: where each text's ids start, and the end (len(texts) + 1 values).
  */
-static PyObject *encode(PyObject *self, PyObject *args) {
+static PyObject *encode(PyObject *Py_UNUSED(self), PyObject *args) {
     PyObject *texts, *table, *result = NULL;
     int drop;
     int *ids = NULL, *offsets = NULL;
@@ -1659,7 +1659,7 @@ static Py_ssize_t stem_word(unsigned char *w, Py_ssize_t n) {
  *   The stem of a word of ASCII a-z and 0-9 as rouge155py.text.stem.porter_stem gives it;
  *   None for any other word (empty, other characters), which the Python path stems.
  */
-static PyObject *porter_stem(PyObject *self, PyObject *word) {
+static PyObject *porter_stem(PyObject *Py_UNUSED(self), PyObject *word) {
     unsigned char small[64], *w = small;
     const unsigned char *data;
     Py_ssize_t n, i;
@@ -1862,7 +1862,7 @@ static const char *utf8_of(PyObject *o, Py_ssize_t *len) {
  *   stopwords: an iterable of str (the tokens -s drops; empty without -s);
  *   exceptions: a dict str -> str (the WordNet exceptions -m looks up first).
  */
-static PyObject *text_state(PyObject *self, PyObject *args) {
+static PyObject *text_state(PyObject *Py_UNUSED(self), PyObject *args) {
     PyObject *o_stop, *o_exc, *iter = NULL, *item, *key, *value, *capsule;
     Py_ssize_t pos = 0, len, vlen;
     const char *s, *v;
@@ -2165,7 +2165,7 @@ typedef struct {
  * failed: -1, or the first pair the Perl would die on (or whose table is too large): no
  * rows then.
  */
-static PyObject *score_pairs(PyObject *self, PyObject *args) {
+static PyObject *score_pairs(PyObject *Py_UNUSED(self), PyObject *args) {
     PyObject *o_state, *o_texts, *o_metrics, *o_peers, *o_starts, *o_models, *texts = NULL, *metrics = NULL;
     PyObject *result = NULL, *rows_bytes = NULL;
     Py_buffer peers, starts, models;
@@ -2501,7 +2501,7 @@ static int rs_docs_add(Docs *d, Py_ssize_t k, RsVocab *v, PyObject *text, RsInts
  * (unrounded hit / max(count, 1), F = 2PR / (P + R); Score(0, 0, 0) of ints for an LCS
  * where a text has no token); None when some pair's table is too large (no scores then).
  */
-static PyObject *rs_score_pairs(PyObject *self, PyObject *args) {
+static PyObject *rs_score_pairs(PyObject *Py_UNUSED(self), PyObject *args) {
     PyObject *o_targets, *o_predictions, *o_metrics, *o_names, *o_type;
     PyObject *targets = NULL, *predictions = NULL, *metrics = NULL, *names = NULL, *result = NULL;
     PyObject *zeros = NULL;
@@ -2759,7 +2759,8 @@ static PyMethodDef methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_accel", "rouge155py kernels: union LCS, unit hits, bootstrap sums.", -1, methods};
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_accel", "rouge155py kernels: union LCS, unit hits, bootstrap sums.", -1, methods, NULL, NULL, NULL, NULL};
 
 PyMODINIT_FUNC PyInit__accel(void) {
     PyObject *m;
