@@ -87,12 +87,13 @@ class KernelRows:
                 texts.append(document.text if spl else sentence_text(document))  # type: ignore[union-attr]
             return found
 
+        groups: list[tuple[str, list[str]]]
         found_texts = _one_peer_texts(evals, peers)
         if found_texts is not None:
             texts, peer_docs, starts, model_docs, groups = found_texts
         else:
             peer_docs, starts, model_docs = array("i"), array("i", [0]), array("i")
-            groups: list[tuple[str, list[str]]] = []
+            groups = []
             try:
                 models = [[place(m) for m in ev.models] for ev in evals]
                 for peer_id in peers:
