@@ -83,6 +83,11 @@ typedef struct {
     Py_ssize_t words, table_slots; /* the current peer sentence's words per row, and slots */
     int every_kind;       /* every kind has its mask, for all model sentences */
     void *block;          /* all of the above, in one allocation */
+    /* The batch kernels' token ids are dense: per id its kind in the current peer sentence
+     * (-1: none, and all -1 between two sentences), instead of the hash table of slots. */
+    int *direct;
+    const int *direct_peer; /* the sentence whose kinds direct holds (NULL: none) */
+    Py_ssize_t direct_n;
     Gil gil;
 } Work;
 
@@ -178,17 +183,36 @@ static Py_ssize_t token_slot(const int *table, Py_ssize_t slots, int token) {
 /* The peer sentence's kinds of token, and their masks when they are few enough to be made
  * once for model sentences of up to m tokens (else sentence_masks makes those of each model
  * sentence). */
+/* Back to all -1: the kinds of the last peer sentence given to a direct table. */
+static void lcs_peer_forget(Work *w) {
+    Py_ssize_t j;
+    if (!w->direct || !w->direct_peer) return;
+    for (j = 0; j < w->direct_n; j++) w->direct[w->direct_peer[j]] = -1;
+    w->direct_peer = NULL;
+}
+
 static void lcs_peer(Work *w, const int *peer, Py_ssize_t n, Py_ssize_t m) {
     Py_ssize_t words = (n + 63) / 64, slots = peer_slots(n), distinct = 0, j, k;
     int *table = w->slots;
-    for (k = 0; k < slots; k++) table[2 * k + 1] = -1;
-    for (j = 0; j < n; j++) {
-        Py_ssize_t at = token_slot(table, slots, peer[j]);
-        if (table[2 * at + 1] < 0) {
-            table[2 * at] = peer[j];
-            table[2 * at + 1] = (int)distinct++;
+    if (w->direct) {
+        lcs_peer_forget(w);
+        for (j = 0; j < n; j++) {
+            int *kind = &w->direct[peer[j]];
+            if (*kind < 0) *kind = (int)distinct++;
+            w->kinds[j] = *kind;
         }
-        w->kinds[j] = table[2 * at + 1];
+        w->direct_peer = peer;
+        w->direct_n = n;
+    } else {
+        for (k = 0; k < slots; k++) table[2 * k + 1] = -1;
+        for (j = 0; j < n; j++) {
+            Py_ssize_t at = token_slot(table, slots, peer[j]);
+            if (table[2 * at + 1] < 0) {
+                table[2 * at] = peer[j];
+                table[2 * at + 1] = (int)distinct++;
+            }
+            w->kinds[j] = table[2 * at + 1];
+        }
     }
     w->words = words;
     w->table_slots = slots;
@@ -201,6 +225,7 @@ static void lcs_peer(Work *w, const int *peer, Py_ssize_t n, Py_ssize_t m) {
 
 /* The kind of a model token in the peer sentence of lcs_peer; -1: the sentence lacks it. */
 static int token_kind(const Work *w, int token) {
+    if (w->direct) return w->direct[token];
     return w->slots[2 * token_slot(w->slots, w->table_slots, token) + 1];
 }
 
@@ -402,7 +427,7 @@ DEFINE_SORT(sort_doubles, double)
  *   unigrams: int32, the text's tokens from the n-gram reader (any order).
  * Returns 2k int32 (native order): the k distinct ids ascending, then their counts.
  */
-static PyObject *budget(PyObject *self, PyObject *args) {
+static PyObject *budget(PyObject *Py_UNUSED(self), PyObject *args) {
     PyObject *o_unigrams, *result;
     Py_buffer unigrams;
     Py_ssize_t n, k, distinct = 0;
@@ -480,6 +505,7 @@ static int union_marks(const int *mt, const int *mo, Py_ssize_t ms, Py_ssize_t m
             if (m > 0) marked = mark_lcs(mt + start, m, pt + po[t], n, f, w, mask + start);
         }
     }
+    lcs_peer_forget(w);
     return marked;
 }
 
@@ -627,7 +653,7 @@ fail:
  * Returns (hit, base): counted hits (weighted runs for ROUGE-W) and the model
  * length (sum of f[len] per sentence for ROUGE-W).
  */
-static PyObject *union_lcs(PyObject *self, PyObject *args) {
+static PyObject *union_lcs(PyObject *Py_UNUSED(self), PyObject *args) {
     PyObject *objs[N_BUFFERS], *o_weights;
     LcsPair p;
     Work w;
@@ -649,10 +675,14 @@ static PyObject *union_lcs(PyObject *self, PyObject *args) {
     return Py_BuildValue("(dd)", hit, base);
 }
 
-/* The sums of one resample of T tables of the same n instances (rows of 3 values): n
- * indices drawn by drand48 from `state`, each table's rows at those indices added in draw
- * order (the first drawn row as it is: 0.0 + -0.0 would be 0.0), table t's into out[3t ..
- * 3t + 3).  One function per number of tables (1 to 4), so that the sums stay in registers. */
+/* The sums of resamples of T tables of the same n instances, their rows packed side by side
+ * (row i of the group at p[3T * i .. 3T * i + 3T): table t's three values at 3t): per
+ * resample n indices drawn by drand48 from its state, the rows at those indices added in
+ * draw order (the first drawn row as it is: 0.0 + -0.0 would be 0.0), table t's sums into
+ * out[3t .. 3t + 3).  The packed rows make a draw read one place, not T; DRAWS2 walks two
+ * resamples at once, each with its own sums in its own order, so that the two chains of
+ * draws and loads overlap.  One function per number of tables (1 to 4), so that the sums
+ * stay in registers. */
 #if defined(__GNUC__) && !defined(__clang__)
 #define UNROLLED _Pragma("GCC unroll 12")
 #elif defined(__clang__)
@@ -660,35 +690,57 @@ static PyObject *union_lcs(PyObject *self, PyObject *args) {
 #else
 #define UNROLLED
 #endif
+#define DRAND48_NEXT(state) (((state) * 0x5DEECE66DULL + 0xBULL) & 0xFFFFFFFFFFFFULL)
+#define DRAWN_ROW(n, state, width) ((width) * (Py_ssize_t)((double)(n) * ((double)(state) * 0x1p-48)))
 #define DEFINE_DRAWS(NAME, T)                                                                    \
-    static void NAME(const double *const *v, Py_ssize_t n, unsigned long long state, double *out) { \
+    static void NAME(const double *p, Py_ssize_t n, unsigned long long state, double *out) {   \
         double acc[3 * (T)] = {0.0};                                                             \
-        Py_ssize_t k, c, t;                                                                      \
+        Py_ssize_t k, c;                                                                         \
         for (k = 0; k < n; k++) {                                                                \
-            Py_ssize_t at;                                                                       \
-            state = (state * 0x5DEECE66DULL + 0xBULL) & 0xFFFFFFFFFFFFULL;                       \
-            at = 3 * (Py_ssize_t)((double)n * ((double)state * 0x1p-48));                        \
+            const double *row;                                                                   \
+            state = DRAND48_NEXT(state);                                                         \
+            row = p + DRAWN_ROW(n, state, 3 * (T));                                              \
             if (k == 0) {                                                                        \
-                UNROLLED for (t = 0; t < (T); t++) {                                             \
-                    acc[3 * t] = v[t][at];                                                       \
-                    acc[3 * t + 1] = v[t][at + 1];                                               \
-                    acc[3 * t + 2] = v[t][at + 2];                                               \
-                }                                                                                \
+                UNROLLED for (c = 0; c < 3 * (T); c++) acc[c] = row[c];                          \
             } else {                                                                             \
-                UNROLLED for (t = 0; t < (T); t++) {                                             \
-                    acc[3 * t] += v[t][at];                                                      \
-                    acc[3 * t + 1] += v[t][at + 1];                                              \
-                    acc[3 * t + 2] += v[t][at + 2];                                              \
-                }                                                                                \
+                UNROLLED for (c = 0; c < 3 * (T); c++) acc[c] += row[c];                         \
             }                                                                                    \
         }                                                                                        \
         for (c = 0; c < 3 * (T); c++) out[c] = acc[c]; /* zeros when n is 0 */                  \
+    }
+#define DEFINE_DRAWS2(NAME, T)                                                                   \
+    static void NAME(const double *p, Py_ssize_t n, unsigned long long sa, unsigned long long sb, \
+                     double *oa, double *ob) {                                                   \
+        double a[3 * (T)] = {0.0}, b[3 * (T)] = {0.0};                                           \
+        Py_ssize_t k, c;                                                                         \
+        for (k = 0; k < n; k++) {                                                                \
+            const double *ra, *rb;                                                               \
+            sa = DRAND48_NEXT(sa);                                                               \
+            sb = DRAND48_NEXT(sb);                                                               \
+            ra = p + DRAWN_ROW(n, sa, 3 * (T));                                                  \
+            rb = p + DRAWN_ROW(n, sb, 3 * (T));                                                  \
+            if (k == 0) {                                                                        \
+                UNROLLED for (c = 0; c < 3 * (T); c++) a[c] = ra[c];                             \
+                UNROLLED for (c = 0; c < 3 * (T); c++) b[c] = rb[c];                             \
+            } else {                                                                             \
+                UNROLLED for (c = 0; c < 3 * (T); c++) a[c] += ra[c];                            \
+                UNROLLED for (c = 0; c < 3 * (T); c++) b[c] += rb[c];                            \
+            }                                                                                    \
+        }                                                                                        \
+        for (c = 0; c < 3 * (T); c++) {                                                          \
+            oa[c] = a[c];                                                                        \
+            ob[c] = b[c];                                                                        \
+        }                                                                                        \
     }
 
 DEFINE_DRAWS(draws_1, 1)
 DEFINE_DRAWS(draws_2, 2)
 DEFINE_DRAWS(draws_3, 3)
 DEFINE_DRAWS(draws_4, 4)
+DEFINE_DRAWS2(draws2_1, 1)
+DEFINE_DRAWS2(draws2_2, 2)
+DEFINE_DRAWS2(draws2_3, 3)
+DEFINE_DRAWS2(draws2_4, 4)
 
 #define MAX_TABLES 32
 
@@ -700,7 +752,7 @@ DEFINE_DRAWS(draws_4, 4)
  *   int(n * drand48()) and adds the drawn rows in draw order (each table's three sums side
  *   by side); each sum is then divided by divisor when one is given.
  */
-static PyObject *bootstrap_sums(PyObject *self, PyObject *args) {
+static PyObject *bootstrap_sums(PyObject *Py_UNUSED(self), PyObject *args) {
     PyObject *o_rows, *o_out;
     Py_ssize_t resamples, first = 0, step = 1, tables = 1, held = 0, n = 0, width, i, c;
     double divisor = 0.0;
@@ -742,26 +794,53 @@ static PyObject *bootstrap_sums(PyObject *self, PyObject *args) {
         double *o = (double *)out.buf;
         int raised = 0;
         Gil gil;
-        static void (*const draws[5])(const double *const *, Py_ssize_t, unsigned long long, double *) = {
+        static void (*const draws[5])(const double *, Py_ssize_t, unsigned long long, double *) = {
             NULL, draws_1, draws_2, draws_3, draws_4};
+        static void (*const draws2[5])(const double *, Py_ssize_t, unsigned long long, unsigned long long,
+                                       double *, double *) = {NULL, draws2_1, draws2_2, draws2_3, draws2_4};
+        Py_ssize_t groups = (tables + 3) / 4, g, t;
+        double *packed = NULL;
+        const double *group_rows[(MAX_TABLES + 3) / 4];
         gil_release(&gil, (size_t)resamples * (size_t)(n + 1) * (size_t)tables);
-        for (i = 0; i < resamples && !raised; i++) {
+        /* Each group of up to four tables with its rows side by side (one table is so already). */
+        if (tables > 1 && n > 0 && resamples > 0) {
+            packed = (double *)malloc((size_t)n * (size_t)width * sizeof(double));
+            if (!packed) raised = 2;
+        }
+        for (g = 0; g < groups && !raised; g++) {
+            Py_ssize_t first_table = 4 * g, size = tables - first_table < 4 ? tables - first_table : 4, r;
+            double *at;
+            if (!packed) {
+                group_rows[g] = v[first_table];
+                continue;
+            }
+            at = packed + (size_t)n * (size_t)(3 * first_table);
+            group_rows[g] = at;
+            for (r = 0; r < n; r++)
+                for (t = 0; t < size; t++) memcpy(at + (3 * size) * r + 3 * t, v[first_table + t] + 3 * r, 3 * sizeof(double));
+        }
+        for (i = 0; i < resamples && !raised; i += 2) {
+            Py_ssize_t both = i + 1 < resamples;
             unsigned long long seed = (unsigned long long)first + (unsigned long long)i * (unsigned long long)step;
-            double *row = o + width * i;
-            Py_ssize_t t;
-            /* Four tables at a time (more sums than that would not stay in registers), each
-             * group drawing the same indices again. */
-            for (t = 0; t < tables; t += 4) {
-                Py_ssize_t group = tables - t < 4 ? tables - t : 4;
-                draws[group](v + t, n, (seed << 16) + 0x330EULL, row + 3 * t);
+            unsigned long long next = seed + (unsigned long long)step;
+            double *row = o + width * i, *after = row + width;
+            for (g = 0; g < groups; g++) {
+                Py_ssize_t size = tables - 4 * g < 4 ? tables - 4 * g : 4;
+                if (both)
+                    draws2[size](group_rows[g], n, (seed << 16) + 0x330EULL, (next << 16) + 0x330EULL, row + 12 * g,
+                                 after + 12 * g);
+                else
+                    draws[size](group_rows[g], n, (seed << 16) + 0x330EULL, row + 12 * g);
             }
             if (divisor != 0.0)
-                for (c = 0; c < width; c++) row[c] /= divisor;
-            raised = gil_check(&gil, (size_t)(n + 1) * (size_t)tables) < 0;
+                for (c = 0; c < width * (1 + both); c++) row[c] /= divisor;
+            raised = gil_check(&gil, (size_t)(n + 1) * (size_t)tables * (size_t)(1 + both)) < 0;
         }
+        free(packed);
         gil_restore(&gil);
         PyBuffer_Release(&out);
         while (held > 0) PyBuffer_Release(&rows[--held]);
+        if (raised == 2) return PyErr_NoMemory();
         if (raised) return NULL;
     }
     Py_RETURN_NONE;
@@ -774,7 +853,7 @@ fail:
  *   values: float64, sorted in place (ascending, NaN last); returns their sum
  *   added left to right, as the Perl adds its sorted resample means.
  */
-static PyObject *sort_and_sum(PyObject *self, PyObject *args) {
+static PyObject *sort_and_sum(PyObject *Py_UNUSED(self), PyObject *args) {
     PyObject *o_values;
     Py_buffer values;
     double total = 0.0, *v;
@@ -1232,7 +1311,7 @@ static int all_hits(const UnitRule *rule, int bits, const int *pt, Py_ssize_t pl
  * The buffers are held (not resizable, not freed) while the GIL is let go; token ids are
  * only hashed and compared, never used as indices.
  */
-static PyObject *unit_hits(PyObject *self, PyObject *args) {
+static PyObject *unit_hits(PyObject *Py_UNUSED(self), PyObject *args) {
     PyObject *o_peer, *o_models, *fast = NULL, *result = NULL;
     Py_buffer peer, *model = NULL;
     const int **tokens = NULL;
@@ -1315,7 +1394,7 @@ static int is_alnum(unsigned char c) {
  *   drop: leave out tokens whose id is negative (stopwords).
  *   offsets: where each text's ids start, and the end (len(texts) + 1 values).
  */
-static PyObject *encode(PyObject *self, PyObject *args) {
+static PyObject *encode(PyObject *Py_UNUSED(self), PyObject *args) {
     PyObject *texts, *table, *result = NULL;
     int drop;
     int *ids = NULL, *offsets = NULL;
@@ -1580,7 +1659,7 @@ static Py_ssize_t stem_word(unsigned char *w, Py_ssize_t n) {
  *   The stem of a word of ASCII a-z and 0-9 as rouge155py.text.stem.porter_stem gives it;
  *   None for any other word (empty, other characters), which the Python path stems.
  */
-static PyObject *porter_stem(PyObject *self, PyObject *word) {
+static PyObject *porter_stem(PyObject *Py_UNUSED(self), PyObject *word) {
     unsigned char small[64], *w = small;
     const unsigned char *data;
     Py_ssize_t n, i;
@@ -1753,7 +1832,8 @@ typedef struct {
     StrTable tokens;     /* tokens and -m forms met: id = entry */
     char *scratch;       /* a token being stemmed */
     Py_ssize_t scratch_room;
-    int *counts;         /* score_pairs's four per-id arrays, all zeros between calls */
+    int *counts;         /* score_pairs's five per-id arrays: four all zeros between calls, the
+                          * fifth (LCS kinds) all -1 */
     Py_ssize_t count_ids;
     int busy;            /* a call is using the state (one thread at a time) */
 } TextState;
@@ -1782,7 +1862,7 @@ static const char *utf8_of(PyObject *o, Py_ssize_t *len) {
  *   stopwords: an iterable of str (the tokens -s drops; empty without -s);
  *   exceptions: a dict str -> str (the WordNet exceptions -m looks up first).
  */
-static PyObject *text_state(PyObject *self, PyObject *args) {
+static PyObject *text_state(PyObject *Py_UNUSED(self), PyObject *args) {
     PyObject *o_stop, *o_exc, *iter = NULL, *item, *key, *value, *capsule;
     Py_ssize_t pos = 0, len, vlen;
     const char *s, *v;
@@ -2013,6 +2093,7 @@ static int batch_work(BatchWork *b, Py_ssize_t m, Py_ssize_t n, int weighted) {
 /* Per token id, counts of one pair's texts: each array is all zeros between two pairs. */
 typedef struct {
     int *model, *peer, *used, *cap;
+    int *kind;           /* per token id, its kind in an LCS's peer sentence: all -1 between two */
     unsigned char *mask; /* per model position: marked by some LCS */
 } PairCounts;
 
@@ -2055,6 +2136,7 @@ static int pair_union(const Docs *d, Py_ssize_t md, Py_ssize_t pd, const double 
     if (batch_work(b, mlongest, d->longest[pd], f != NULL) < 0) return -2;
     memset(mask, 0, (size_t)total);
     b->w.gil = *gil;
+    b->w.direct = f ? NULL : c->kind;
     marked = union_marks(mt, mo, ms, mlongest, pt, po, ps, f, &b->w, mask);
     *gil = b->w.gil;
     if (marked < 0) return marked;
@@ -2083,7 +2165,7 @@ typedef struct {
  * failed: -1, or the first pair the Perl would die on (or whose table is too large): no
  * rows then.
  */
-static PyObject *score_pairs(PyObject *self, PyObject *args) {
+static PyObject *score_pairs(PyObject *Py_UNUSED(self), PyObject *args) {
     PyObject *o_state, *o_texts, *o_metrics, *o_peers, *o_starts, *o_models, *texts = NULL, *metrics = NULL;
     PyObject *result = NULL, *rows_bytes = NULL;
     Py_buffer peers, starts, models;
@@ -2205,9 +2287,10 @@ static PyObject *score_pairs(PyObject *self, PyObject *args) {
     if (status == 0 && st->tokens.size + 1 > st->count_ids) {
         Py_ssize_t ids = 2 * (st->tokens.size + 1);
         free(st->counts);
-        st->counts = (int *)calloc((size_t)ids * 4, sizeof(int));
+        st->counts = (int *)calloc((size_t)ids * 5, sizeof(int));
         st->count_ids = st->counts ? ids : 0;
         if (!st->counts) status = -2;
+        else memset(st->counts + 4 * ids, 0xff, (size_t)ids * sizeof(int));
     }
     if (status == 0) {
         Py_ssize_t ids = st->count_ids;
@@ -2217,6 +2300,7 @@ static PyObject *score_pairs(PyObject *self, PyObject *args) {
         pc_.peer = pc_.model + ids;
         pc_.used = pc_.peer + ids;
         pc_.cap = pc_.used + ids;
+        pc_.kind = pc_.cap + ids;
         pc_.mask = (unsigned char *)malloc((size_t)longest_doc + 1);
         if (!pc_.mask) status = -2;
     }
@@ -2363,6 +2447,304 @@ done:
     return result;
 }
 
+/* ---- rouge-score's dialect on the same counting: its text stage, its scores ---- */
+
+/* A Score of rouge-score (a tuple subclass of three items) of the given values; its items
+ * are stolen (NULL on no memory: they are released). */
+static PyObject *rs_score_of(PyTypeObject *type, PyObject *p, PyObject *r, PyObject *f) {
+    PyObject *score = p && r && f ? type->tp_alloc(type, 3) : NULL;
+    if (!score) {
+        Py_XDECREF(p);
+        Py_XDECREF(r);
+        Py_XDECREF(f);
+        return NULL;
+    }
+    PyTuple_SET_ITEM(score, 0, p);
+    PyTuple_SET_ITEM(score, 1, r);
+    PyTuple_SET_ITEM(score, 2, f);
+    /* Three numbers (rouge-score's Score keeps no __dict__) are in no reference cycle: the
+     * collector need not walk a batch's hundreds of thousands of them, as it does not walk a
+     * plain tuple of numbers once it has seen it. */
+    if (!type->tp_dictoffset && PyObject_IS_GC(score) && PyObject_GC_IsTracked(score)) PyObject_GC_UnTrack(score);
+    return score;
+}
+
+/* The documents of rouge-score's texts: tokens by its tokenizer (rs_tokenize), each line
+ * holding a token a sentence.  0, -2 on no memory. */
+static int rs_docs_add(Docs *d, Py_ssize_t k, RsVocab *v, PyObject *text, RsInts *ends) {
+    Py_ssize_t start = d->tok.count, e, longest = 0, last = 0;
+    d->first[k] = start;
+    d->sfirst[k] = d->sent.count;
+    ends->count = 0;
+    if (rs_ints_push(&d->sent, 0) < 0) return -2;
+    if (rs_tokenize(v, PyUnicode_KIND(text), PyUnicode_DATA(text), PyUnicode_GET_LENGTH(text), 1, &d->tok, ends) < 0)
+        return -2;
+    if (d->tok.count > INT_MAX / 2) return -2;
+    for (e = 0; e < ends->count; e++) {
+        Py_ssize_t end = ends->items[e] - start;
+        if (rs_ints_push(&d->sent, (int)end) < 0) return -2;
+        if (end - last > longest) longest = end - last;
+        last = end;
+    }
+    d->longest[k] = longest;
+    return 0;
+}
+
+/* rs_score_pairs(targets, predictions, stem, metrics, names, score_type, max_cells) -> list or None
+ *   targets, predictions: sequences of str, as many (pair i is targets[i], predictions[i]);
+ *   stem: nltk's Porter stemmer on tokens longer than 3 characters; metrics: a sequence of
+ *   (kind, n), kind 0 n-grams of size n (1 .. 64), 1 rougeL (the LCS of the whole texts),
+ *   2 rougeLsum (the union LCS of their lines, clipped by both texts' token counts);
+ *   names: a str per metric; score_type: rouge-score's Score (a tuple subclass of three);
+ *   max_cells: the largest LCS table of two sentences.
+ * Per pair a dict name -> Score(precision, recall, fmeasure) as rouge-score 0.1.2 makes it
+ * (unrounded hit / max(count, 1), F = 2PR / (P + R); Score(0, 0, 0) of ints for an LCS
+ * where a text has no token); None when some pair's table is too large (no scores then).
+ */
+static PyObject *rs_score_pairs(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *o_targets, *o_predictions, *o_metrics, *o_names, *o_type;
+    PyObject *targets = NULL, *predictions = NULL, *metrics = NULL, *names = NULL, *result = NULL;
+    PyObject *zeros = NULL;
+    PyTypeObject *type;
+    int stem, status = 0, signals, failed = 0;
+    long long max_cells;
+    Py_ssize_t npairs, ndocs, nmetrics, i, k, total = 0, longest_doc = 0, ids;
+    int *kinds = NULL;
+    UnitRule *rules = NULL;
+    double *rows = NULL;
+    unsigned char *empty = NULL;
+    Docs d, whole;
+    RsInts ends = {NULL, 0, 0};
+    RsVocab *v = NULL;
+    PairCounts pc_;
+    BatchWork lwork;
+    int *counts = NULL;
+    Gil gil;
+
+    memset(&d, 0, sizeof(d));
+    memset(&whole, 0, sizeof(whole));
+    memset(&pc_, 0, sizeof(pc_));
+    memset(&lwork, 0, sizeof(lwork));
+    if (!PyArg_ParseTuple(args, "OOpOOOL", &o_targets, &o_predictions, &stem, &o_metrics, &o_names, &o_type,
+                          &max_cells))
+        return NULL;
+    if (!PyType_Check(o_type) || !PyType_IsSubtype((PyTypeObject *)o_type, &PyTuple_Type)) {
+        PyErr_SetString(PyExc_TypeError, "rs_score_pairs: score_type must be a tuple subclass");
+        return NULL;
+    }
+    type = (PyTypeObject *)o_type;
+    targets = PySequence_Tuple(o_targets); /* the texts are held while the GIL is let go */
+    if (!targets) goto done;
+    predictions = PySequence_Tuple(o_predictions);
+    if (!predictions) goto done;
+    metrics = PySequence_Tuple(o_metrics);
+    if (!metrics) goto done;
+    names = PySequence_Tuple(o_names);
+    if (!names) goto done;
+    npairs = PyTuple_GET_SIZE(targets);
+    nmetrics = PyTuple_GET_SIZE(metrics);
+    if (PyTuple_GET_SIZE(predictions) != npairs || PyTuple_GET_SIZE(names) != nmetrics) {
+        PyErr_SetString(PyExc_ValueError, "rs_score_pairs: as many predictions as targets, a name per metric");
+        goto done;
+    }
+    ndocs = 2 * npairs;
+    for (i = 0; i < ndocs; i++) {
+        PyObject *t = i < npairs ? PyTuple_GET_ITEM(targets, i) : PyTuple_GET_ITEM(predictions, i - npairs);
+        if (!PyUnicode_Check(t)) {
+            PyErr_SetString(PyExc_TypeError, "rs_score_pairs: texts must be str");
+            goto done;
+        }
+        if (PyUnicode_READY(t) < 0) goto done;
+        total += PyUnicode_GET_LENGTH(t);
+    }
+    kinds = (int *)malloc((size_t)(nmetrics + 1) * sizeof(int));
+    rules = (UnitRule *)calloc((size_t)(nmetrics + 1), sizeof(UnitRule));
+    if (!kinds || !rules) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (k = 0; k < nmetrics; k++) {
+        Py_ssize_t n;
+        if (!PyArg_ParseTuple(PyTuple_GET_ITEM(metrics, k), "in", &kinds[k], &n)) goto done;
+        if (kinds[k] < 0 || kinds[k] > 2 || (kinds[k] == 0 && (n < 1 || n > 64))) {
+            PyErr_SetString(PyExc_ValueError, "rs_score_pairs: bad metric");
+            goto done;
+        }
+        rules[k].mode = 0;
+        rules[k].n = n;
+    }
+    rows = (double *)malloc((size_t)(3 * nmetrics * npairs + 1) * sizeof(double));
+    empty = (unsigned char *)calloc((size_t)(nmetrics * npairs + 1), 1);
+    d.first = (Py_ssize_t *)malloc((size_t)(ndocs + 1) * 3 * sizeof(Py_ssize_t));
+    whole.sfirst = (Py_ssize_t *)malloc((size_t)(ndocs + 1) * 2 * sizeof(Py_ssize_t));
+    v = rs_vocab_new(stem);
+    if (!rows || !empty || !d.first || !whole.sfirst || !v) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    d.sfirst = d.first + ndocs + 1;
+    d.longest = d.sfirst + ndocs + 1;
+    whole.longest = whole.sfirst + ndocs + 1;
+
+    signals = PyThread_get_thread_ident() == import_thread;
+    gil_release(&gil, (size_t)total);
+    /* The text stage: every text once; as one sentence too (rougeL). */
+    for (i = 0; i < ndocs && status == 0; i++) {
+        PyObject *t = i < npairs ? PyTuple_GET_ITEM(targets, i) : PyTuple_GET_ITEM(predictions, i - npairs);
+        size_t cells = signals && i % SIGNAL_PAIRS == SIGNAL_PAIRS - 1 ? CHECK_CELLS : (size_t)PyUnicode_GET_LENGTH(t);
+        status = rs_docs_add(&d, i, v, t, &ends);
+        if (status == 0 && gil_check(&gil, cells) < 0) status = -1;
+    }
+    if (status == 0) {
+        d.first[ndocs] = d.tok.count;
+        d.sfirst[ndocs] = d.sent.count;
+        for (k = 0; k < d.tok.count; k++) d.top |= (unsigned int)d.tok.items[k];
+        whole.tok = d.tok; /* borrowed: freed with d */
+        whole.first = d.first;
+        whole.top = d.top;
+        for (i = 0; i < ndocs && status == 0; i++) {
+            Py_ssize_t len = d.first[i + 1] - d.first[i];
+            whole.sfirst[i] = whole.sent.count;
+            whole.longest[i] = len;
+            if (len > longest_doc) longest_doc = len;
+            if (rs_ints_push(&whole.sent, 0) < 0 || (len > 0 && rs_ints_push(&whole.sent, (int)len) < 0))
+                status = -2;
+        }
+        whole.sfirst[ndocs] = whole.sent.count;
+    }
+    /* Per token id, the counts of the pair at hand (all zeros between two pairs). */
+    if (status == 0) {
+        ids = rs_vocab_size(v) + 1;
+        counts = (int *)calloc((size_t)ids * 5, sizeof(int));
+        pc_.mask = (unsigned char *)malloc((size_t)longest_doc + 1);
+        if (!counts || !pc_.mask) status = -2;
+        else {
+            pc_.model = counts;
+            pc_.peer = pc_.model + ids;
+            pc_.used = pc_.peer + ids;
+            pc_.cap = pc_.used + ids;
+            pc_.kind = pc_.cap + ids;
+            memset(pc_.kind, 0xff, (size_t)ids * sizeof(int));
+        }
+    }
+    for (i = 0; i < npairs && status == 0 && !failed; i++) {
+        Py_ssize_t md = i, pd = npairs + i;
+        const int *mt = d.tok.items + d.first[md], *pt = d.tok.items + d.first[pd];
+        Py_ssize_t ml = d.first[md + 1] - d.first[md], pl = d.first[pd + 1] - d.first[pd];
+        if (signals && i % SIGNAL_PAIRS == SIGNAL_PAIRS - 1 && gil_check(&gil, CHECK_CELLS) < 0) {
+            status = -1;
+            break;
+        }
+        for (k = 0; k < nmetrics && status == 0; k++) {
+            double hit = 0.0, model_count, peer_count, precision, recall, *row = rows + 3 * (k * npairs + i);
+            if (kinds[k] == 0) {
+                long long hits = 0;
+                if (rules[k].n == 1) {
+                    pair_count(&pc_, mt, 0, pt, pl);
+                    hits = pair_unigram_hits(&pc_, mt, ml);
+                    pair_forget(&pc_, mt, 0, pt, pl);
+                } else {
+                    status = all_hits(&rules[k], key_bits(&rules[k], d.top), pt, pl, &mt, &ml, 1, &hits, &gil);
+                    if (status < 0) break;
+                }
+                hit = (double)hits;
+                model_count = (double)unit_count(&rules[k], ml);
+                peer_count = (double)unit_count(&rules[k], pl);
+            } else {
+                const Docs *at = kinds[k] == 1 ? &whole : &d;
+                double base = 0.0;
+                if (!ml || !pl) {
+                    empty[k * npairs + i] = 1;
+                    continue;
+                }
+                if ((long long)at->longest[md] * (long long)at->longest[pd] > max_cells) {
+                    failed = 1;
+                    break;
+                }
+                pair_count(&pc_, mt, ml, pt, pl);
+                status = pair_union(at, md, pd, NULL, &lwork, &gil, &pc_, &hit, &base);
+                pair_forget(&pc_, mt, ml, pt, pl);
+                if (status < 0) break;
+                model_count = (double)ml;
+                peer_count = (double)pl;
+            }
+            recall = hit / (model_count > 1 ? model_count : 1.0);
+            precision = hit / (peer_count > 1 ? peer_count : 1.0);
+            row[0] = precision;
+            row[1] = recall;
+            row[2] = precision + recall > 0 ? 2 * precision * recall / (precision + recall) : 0.0;
+        }
+    }
+    gil_restore(&gil);
+    if (status == -2) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (status < 0) goto done; /* a signal handler raised */
+    if (failed) {
+        Py_INCREF(Py_None);
+        result = Py_None;
+        goto done;
+    }
+    {
+        PyObject *zero = PyLong_FromLong(0);
+        Py_XINCREF(zero);
+        Py_XINCREF(zero);
+        zeros = rs_score_of(type, zero, zero, zero);
+        if (!zeros) goto done;
+    }
+    result = PyList_New(npairs);
+    for (i = 0; result && i < npairs; i++) {
+        PyObject *scores = PyDict_New();
+        if (!scores) {
+            Py_CLEAR(result);
+            break;
+        }
+        PyList_SET_ITEM(result, i, scores);
+        for (k = 0; k < nmetrics; k++) {
+            PyObject *score;
+            int bad;
+            if (empty[k * npairs + i]) {
+                Py_INCREF(zeros);
+                score = zeros;
+            } else {
+                const double *row = rows + 3 * (k * npairs + i);
+                score = rs_score_of(type, PyFloat_FromDouble(row[0]), PyFloat_FromDouble(row[1]),
+                                    PyFloat_FromDouble(row[2]));
+                if (!score) {
+                    Py_CLEAR(result);
+                    break;
+                }
+            }
+            bad = PyDict_SetItem(scores, PyTuple_GET_ITEM(names, k), score);
+            Py_DECREF(score);
+            if (bad < 0) {
+                Py_CLEAR(result);
+                break;
+            }
+        }
+    }
+done:
+    free(lwork.w.block);
+    free(pc_.mask);
+    free(counts);
+    free(whole.sent.items);
+    free(whole.sfirst);
+    docs_free(&d);
+    rs_ints_free(&ends);
+    rs_vocab_free(v);
+    free(rows);
+    free(empty);
+    free(kinds);
+    free(rules);
+    Py_XDECREF(zeros);
+    Py_XDECREF(targets);
+    Py_XDECREF(predictions);
+    Py_XDECREF(metrics);
+    Py_XDECREF(names);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"union_lcs", union_lcs, METH_VARARGS, "Union-LCS hits and base of one model against one peer."},
     {"budget", budget, METH_VARARGS, "A text's clipping budget: its distinct unigram ids, then their counts."},
@@ -2372,11 +2754,13 @@ static PyMethodDef methods[] = {
     {"encode", encode, METH_VARARGS, "Token ids of texts split as the Perl splits them."},
     {"text_state", text_state, METH_VARARGS, "A run's text stage state: stopwords, exceptions, tokens met."},
     {"score_pairs", score_pairs, METH_VARARGS, "Rows of a batch of pairs of SPL texts, every metric, in one call."},
+    {"rs_score_pairs", rs_score_pairs, METH_VARARGS, "rouge-score's scores of pairs of texts, every metric, in one call."},
     {"porter_stem", porter_stem, METH_O, "The -m Porter stem of a word of a-z and 0-9; None for any other word."},
     {NULL, NULL, 0, NULL},
 };
 
-static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_accel", "rouge155py kernels: union LCS, unit hits, bootstrap sums.", -1, methods};
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_accel", "rouge155py kernels: union LCS, unit hits, bootstrap sums.", -1, methods, NULL, NULL, NULL, NULL};
 
 PyMODINIT_FUNC PyInit__accel(void) {
     PyObject *m;

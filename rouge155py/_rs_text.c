@@ -470,7 +470,7 @@ int rs_tokenize(RsVocab *v, int kind, const void *data, Py_ssize_t len, int line
 
 /* rs_stem(word) -> str or None: nltk's PorterStemmer().stem(word) for a word of a-z and 0-9;
  * None for any other word. */
-static PyObject *rs_stem(PyObject *self, PyObject *word) {
+static PyObject *rs_stem(PyObject *Py_UNUSED(self), PyObject *word) {
     unsigned char small[64], *w = small;
     Py_ssize_t n, i;
     PyObject *result;
@@ -511,7 +511,7 @@ static PyObject *int32_bytes(const RsInts *a) {
  *   int32, text t has sentences starts[t] .. starts[t + 1] - 1; vocabulary: per id its
  *   counted form when `words` is set, else None.
  */
-static PyObject *rs_encode(PyObject *self, PyObject *args) {
+static PyObject *rs_encode(PyObject *Py_UNUSED(self), PyObject *args) {
     PyObject *o_texts, *texts = NULL, *result = NULL, *vocabulary = NULL;
     PyObject *b_ids = NULL, *b_ends = NULL, *b_starts = NULL;
     int stem, lines, words, status = 0;

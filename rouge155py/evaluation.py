@@ -14,12 +14,11 @@ one of its quirks (``-m`` with ``-M``).
 
 from __future__ import annotations
 
-import contextlib
-import gc
 from typing import Callable, Iterator, Optional, Protocol, Union
 
 from ._kernel import notice_missing_kernel
 from .batches import EvalItem, ScoredBatch, batch_scorer, score_batch, summaries_here, summarize_batches
+from .collector import paused_gc
 from .config import Eval, EvalConfig
 from .engine import RowTable, table_summaries
 from .errors import RougeError, UsageError
@@ -191,23 +190,6 @@ class Threads(ThisProcess):
             for done in range(1, len(tables) + 1):
                 progress("bootstrap", done, len(tables))
         return out
-
-
-@contextlib.contextmanager
-def paused_gc() -> Iterator[None]:
-    """The cyclic garbage collector off for the duration (and back on after, where it was on).
-
-    A run makes objects by the hundred thousand (evals, documents, rows) and keeps most of them
-    to its end: each collection would walk them all again, a cost per pair that grows with the
-    number of pairs. Reference counting frees what the run drops, as it does without it.
-    """
-    was_on = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_on:
-            gc.enable()
 
 
 def executor_for(options: Options, in_memory: bool = False) -> Executor:

@@ -502,6 +502,38 @@ def test_batch_kernel_rows_match_the_general_path(items, options) -> None:
 
 
 @needs_kernel
+def test_batch_kernel_rows_of_one_system_match_the_general_path() -> None:
+    """One system's evals (the API's common case, texts handed over in bulk): the rows of the
+    general path, each prediction against its own references, a reference shared by two items."""
+    from rouge155py import Rouge
+    from rouge155py.engine import Scorer, score_evals
+    from rouge155py.metrics.plan import metric_plan
+    from rouge155py.sources import item_eval
+
+    words = "the cat sat on a mat while dogs ran after cats in the park running fast".split()
+    shared = "the cat sat\non the mat"
+    items = []
+    for k in range(12):
+        peer = " ".join(words[(k * 5 + j) % len(words)] for j in range(3 + k % 7)).replace(" a ", "\n")
+        models = [" ".join(words[(k * 3 + j) % len(words)] for j in range(4 + k % 5))]
+        items.append(({"1": peer}, [shared, *models] if k % 3 == 0 else models))
+    settings_ = Rouge(max_ngram=2, skip_distance=4, wlcs_weight=1.2, stem=True).options
+    plan = metric_plan(settings_.metrics)
+    evals = [item_eval(i, peers, models, "SPL") for i, (peers, models) in enumerate(items)]
+    evals[4].models[0] = evals[0].models[0]  # one reference object in two items
+    fast = Scorer(settings_.text, settings_.scoring)
+    slow = Scorer(settings_.text, settings_.scoring)
+    slow.kernel_state = None
+    expected = score_evals(slow, plan, evals, ["1"])
+    found = score_evals(fast, plan, evals, ["1"])
+    assert list(found) == list(expected)
+    for key, table in expected.items():
+        assert found[key].ids == table.ids
+        assert list(found[key].items()) == list(table.items())
+    assert len({tuple(row) for table in expected.values() for _, row in table.items()}) > 12
+
+
+@needs_kernel
 @settings(max_examples=200, deadline=None)
 @given(st.integers(1, 6), st.integers(0, 40), st.integers(1, 60), st.randoms(use_true_random=False))
 def test_tables_resampled_together_match_each_alone(tables, n, resamples, rng) -> None:

@@ -200,6 +200,45 @@ def test_batch_equals_pair_by_pair() -> None:
         assert all(_same(f, theirs.score(t, p)) for f, t, p in zip(found, targets, predictions))
 
 
+def test_batch_on_threads_equals_rouge_score(monkeypatch: pytest.MonkeyPatch) -> None:
+    """score_batch split among threads and into chunks: every item rouge-score's, in order, with
+    several targets too."""
+    rng = random.Random(SEED + 2)
+    targets: list[Any] = [random_text(rng) for _ in range(400)]
+    predictions = [related_text(rng, t) if rng.random() < 0.8 else random_text(rng) for t in targets]
+    for stem in (False, True):
+        ours = rouge_scorer.RougeScorer(ALL_TYPES, use_stemmer=stem)
+        theirs = reference_scorer.RougeScorer(ALL_TYPES, use_stemmer=stem)
+        expected = [theirs.score(t, p) for t, p in zip(targets, predictions)]
+        for threads, chunk in ((2, 1 << 14), (3, 1 << 14), (1000, 1 << 14), (1, 7), (2, 7)):
+            monkeypatch.setattr(rouge_scorer, "_CHUNK_PAIRS", chunk)
+            found = ours.score_batch(targets, predictions, threads=threads)
+            assert len(found) == len(expected)
+            assert all(_same(f, e) for f, e in zip(found, expected))
+    several = [[t, related_text(rng, t)] for t in targets[:50]]
+    ours = rouge_scorer.RougeScorer(["rouge2", "rougeLsum"], use_stemmer=True)
+    theirs = reference_scorer.RougeScorer(["rouge2", "rougeLsum"], use_stemmer=True)
+    found = ours.score_batch(several, predictions[:50], threads=2)
+    assert all(_same(f, theirs.score_multi(t, p)) for f, t, p in zip(found, several, predictions))
+    for wrong in (0, -1, 1.5, True):
+        with pytest.raises(ValueError, match="threads"):
+            ours.score_batch(targets[:2], predictions[:2], threads=wrong)
+
+
+def test_a_table_too_large_is_refused_on_every_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The kernel leaves a pair whose LCS table is too large to the general path, which refuses it."""
+    from rouge155py.errors import LimitError
+    from rouge155py.metrics import lcs
+
+    monkeypatch.setattr(lcs, "MAX_LCS_CELLS", 6 * 5 - 1)
+    scorer = rouge_scorer.RougeScorer(["rouge1", "rougeL"])
+    assert scorer.score("a b c d e f", "a b c d")["rougeL"].recall == 4 / 6
+    with pytest.raises(LimitError, match="rougeL"):
+        scorer.score_batch(["x", "a b c d e f"], ["x", "a b c d e"], threads=2)
+    monkeypatch.setattr(lcs, "MAX_LCS_CELLS", 6 * 5)
+    assert scorer.score_batch(["a b c d e f"], ["a b c d e"])[0]["rougeL"].fmeasure == 10 / 11
+
+
 def test_tokens_equal_rouge_score_and_unicode_lowercase_table() -> None:
     """The kernel knows the two non-ASCII characters that lower() makes a-z; Python must agree."""
     made_ascii = [

@@ -87,25 +87,30 @@ class KernelRows:
                 texts.append(document.text if spl else sentence_text(document))  # type: ignore[union-attr]
             return found
 
-        peer_docs, starts, model_docs = array("i"), array("i", [0]), array("i")
-        groups: list[tuple[str, list[str]]] = []
-        try:
-            models = [[place(m) for m in ev.models] for ev in evals]
-            for peer_id in peers:
-                ids = []
-                suffix = "." + peer_id
-                for ev, held in zip(evals, models):
-                    document = ev.peers.get(peer_id)
-                    if document is None:
-                        continue
-                    peer_docs.append(place(document))
-                    model_docs.extend(held)
-                    starts.append(len(model_docs))
-                    ids.append(ev.eval_id + suffix)
-                if ids:
-                    groups.append((peer_id, ids))
-        except RougeError:
-            return None
+        groups: list[tuple[str, list[str]]]
+        found_texts = _one_peer_texts(evals, peers)
+        if found_texts is not None:
+            texts, peer_docs, starts, model_docs, groups = found_texts
+        else:
+            peer_docs, starts, model_docs = array("i"), array("i", [0]), array("i")
+            groups = []
+            try:
+                models = [[place(m) for m in ev.models] for ev in evals]
+                for peer_id in peers:
+                    ids = []
+                    suffix = "." + peer_id
+                    for ev, held in zip(evals, models):
+                        document = ev.peers.get(peer_id)
+                        if document is None:
+                            continue
+                        peer_docs.append(place(document))
+                        model_docs.extend(held)
+                        starts.append(len(model_docs))
+                        ids.append(ev.eval_id + suffix)
+                    if ids:
+                        groups.append((peer_id, ids))
+            except RougeError:
+                return None
         found, failed = accel.score_pairs(  # type: ignore[union-attr]
             self._state,
             texts,
@@ -124,6 +129,44 @@ class KernelRows:
         values = array("d")
         values.frombytes(found)
         return groups, values
+
+
+def _one_peer_texts(
+    evals: list[Eval], peers: list[str]
+) -> Optional[tuple[list[str], array, array, array, list[tuple[str, list[str]]]]]:
+    """What :meth:`KernelRows.rows` hands the kernel, made in bulk for the common case of the API
+    (one peer in every eval, every summary an SPL text in memory): per eval its models' texts,
+    then its peer's (a text shared by two evals is tokenized twice, which changes no count).
+    None in any other case."""
+    if len(peers) != 1 or not evals:
+        return None
+    peer_id = peers[0]
+    try:
+        peer_texts = [ev.peers[peer_id] for ev in evals]
+    except KeyError:
+        return None
+    model_texts = [m for ev in evals for m in ev.models]
+    if not all(type(d) is SummaryText and d.input_format == "SPL" for d in peer_texts) or not all(
+        type(d) is SummaryText and d.input_format == "SPL" for d in model_texts
+    ):
+        return None
+    count = len(model_texts)
+    texts = [d.text for d in model_texts]  # type: ignore[union-attr]
+    texts.extend(d.text for d in peer_texts)  # type: ignore[union-attr]
+    starts = array("i", [0])
+    at = 0
+    for ev in evals:
+        at += len(ev.models)
+        starts.append(at)
+    suffix = "." + peer_id
+    ids = [ev.eval_id + suffix for ev in evals]
+    return (
+        texts,
+        array("i", range(count, count + len(evals))),
+        starts,
+        array("i", range(count)),
+        [(peer_id, ids)],
+    )
 
 
 def kernel_applies(text: Any, scoring: Any, plan: list[Metric]) -> bool:

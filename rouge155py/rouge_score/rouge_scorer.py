@@ -7,6 +7,13 @@ token lists (one sentence each); ``rougeLsum`` the union LCS of each target
 line with the prediction's lines, clipped by both texts' token counts. Scores
 are rouge-score's: unrounded hit / max(count, 1) and F = 2PR / (P + R)
 (:func:`rouge155py.scoring.rouge_score_prf`).
+
+With the default tokenizer (and no ``split_summaries``) the C kernel's
+``rs_score_pairs`` does all of it for a batch: rouge-score's text stage in C
+feeding the counting of the Perl dialect's ``score_pairs`` (the same n-gram hits
+and union LCS), the GIL let go, the Score objects made in C; ``score_batch``
+splits the pairs among ``threads``. Everything else takes the path below, which
+gives the same numbers.
 """
 
 from __future__ import annotations
@@ -16,8 +23,10 @@ from array import array
 from collections import Counter
 from typing import Any, Hashable, Iterable, Optional, Sequence
 
+from .._kernel import accel
+from ..collector import paused_gc
 from ..errors import UsageError
-from ..metrics import ModelCounts, clipped_hits
+from ..metrics import ModelCounts, clipped_hits, lcs
 from ..metrics.lcs import LcsText, check_table_size, lcs_marks, score_lcs
 from ..metrics.ngram import NGram
 from ..metrics.pairs import available, peer_counts
@@ -28,6 +37,8 @@ from . import scoring, tokenizers
 __all__ = ["RougeScorer", "lcs_ind"]
 
 _NGRAM_TYPE = re.compile(r"rouge[0-9]$")
+# Pairs the kernel scores in one call (see RougeScorer._kernel_scores).
+_CHUNK_PAIRS = 1 << 14
 
 # A text as the metrics see it: its token ids, and where each of its sentences starts (and the end).
 View = tuple[Sequence[int], Sequence[int]]
@@ -63,20 +74,25 @@ class RougeScorer(scoring.BaseScorer):
         return {k: found[best_index([s[k].fmeasure for s in found])][k] for k in self.rouge_types}
 
     def score_batch(
-        self, targets: Sequence[Any], predictions: Sequence[Any]
+        self, targets: Sequence[Any], predictions: Sequence[Any], threads: int = 1
     ) -> list[dict[str, scoring.Score]]:
         """``score(targets[i], predictions[i])`` for every i, in one pass; an item of ``targets``
-        that is a list or tuple of texts is scored as ``score_multi``."""
+        that is a list or tuple of texts is scored as ``score_multi``. ``threads``: how many
+        threads of this process score the pairs (the C kernel lets the GIL go while it scores)."""
         targets, predictions = list(targets), list(predictions)
         if len(targets) != len(predictions):
             raise ValueError(f"{len(targets)} targets but {len(predictions)} predictions")
+        if type(threads) is not int or threads < 1:
+            raise ValueError(f"threads must be a positive integer, not {threads!r}")
+        if not any(isinstance(target, (list, tuple)) for target in targets):
+            return self._score_pairs(targets, predictions, threads)
         flat_targets, flat_predictions, owners = [], [], []
         for k, (target, prediction) in enumerate(zip(targets, predictions)):
             group = target if isinstance(target, (list, tuple)) else [target]
             flat_targets.extend(group)
             flat_predictions.extend([prediction] * len(group))
             owners.extend([k] * len(group))
-        found = self._score_pairs(flat_targets, flat_predictions)
+        found = self._score_pairs(flat_targets, flat_predictions, threads)
         out: list[Optional[dict[str, scoring.Score]]] = [None] * len(targets)
         groups: dict[int, list[dict[str, scoring.Score]]] = {}
         for k, scores in zip(owners, found):
@@ -91,9 +107,14 @@ class RougeScorer(scoring.BaseScorer):
                 out[k] = members[0]
         return out  # type: ignore[return-value]
 
-    def _score_pairs(self, targets: list[Any], predictions: list[Any]) -> list[dict[str, scoring.Score]]:
-        """The scores of each (target, prediction) pair."""
+    def _score_pairs(
+        self, targets: list[Any], predictions: list[Any], threads: int = 1
+    ) -> list[dict[str, scoring.Score]]:
+        """The scores of each (target, prediction) pair: by the C kernel where it applies."""
         kinds = _kinds(self.rouge_types)
+        found = self._kernel_scores(kinds, targets, predictions, threads)
+        if found is not None:
+            return found
         whole_needed = not (len(self.rouge_types) == 1 and self.rouge_types[0] == "rougeLsum")
         sums_needed = any(kind == "Lsum" for _, kind, _ in kinds)
         wholes, sums = self._views(targets + predictions, whole_needed, sums_needed)
@@ -101,6 +122,60 @@ class RougeScorer(scoring.BaseScorer):
         return [
             _pair_scores(kinds, wholes[k], wholes[count + k], sums[k], sums[count + k]) for k in range(count)
         ]
+
+    def _kernel_scores(
+        self, kinds: list[tuple[str, str, int]], targets: list[Any], predictions: list[Any], threads: int
+    ) -> Optional[list[dict[str, scoring.Score]]]:
+        """The kernel's scores of the pairs (``rs_score_pairs``: the text stage and the counts in
+        C, the GIL let go), split among ``threads``; None where the general path must score them:
+        another tokenizer, ``split_summaries``, a text that is not text, a table too large."""
+        tokenizer = self._tokenizer
+        if (
+            accel is None
+            or not hasattr(accel, "rs_score_pairs")
+            or type(tokenizer) is not tokenizers.DefaultTokenizer
+            or self._split_summaries
+        ):
+            return None
+        texts = [t if type(t) is str else stage.as_text(t) for t in (*targets, *predictions)]
+        if not all(type(t) is str for t in texts):
+            return None
+        count = len(targets)
+        metrics = [(0, n) if kind == "n" else (1 if kind == "L" else 2, 0) for _, kind, n in kinds]
+        names = [name for name, _, _ in kinds]
+        stemmed = tokenizer._stemmer is not None
+        cells = lcs.MAX_LCS_CELLS  # read now: a caller may lower it
+
+        def chunk(first: int) -> Optional[list[dict[str, scoring.Score]]]:
+            last = min(count, first + size)
+            found = accel.rs_score_pairs(  # type: ignore[union-attr]
+                texts[first:last],
+                texts[count + first : count + last],
+                stemmed,
+                metrics,
+                names,
+                scoring.Score,
+                cells,
+            )
+            return found  # type: ignore[no-any-return]
+
+        threads = min(threads, count)
+        # Chunks of at most _CHUNK_PAIRS: a chunk's vocabulary and counts stay in the caches,
+        # so that the time per pair does not grow with the batch.
+        size = min(_CHUNK_PAIRS, -(-count // threads)) if count else 1
+        with paused_gc():  # a Score and a dict per pair and type: see paused_gc
+            if threads <= 1:
+                parts = [chunk(first) for first in range(0, count, size)] if count > size else [chunk(0)]
+            else:
+                from concurrent.futures import ThreadPoolExecutor
+
+                with ThreadPoolExecutor(threads) as pool:
+                    parts = list(pool.map(chunk, range(0, count, size)))
+        if any(part is None for part in parts):
+            return None
+        if len(parts) == 1:
+            return parts[0]
+        return [scores for part in parts for scores in part]  # type: ignore[union-attr]
 
     def _views(self, texts: list[Any], whole: bool, sums: bool) -> tuple[list[View], list[View]]:
         """Each text as one sentence (rougeN, rougeL) and as its sentences (rougeLsum)."""

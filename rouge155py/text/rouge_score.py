@@ -26,6 +26,7 @@ __all__ = [
     "DIALECT",
     "Encoded",
     "RougeScoreTokenizer",
+    "as_text",
     "encode",
     "encode_tokens",
     "nltk_stem",
@@ -83,7 +84,7 @@ def valid_token(token: str) -> bool:
     return _VALID.match(token) is not None
 
 
-def _ascii_text(text: Any) -> str:
+def as_text(text: Any) -> str:
     """A text as a str: bytes are lowered as bytes (ASCII only), then read as UTF-8, as rouge-score does."""
     if isinstance(text, (bytes, bytearray)):
         # bytes.lower() leaves the two characters above as they are: separators.
@@ -93,7 +94,7 @@ def _ascii_text(text: Any) -> str:
 
 def tokens(text: Any, stemmed: bool) -> list[str]:
     """rouge-score's ``tokenize(text, stemmer)`` with its default stemmer (``stemmed``) or none."""
-    text = _ascii_text(text)
+    text = as_text(text)
     if accel is not None and isinstance(text, str):
         ids, _, _, words = accel.rs_encode([text], stemmed, False, True)
         return [words[i] for i in memoryview(ids).cast("i")]
@@ -113,7 +114,7 @@ class Encoded(NamedTuple):
 def encode(texts: Sequence[Any], stemmed: bool, lines: bool) -> Encoded:
     """Token ids of texts (one vocabulary for all): their lines holding tokens are their
     sentences when ``lines`` is set, else each text is one sentence."""
-    texts = [_ascii_text(t) for t in texts]
+    texts = [as_text(t) for t in texts]
     if accel is not None and all(type(t) is str for t in texts):
         ids, ends, starts, _ = accel.rs_encode(texts, stemmed, lines, False)
         return Encoded(memoryview(ids).cast("i"), memoryview(ends).cast("i"), memoryview(starts).cast("i"))
