@@ -12,9 +12,8 @@ import time
 from typing import TYPE_CHECKING, Any, Iterator, NoReturn, Optional, Sequence
 
 from ._version import __version__
-from .errors import OutputError, RougeError, UsageError
+from .errors import OutputError, RougeError, UsageError, WorkerStopped
 from .progress import terminal_progress
-from .workers import WorkerStopped
 from .writing import escape_surrogates, write_all
 
 if TYPE_CHECKING:

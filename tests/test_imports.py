@@ -147,6 +147,8 @@ def test_xml_run(tmp_path: Path) -> None:
     """A plain configuration is read without lxml; one with a comment (say) takes the parser."""
     modules = _modules_of_run(tmp_path, *XML_CONFIG)
     _check_absent(modules, "lxml", "multiprocessing", "rouge155py.parallel", "click")
+    # A run in one process starts no worker: their code (and pickle) stays out.
+    _check_absent(modules, "rouge155py.workers", "rouge155py.forked", "_pickle")
     if kernel_available():
         _check_absent(modules, "numpy")
     commented = tmp_path / "commented.xml"
