@@ -392,9 +392,10 @@ _ID = f"[ \t\n]+ID{_S}={_S}{_VALUE}{_S}>"
 _FORMAT_LEAF = f"<INPUT-FORMAT[ \t\n]+TYPE{_S}={_S}{_VALUE}{_S}(?:/>|>{_TEXT}</INPUT-FORMAT>)"
 _PEERS_LEAF = f"<PEERS>((?:{_S}<P{_ID}{_TEXT}</P>)*){_S}</PEERS>"
 _MODELS_LEAF = f"<MODELS>((?:{_S}<M{_ID}{_TEXT}</M>)*){_S}</MODELS>"
+_PLAIN_ENCODINGS = ("utf-8", "us-ascii", "iso-8859-1")  # each reads ASCII as ASCII
 _PLAIN_HEAD = re.compile(
     f'(?:<\\?xml[ \t\n]+version{_S}={_S}"1\\.0"'
-    f'(?:[ \t\n]+encoding{_S}={_S}"(?i:utf-8|us-ascii|iso-8859-1)")?'
+    f'(?:[ \t\n]+encoding{_S}={_S}"([A-Za-z0-9._-]*)")?'
     f'(?:[ \t\n]+standalone{_S}={_S}"(?:yes|no)")?{_S}\\?>)?'
     f"{_S}<ROUGE-EVAL(?:[ \t\n]+version{_S}={_S}{_VALUE})?{_S}>"
 )
@@ -460,7 +461,7 @@ def _plain_walk(path: str, data: bytes) -> Optional[tuple[_EvalWalk, list[str]]]
         return None
     text = data.decode("ascii")
     head = _PLAIN_HEAD.match(text)
-    if head is None:
+    if head is None or (head.group(1) or "utf-8").lower() not in _PLAIN_ENCODINGS:
         return None
     walk = _EvalWalk(path)
     order: list[str] = []
