@@ -322,7 +322,7 @@ def read_xml_evals(path: str) -> tuple[list[XmlEval], set[str]]:
     error first.
     """
     walk = _EvalWalk(path)
-    for _ in _read_steps(path, walk):
+    for _ in _read_steps(path, walk)[0]:
         pass
     return list(walk.evals.values()), walk.peer_ids
 
@@ -342,7 +342,9 @@ class XmlEvalStream:
         """Read the file now (and import the XML parser, where the file is not plain); walk
         nothing yet."""
         self._walk = _EvalWalk(path)
-        self._steps = _read_steps(path, self._walk)
+        self._steps, walked = _read_steps(path, self._walk)
+        #: Whether the file was walked whole at once (a plain file): its steps then cost nothing.
+        self.walked = walked
         self.finished = False
 
     @property
@@ -368,16 +370,16 @@ class XmlEvalStream:
         return not self.finished
 
 
-def _read_steps(path: str, walk: _EvalWalk) -> Iterator[bool]:
-    """The steps of the walk of a configuration file into ``walk`` (the file is read whole now):
-    a plain one is read at once without the XML parser (:func:`_plain_walk`), any other as the
-    parser's events come."""
+def _read_steps(path: str, walk: _EvalWalk) -> tuple[Iterator[bool], bool]:
+    """The steps of the walk of a configuration file into ``walk`` (the file is read whole now),
+    and whether they are walked already: a plain file is, at once, without the XML parser
+    (:func:`_plain_walk`); any other is walked as the parser's events come."""
     opening, reading = f"cannot open configuration file {path}", f"cannot read configuration file {path}"
     data = read_file(path, ConfigError, opening, reading, limit=MAX_CONFIG_BYTES)
     plain = _plain_walk(path, data)
     if plain is not None:
-        return _replayed(*plain, walk)
-    return _walked(path, _xml_events(path, data), walk)
+        return _replayed(*plain, walk), True
+    return _walked(path, _xml_events(path, data), walk), False
 
 
 # A plain configuration: ASCII without control characters (tabs and newlines aside), entity
