@@ -44,7 +44,6 @@ _SPACE_SET = frozenset(
     "\t\n\x0b\x0c\r \x85\xa0\u1680\u2028\u2029\u202f\u205f\u3000" + "".join(map(chr, range(0x2000, 0x200B)))
 )
 _SPACE = "".join(sorted(_SPACE_SET))
-_EDGE_SPACE = re.compile(f"\\A[{_SPACE}]+|[{_SPACE}]+\\Z")
 
 
 # Slots where Python has them for dataclasses (3.10+): a configuration may hold 100,000s of evals.
@@ -98,7 +97,7 @@ class XmlEval:
 def _trim(text: str) -> str:
     if text and not (text[0] in _SPACE_SET or text[-1] in _SPACE_SET):
         return text  # nothing to trim: the common case, without a regular expression
-    return _EDGE_SPACE.sub("", text)
+    return re.sub(f"\\A[{_SPACE}]+|[{_SPACE}]+\\Z", "", text)  # compiled once, when first needed
 
 
 def _text_nodes(element: etree._Element) -> list[str]:
@@ -406,9 +405,10 @@ _PLAIN_USUAL = re.compile(
     f"{_S}<EVAL{_ID}{_S}<PEER-ROOT>({_TEXT})</PEER-ROOT>{_S}<MODEL-ROOT>({_TEXT})</MODEL-ROOT>"
     f"{_S}{_FORMAT_LEAF}{_S}{_PEERS_LEAF}{_S}{_MODELS_LEAF}{_S}</EVAL>"
 )
-# Else the <EVAL>'s start, then its leaves in any order, one match each, up to its end.
-_PLAIN_EVAL = re.compile(f"{_S}<EVAL{_ID}")
-_PLAIN_LEAF = re.compile(
+# Else the <EVAL>'s start, then its leaves in any order, one match each, up to its end (compiled
+# where first needed: most files never need them).
+_PLAIN_EVAL = f"{_S}<EVAL{_ID}"
+_PLAIN_LEAF = (
     f"{_S}(?:<(PEER-ROOT|MODEL-ROOT)>({_TEXT})</\\1>|{_FORMAT_LEAF}|{_PEERS_LEAF}|{_MODELS_LEAF}|(</EVAL>))"
 )
 _PLAIN_PEER = re.compile(f"<P{_ID}({_TEXT})</P>")
@@ -468,12 +468,12 @@ def _plain_walk(path: str, data: bytes) -> Optional[tuple[_EvalWalk, list[str]]]
     walk = _EvalWalk(path)
     order: list[str] = []
     evals, peer_ids, intern = walk.evals, walk.peer_ids, sys.intern
-    usual, next_eval, next_leaf = _PLAIN_USUAL.match, _PLAIN_EVAL.match, _PLAIN_LEAF.match
+    usual = _PLAIN_USUAL.match
     find_peers, find_models = _PLAIN_PEER.findall, _PLAIN_MODEL.findall
     shared: dict[str, str] = {}  # a root's text -> the root (the same from eval to eval)
     position = head.end()
     while True:
-        found = usual(text, position) or next_eval(text, position)
+        found = usual(text, position) or re.compile(_PLAIN_EVAL).match(text, position)
         if found is None:
             break
         eval_id = found.group(1)
@@ -506,6 +506,7 @@ def _plain_walk(path: str, data: bytes) -> Optional[tuple[_EvalWalk, list[str]]]
                 if name:
                     target.models[model_id] = _trim(name)
             continue
+        next_leaf = re.compile(_PLAIN_LEAF).match
         while True:
             leaf = next_leaf(text, position)
             if leaf is None:

@@ -149,6 +149,14 @@ def test_xml_run(tmp_path: Path) -> None:
     _check_absent(modules, "lxml", "multiprocessing", "rouge155py.parallel", "click")
     # A run in one process starts no worker: their code (and pickle) stays out.
     _check_absent(modules, "rouge155py.workers", "rouge155py.forked", "_pickle")
+    # Nor the stages and metrics of other options: --lang, --dialect, -3, --paraphrases.
+    _check_absent(
+        modules,
+        "rouge155py.text.unicode",
+        "rouge155py.text.rouge_score",
+        "rouge155py.metrics.be",
+        "rouge155py.metrics.paraeval",
+    )
     if kernel_available():
         _check_absent(modules, "numpy")
     commented = tmp_path / "commented.xml"
