@@ -393,6 +393,7 @@ _ID = f"[ \t\n]+ID{_S}={_S}{_VALUE}{_S}>"
 _FORMAT_LEAF = f"<INPUT-FORMAT[ \t\n]+TYPE{_S}={_S}{_VALUE}{_S}(?:/>|>{_TEXT}</INPUT-FORMAT>)"
 _PEERS_LEAF = f"<PEERS>((?:{_S}<P{_ID}{_TEXT}</P>)*){_S}</PEERS>"
 _MODELS_LEAF = f"<MODELS>((?:{_S}<M{_ID}{_TEXT}</M>)*){_S}</MODELS>"
+_XML_MAX_TEXT = 10_000_000  # libxml2's longest text or attribute value (no huge_tree)
 _PLAIN_ENCODINGS = ("utf-8", "us-ascii", "iso-8859-1")  # each reads ASCII as ASCII
 _PLAIN_HEAD = re.compile(
     f'(?:<\\?xml[ \t\n]+version{_S}={_S}"1\\.0"'
@@ -462,6 +463,8 @@ def _plain_walk(path: str, data: bytes) -> Optional[tuple[_EvalWalk, list[str]]]
     if not data.isascii() or b"]]>" in data:
         return None
     text = data.decode("ascii")
+    if len(text) > _XML_MAX_TEXT and max(map(len, text.split("<"))) > _XML_MAX_TEXT:
+        return None  # a text or attribute that the parser refuses (or holds: it says which)
     head = _PLAIN_HEAD.match(text)
     if head is None or (head.group(1) or "utf-8").lower() not in _PLAIN_ENCODINGS:
         return None

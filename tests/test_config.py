@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from rouge155py.config import Eval, EvalConfig, XmlEval, read_file_list, read_xml_config, read_xml_evals
-from rouge155py.errors import ConfigError
+from rouge155py.errors import ConfigError, LimitError
 from rouge155py.readers import SummaryFile
 
 
@@ -447,6 +447,19 @@ def test_plain_configurations_read_as_the_parser_reads_them(tmp_path: Path, monk
                 assert taken == [True], variant
                 plain += 1
     assert plain > 150
+
+
+def test_a_text_longer_than_the_parser_reads_is_refused_as_it_refuses(tmp_path: Path) -> None:
+    path = tmp_path / "config.xml"
+    for size, refused in ((9_999_990, False), (10_000_001, True)):
+        path.write_text(
+            f'<ROUGE-EVAL>\n<EVAL ID="1"><PEER-ROOT>{"x" * size}</PEER-ROOT></EVAL>\n</ROUGE-EVAL>\n'
+        )
+        if refused:
+            with pytest.raises(LimitError, match="Text node too long"):
+                read_xml_evals(str(path))
+        else:
+            assert read_xml_evals(str(path))[0][0].peer_root == "x" * size
 
 
 def test_a_large_plain_configuration_is_read_without_the_parser(tmp_path: Path, monkeypatch: Any) -> None:
