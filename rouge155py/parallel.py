@@ -206,11 +206,14 @@ class _Evals:
         return chunk, found
 
     def first(self, count: int) -> list[Eval]:
-        """Up to ``count`` of the first evals known now (an XML configuration read as it is
-        scored gives those read so far: none before the scoring starts)."""
+        """Up to ``count`` of the first evals known now (an XML configuration that the parser
+        reads as it is scored gives none before the scoring starts; a plain one, read at once,
+        gives its first)."""
         if self._config is not None:
             return self._config.evals[:count]
-        return [ev for ev, _ in list(self._pending)[:count] if isinstance(ev, Eval)]
+        if not self.finished:
+            return []
+        return [ev if isinstance(ev, Eval) else ev.documents() for ev, _ in list(self._pending)[:count]]
 
     def whole(self) -> EvalConfig:
         """The whole configuration: once every eval is known and taken, the evals as taken; else

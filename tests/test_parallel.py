@@ -347,3 +347,20 @@ def test_a_run_too_small_to_share_is_made_in_one_process(
     assert (report.processes, started) == (2, [1, 1])
     monkeypatch.delenv("ROUGE155PY_MIN_SHARED_PAIRS")
     assert parallel.min_shared_pairs() == parallel.MIN_SHARED_PAIRS == 2000
+
+
+def test_the_lang_hint_of_a_plain_configuration_under_j(tmp_path: Path) -> None:
+    """A plain XML configuration is read at once: -j looks at its first summaries for the --lang
+    hint as one process does (one that the parser reads as it is scored is not looked at)."""
+    (tmp_path / "p.spl").write_text("Москва — столица России.\n", encoding="utf-8")
+    (tmp_path / "m.spl").write_text("Москва является столицей.\n", encoding="utf-8")
+    config = tmp_path / "config.xml"
+    config.write_text(
+        f'<ROUGE-EVAL>\n<EVAL ID="1"><PEER-ROOT>{tmp_path}</PEER-ROOT><MODEL-ROOT>{tmp_path}</MODEL-ROOT>'
+        '<INPUT-FORMAT TYPE="SPL"/><PEERS><P ID="1">p.spl</P></PEERS><MODELS><M ID="A">m.spl</M></MODELS>'
+        "</EVAL>\n</ROUGE-EVAL>\n"
+    )
+    one = evaluate(_options(str(config), 1))
+    many = evaluate(_options(str(config), 2))
+    assert many.processes == 2
+    assert one.notes and many.notes == one.notes and "--lang" in one.notes[0]
