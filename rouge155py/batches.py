@@ -363,6 +363,23 @@ class _Scoring:
         return None
 
 
+def _missing_models(run: _Scoring, evals: list[Eval], peers: list[str]) -> dict[str, str]:
+    """Eval ID -> its first model file that does not exist, of the evals that hold an evaluated
+    peer (the Perl's ``-e`` test, made before it reads anything: asked only once something
+    went wrong, since a model that was read exists)."""
+    chosen = set(peers)
+    missing: dict[str, str] = {}
+    try:
+        for ev in evals:
+            if not chosen.isdisjoint(ev.peers):
+                found = first_missing_model(ev, run.scorer.corpus.exists)
+                if found is not None:
+                    missing[ev.eval_id] = found
+    finally:
+        run.scorer.corpus.clear()
+    return missing
+
+
 def score_batch(items: Iterable[Item], options: Union[Options, HoldsOptions]) -> ScoredBatch:
     """Score the evals of some items: their instance rows and what the report needs of each eval.
 
@@ -383,21 +400,11 @@ def score_batch(items: Iterable[Item], options: Union[Options, HoldsOptions]) ->
     evals = [ev for _, ev in placed]
     peers = options.selection.evaluated({p for ev in evals for p in ev.peers})
     run = _Scoring(options, plan, peers)
-    chosen = set(peers)
     peer_sets: dict[tuple[str, ...], tuple[str, ...]] = {}
-    missing: dict[str, str] = {}
-    try:
-        for ev in evals:
-            if not chosen.isdisjoint(ev.peers):
-                found = first_missing_model(ev, run.scorer.corpus.exists)
-                if found is not None:
-                    missing[ev.eval_id] = found
-    finally:
-        run.scorer.corpus.clear()
     failures: dict[str, Failure] = {}
-    if not missing:  # else the report stops at a missing model before it scores anything
-        # Each variant fixes its -m state: any chunks will do.
-        together = run.switch is None and options.text.stems_across_evals
+    # Each variant fixes its -m state: any chunks will do.
+    together = run.switch is None and options.text.stems_across_evals
+    try:
         for chunk in eval_chunks(evals, peers, together):
             try:
                 run.score(chunk, batch)
@@ -407,6 +414,20 @@ def score_batch(items: Iterable[Item], options: Union[Options, HoldsOptions]) ->
                         run.score([ev], batch)
                     except RougeError as error:
                         failures[ev.eval_id] = run.failure(ev) or Failure(0, peers[0], error)
+    except Exception:
+        missing = _missing_models(run, evals, peers)
+        if not missing:
+            raise
+    else:
+        # Every model of a scored eval has been read: none can be missing where none failed.
+        missing = _missing_models(run, evals, peers) if failures else {}
+    if missing:  # the report stops at a missing model before it scores anything: nothing scored is kept
+        failures.clear()
+        batch.rows.clear()
+        batch.stemmed_rows.clear()
+        batch.inexact.clear()
+        for metric in plan:
+            metric.take_inexact()
     table = batch.table
     for row, (position, ev) in enumerate(placed):  # EvalTable.add, by columns (a hot loop)
         names = tuple(ev.peers)

@@ -3,7 +3,9 @@
 All give the same thing: evals in first-seen order, each with its peers
 (peer ID -> document) and its models (documents in model-ID order). Paths are
 relative to the current directory, as in the Perl. Documents in memory become
-evals the same way (:func:`config_from_documents`).
+evals the same way (:func:`config_from_documents`). An XML file of the plain shape that
+configurations are written in (ASCII, no entity, comment or DTD) is read without the XML
+parser, to the same evals (:func:`_plain_walk`); any other goes through lxml.
 """
 
 from __future__ import annotations
@@ -42,7 +44,6 @@ _SPACE_SET = frozenset(
     "\t\n\x0b\x0c\r \x85\xa0\u1680\u2028\u2029\u202f\u205f\u3000" + "".join(map(chr, range(0x2000, 0x200B)))
 )
 _SPACE = "".join(sorted(_SPACE_SET))
-_EDGE_SPACE = re.compile(f"\\A[{_SPACE}]+|[{_SPACE}]+\\Z")
 
 
 # Slots where Python has them for dataclasses (3.10+): a configuration may hold 100,000s of evals.
@@ -96,7 +97,7 @@ class XmlEval:
 def _trim(text: str) -> str:
     if text and not (text[0] in _SPACE_SET or text[-1] in _SPACE_SET):
         return text  # nothing to trim: the common case, without a regular expression
-    return _EDGE_SPACE.sub("", text)
+    return re.sub(f"\\A[{_SPACE}]+|[{_SPACE}]+\\Z", "", text)  # compiled once, when first needed
 
 
 def _text_nodes(element: etree._Element) -> list[str]:
@@ -320,7 +321,7 @@ def read_xml_evals(path: str) -> tuple[list[XmlEval], set[str]]:
     error first.
     """
     walk = _EvalWalk(path)
-    for _ in _walked(path, _read_events(path), walk):
+    for _ in _read_steps(path, walk)[0]:
         pass
     return list(walk.evals.values()), walk.peer_ids
 
@@ -337,9 +338,12 @@ class XmlEvalStream:
     """
 
     def __init__(self, path: str) -> None:
-        """Read the file now (and import the XML parser); walk nothing yet."""
+        """Read the file now (and import the XML parser, where the file is not plain); walk
+        nothing yet."""
         self._walk = _EvalWalk(path)
-        self._steps = _walked(path, _read_events(path), self._walk)
+        self._steps, walked = _read_steps(path, self._walk)
+        #: Whether the file was walked whole at once (a plain file): its steps then cost nothing.
+        self.walked = walked
         self.finished = False
 
     @property
@@ -365,10 +369,180 @@ class XmlEvalStream:
         return not self.finished
 
 
-def _read_events(path: str) -> Iterator[tuple[str, etree._Element]]:
-    """The XML events of a configuration file, read whole now."""
+def _read_steps(path: str, walk: _EvalWalk) -> tuple[Iterator[bool], bool]:
+    """The steps of the walk of a configuration file into ``walk`` (the file is read whole now),
+    and whether they are walked already: a plain file is, at once, without the XML parser
+    (:func:`_plain_walk`); any other is walked as the parser's events come."""
     opening, reading = f"cannot open configuration file {path}", f"cannot read configuration file {path}"
-    return _xml_events(path, read_file(path, ConfigError, opening, reading, limit=MAX_CONFIG_BYTES))
+    data = read_file(path, ConfigError, opening, reading, limit=MAX_CONFIG_BYTES)
+    plain = _plain_walk(path, data)
+    if plain is not None:
+        return _replayed(*plain, walk), True
+    return _walked(path, _xml_events(path, data), walk), False
+
+
+# A plain configuration: ASCII without control characters (tabs and newlines aside), entity
+# references, carriage returns or "]]>"; an optional XML declaration, then <ROUGE-EVAL>
+# holding only <EVAL ID="..."> elements, each holding only the leaves of _LEAVES in the usual
+# shape (tag names in capitals, double-quoted attributes, white space between elements). Such a
+# file is well-formed XML whose walk needs no parser; any other goes to the parser.
+_S = "[ \t\n]*"
+_TEXT = "[\t\n\x20-\x25\x27-\x3b\x3d-\x7e]*"  # no "<", "&" or control character
+_VALUE = '"([\x20\x21\x23-\x25\x27-\x3b\x3d-\x7e]*)"'  # and no '"', tab or newline
+_ID = f"[ \t\n]+ID{_S}={_S}{_VALUE}{_S}>"
+_FORMAT_LEAF = f"<INPUT-FORMAT[ \t\n]+TYPE{_S}={_S}{_VALUE}{_S}(?:/>|>{_TEXT}</INPUT-FORMAT>)"
+_PEERS_LEAF = f"<PEERS>((?:{_S}<P{_ID}{_TEXT}</P>)*){_S}</PEERS>"
+_MODELS_LEAF = f"<MODELS>((?:{_S}<M{_ID}{_TEXT}</M>)*){_S}</MODELS>"
+_XML_MAX_TEXT = 10_000_000  # libxml2's longest text or attribute value (no huge_tree)
+_PLAIN_ENCODINGS = ("utf-8", "us-ascii", "iso-8859-1")  # each reads ASCII as ASCII
+_PLAIN_HEAD = re.compile(
+    f'(?:<\\?xml[ \t\n]+version{_S}={_S}"1\\.0"'
+    f'(?:[ \t\n]+encoding{_S}={_S}"([A-Za-z0-9._-]*)")?'
+    f'(?:[ \t\n]+standalone{_S}={_S}"(?:yes|no)")?{_S}\\?>)?'
+    f"{_S}<ROUGE-EVAL(?:[ \t\n]+version{_S}={_S}{_VALUE})?{_S}>"
+)
+# An <EVAL> with its leaves in the usual order, each once: one match.
+_PLAIN_USUAL = re.compile(
+    f"{_S}<EVAL{_ID}{_S}<PEER-ROOT>({_TEXT})</PEER-ROOT>{_S}<MODEL-ROOT>({_TEXT})</MODEL-ROOT>"
+    f"{_S}{_FORMAT_LEAF}{_S}{_PEERS_LEAF}{_S}{_MODELS_LEAF}{_S}</EVAL>"
+)
+# Else the <EVAL>'s start, then its leaves in any order, one match each, up to its end (compiled
+# where first needed: most files never need them).
+_PLAIN_EVAL = f"{_S}<EVAL{_ID}"
+_PLAIN_LEAF = (
+    f"{_S}(?:<(PEER-ROOT|MODEL-ROOT)>({_TEXT})</\\1>|{_FORMAT_LEAF}|{_PEERS_LEAF}|{_MODELS_LEAF}|(</EVAL>))"
+)
+_PLAIN_PEER = re.compile(f"<P{_ID}({_TEXT})</P>")
+_PLAIN_MODEL = re.compile(f"<M{_ID}({_TEXT})</M>")
+_PLAIN_TAIL = re.compile(f"{_S}</ROUGE-EVAL>{_S}\\Z")
+
+
+class _PlainEval:
+    """What the leaves of one plain ``<EVAL>`` set, as the parser's walk sets them."""
+
+    __slots__ = ("peer_ids", "target")
+
+    def __init__(self, target: XmlEval, peer_ids: set[str]) -> None:
+        self.target, self.peer_ids = target, peer_ids
+
+    def root(self, name: str, text: str) -> None:
+        if text:  # an empty element has no text node: it sets nothing
+            if name == "PEER-ROOT":
+                self.target.peer_root = sys.intern(_trim(text))
+            else:
+                self.target.model_root = sys.intern(_trim(text))
+
+    def input_format(self, input_format: str) -> bool:
+        """False for an unknown format (the parser's walk reports it, with its line)."""
+        if not _FORMAT.match(input_format):
+            return False
+        self.target.input_format = sys.intern(input_format)
+        return True
+
+    def peers(self, block: str) -> None:
+        peers = self.target.peers
+        for peer_id, name in _PLAIN_PEER.findall(block):
+            peer_id = sys.intern(peer_id)
+            self.peer_ids.add(peer_id)
+            if name:
+                peers[peer_id] = _trim(name)
+
+    def models(self, block: str) -> None:
+        target = self.target
+        for model_id, name in _PLAIN_MODEL.findall(block):
+            model_id = sys.intern(model_id)
+            target.model_ids.append(model_id)
+            if name:
+                target.models[model_id] = _trim(name)
+
+
+def _plain_walk(path: str, data: bytes) -> Optional[tuple[_EvalWalk, list[str]]]:
+    """The walk of a plain configuration (see above), as the parser's walk would find it, and
+    the ID of each ``<EVAL>`` in the order written; None for any other file (or an unknown
+    input format: the parser's walk reports it, with its line)."""
+    if not data.isascii() or b"]]>" in data:
+        return None
+    text = data.decode("ascii")
+    if len(text) > _XML_MAX_TEXT and max(map(len, text.split("<"))) > _XML_MAX_TEXT:
+        return None  # a text or attribute that the parser refuses (or holds: it says which)
+    head = _PLAIN_HEAD.match(text)
+    if head is None or (head.group(1) or "utf-8").lower() not in _PLAIN_ENCODINGS:
+        return None
+    walk = _EvalWalk(path)
+    order: list[str] = []
+    evals, peer_ids, intern = walk.evals, walk.peer_ids, sys.intern
+    usual = _PLAIN_USUAL.match
+    find_peers, find_models = _PLAIN_PEER.findall, _PLAIN_MODEL.findall
+    shared: dict[str, str] = {}  # a root's text -> the root (the same from eval to eval)
+    position = head.end()
+    while True:
+        found = usual(text, position) or re.compile(_PLAIN_EVAL).match(text, position)
+        if found is None:
+            break
+        eval_id = found.group(1)
+        order.append(eval_id)
+        target = evals.get(eval_id)
+        if target is None:
+            target = evals[eval_id] = XmlEval(eval_id)
+        leaves = _PlainEval(target, peer_ids)
+        position = found.end()
+        if found.re is _PLAIN_USUAL:  # the common case, inline (a hot loop)
+            _, peer_root, model_root, input_format, peers, _, models, _ = found.groups()
+            if peer_root:  # an empty element has no text node: it sets nothing
+                target.peer_root = shared.get(peer_root) or shared.setdefault(
+                    peer_root, intern(_trim(peer_root))
+                )
+            if model_root:
+                target.model_root = shared.get(model_root) or shared.setdefault(
+                    model_root, intern(_trim(model_root))
+                )
+            if not leaves.input_format(input_format):
+                return None
+            for peer_id, name in find_peers(peers):
+                peer_id = intern(peer_id)
+                peer_ids.add(peer_id)
+                if name:
+                    target.peers[peer_id] = _trim(name)
+            for model_id, name in find_models(models):
+                model_id = intern(model_id)
+                target.model_ids.append(model_id)
+                if name:
+                    target.models[model_id] = _trim(name)
+            continue
+        next_leaf = re.compile(_PLAIN_LEAF).match
+        while True:
+            leaf = next_leaf(text, position)
+            if leaf is None:
+                return None
+            position = leaf.end()
+            root, root_text, input_format, peers, _, models, _, _ = leaf.groups()
+            if root is not None:
+                leaves.root(root, root_text)
+            elif input_format is not None:
+                if not leaves.input_format(input_format):
+                    return None
+            elif peers is not None:
+                leaves.peers(peers)
+            elif models is not None:
+                leaves.models(models)
+            else:
+                break
+    if _PLAIN_TAIL.match(text, position) is None:
+        return None
+    return walk, order
+
+
+def _replayed(found: _EvalWalk, order: list[str], walk: _EvalWalk) -> Iterator[bool]:
+    """The steps of a plain configuration's walk (already made: ``found``) into ``walk``: one
+    ``<EVAL>`` a step, opened or set again, as the parser's walk takes them."""
+    walk.peer_ids = found.peer_ids
+    evals = walk.evals
+    for eval_id in order:
+        if eval_id not in evals:
+            evals[eval_id] = entry = found.evals[eval_id]
+            walk.opened.append(entry)
+        walk.touched.add(eval_id)
+        yield True
 
 
 def _walked(path: str, events: Iterator[tuple[str, etree._Element]], walk: _EvalWalk) -> Iterator[bool]:

@@ -15,6 +15,7 @@ __all__ = [
     "OutputError",
     "RougeError",
     "UsageError",
+    "WorkerStopped",
     "described",
 ]
 
@@ -65,6 +66,13 @@ class OutputError(RougeError):
     """The report cannot be written (a full disk, a failing device)."""
 
     exit_code = 1
+
+
+class WorkerStopped(BaseException):
+    """A ``-j`` worker ended while this process computed: raised by the SIGCHLD handler wherever
+    this process was (not an ``Exception``: nothing on the way catches it); the pool's user
+    makes it the run's error. Here, so that the command catches it without importing the
+    workers' code (:mod:`rouge155py.workers`), which a run in one process does not need."""
 
 
 def described(value: object) -> str:

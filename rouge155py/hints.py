@@ -11,7 +11,7 @@ from typing import Iterable, Optional
 
 from .config import Eval
 from .errors import RougeError
-from .readers import read_sentences
+from .readers import Document, read_sentences
 from .text.normalize import counted_tokens
 
 __all__ = ["SAMPLED_EVALS", "unread_script_hint"]
@@ -19,6 +19,15 @@ __all__ = ["SAMPLED_EVALS", "unread_script_hint"]
 #: The evals looked at (their peers and models, up to :data:`_SAMPLED_SUMMARIES` summaries).
 SAMPLED_EVALS = 20
 _SAMPLED_SUMMARIES = 100
+
+
+def _unread_document(document: Document) -> bool:
+    """Whether a summary is such a one (see :func:`_unread`). A summary whose bytes are all
+    ASCII is not: the test needs letters of other scripts, which only other bytes make, and
+    its text is then not parsed (a SEE file's HTML, say)."""
+    if document.content().isascii():
+        return False
+    return _unread(read_sentences(document))
 
 
 def _unread(sentences: list[str]) -> bool:
@@ -44,7 +53,7 @@ def unread_script_hint(evals: Iterable[Eval]) -> Optional[str]:
                 break
             looked += 1
             try:
-                found += _unread(read_sentences(document))
+                found += _unread_document(document)
             except (RougeError, OSError, ValueError):
                 continue
     if not found:

@@ -1,9 +1,12 @@
 """``-j N``: N processes (this one and N - 1 workers) run the two steps one process runs.
 
-The executor of :func:`rouge155py.evaluation.evaluate` for ``-j``. The
+The executor of :func:`rouge155py.evaluation.evaluate` for ``-j``. A run whose
+evals are known at the start (a plain XML configuration, read at once, or any
+other source) and hold fewer than :data:`MIN_SHARED_PAIRS` (peer, model) pairs
+is made in this process alone: workers would make it slower. Else the
 workers (:mod:`rouge155py.workers`) start first. The evals are handed out in
-chunks as they become known: this process reads an XML configuration one child
-of the root at a time while the workers score the evals read before (step 1,
+chunks as they become known: this process reads an XML configuration that the
+parser reads one child of the root at a time while the workers score the evals read before (step 1,
 :func:`~rouge155py.batches.score_batch`); once it has read the file, it scores
 chunks too, between two looks at the workers. Each summary file is read and
 tokenized by one process only. A worker runs one task and has the next waiting
@@ -22,6 +25,7 @@ whatever happens (a pipe or standard input gives its bytes only once).
 from __future__ import annotations
 
 import math
+import os
 from collections import deque
 from typing import Any, Optional, Union
 
@@ -129,6 +133,12 @@ class _Evals:
         """Whether every eval is known."""
         return self._stream is None or self._stream.finished
 
+    def read_walked(self) -> None:
+        """Know every eval now where that costs no more than reading them later: the XML
+        configuration was walked whole at once (a plain one), or is none."""
+        if self._stream is not None and self._stream.walked:
+            self.read(None)
+
     @property
     def pending_count(self) -> int:
         """How many evals are known and not handed out."""
@@ -139,14 +149,15 @@ class _Evals:
         """Whether every eval is known and handed out."""
         return self.finished and not self._pending
 
-    def read(self, steps: int) -> None:
-        """Read a few more children of the XML's root."""
+    def read(self, steps: Optional[int]) -> None:
+        """Read a few more children of the XML's root (None: all of them)."""
         stream = self._stream
         if stream is None or stream.finished:
             return
-        for _ in range(steps):
+        while steps is None or steps > 0:
             if not stream.step():
                 break
+            steps = None if steps is None else steps - 1
         if not self._handed.isdisjoint(stream.touched):
             raise _Reopened
         stream.touched.clear()
@@ -195,11 +206,14 @@ class _Evals:
         return chunk, found
 
     def first(self, count: int) -> list[Eval]:
-        """Up to ``count`` of the first evals known now (an XML configuration read as it is
-        scored gives those read so far: none before the scoring starts)."""
+        """Up to ``count`` of the first evals known now (an XML configuration that the parser
+        reads as it is scored gives none before the scoring starts; a plain one, read at once,
+        gives its first)."""
         if self._config is not None:
             return self._config.evals[:count]
-        return [ev for ev, _ in list(self._pending)[:count] if isinstance(ev, Eval)]
+        if not self.finished:
+            return []
+        return [ev if isinstance(ev, Eval) else ev.documents() for ev, _ in list(self._pending)[:count]]
 
     def whole(self) -> EvalConfig:
         """The whole configuration: once every eval is known and taken, the evals as taken; else
@@ -229,21 +243,48 @@ class _Evals:
             self._add(ev)
 
 
+def min_shared_pairs() -> int:
+    """The fewest (peer, model) pairs that ``-j`` shares among processes: a smaller run is made in
+    this process alone, which is faster (workers cost their start, the evals and rows sent
+    between processes, and small tasks). ``ROUGE155PY_MIN_SHARED_PAIRS`` sets another number
+    (0: always share)."""
+    setting = os.environ.get("ROUGE155PY_MIN_SHARED_PAIRS", "").strip()
+    return int(setting) if setting.isdigit() else MIN_SHARED_PAIRS
+
+
+#: See :func:`min_shared_pairs`. On 2 cores, -j 2 took longer than -j 1 on 1,000 CNN-like pairs of
+#: about 60 words (one model each) and gained on 5,000 of them, and on 1,500 DUC-like pairs of
+#: 100 words with 4 models each (6,000 (peer, model) pairs).
+MIN_SHARED_PAIRS = 2000
+
+
 class WorkerRun:
     """The ``-j`` executor: this process and up to ``jobs - 1`` workers (fewer where descriptors
-    or processes run short; with none, this process runs every step alone, as it would)."""
+    or processes run short; with none, this process runs every step alone, as it would; none
+    either where the evals are known at the start and hold fewer than :func:`min_shared_pairs`
+    (peer, model) pairs)."""
 
     def __init__(self, jobs: int) -> None:
         self.jobs = jobs
         self.processes = 1  # once started: this one and the workers that could be started
         self._pool: Optional[Workers] = None
+        self._evals: Optional[_Evals] = None
+        self.alone = False  # too few pairs to share: this process makes the run as without -j
 
     def open(self, options: Options, config: Optional[EvalConfig]) -> _Evals:
-        """The run's evals: an XML configuration is read as the workers score (see the module)."""
-        return _Evals(options, config)
+        """The run's evals: an XML configuration is read as the workers score (see the module);
+        one that is read at once (a plain file), and any other, is known before they start."""
+        self._evals = _Evals(options, config)
+        self._evals.read_walked()
+        return self._evals
 
     def start(self) -> None:
-        """Start the workers (after the scorer is made: forked workers inherit it)."""
+        """Start the workers (after the scorer is made: forked workers inherit it), unless the
+        run is known to be too small to gain from them."""
+        evals = self._evals
+        if evals is not None and evals.finished and evals.pending_pairs < min_shared_pairs():
+            self.alone = True
+            return
         self._pool = Workers(min(self.jobs, max_workers()) - 1)
         self.processes = self._pool.count + 1
 
@@ -254,6 +295,10 @@ class WorkerRun:
 
     def score(self, evals: _Evals, options: Options, progress: Optional[ProgressFn]) -> list[ScoredBatch]:
         """Step 1 on every eval, by the workers and this process; the batches in any order."""
+        if self.alone:
+            from .evaluation import ThisProcess
+
+            return ThisProcess().score(evals, options, progress)
         assert self._pool is not None
         try:
             try:
@@ -269,6 +314,8 @@ class WorkerRun:
         self, tables: list[RowTable], options: Options, progress: Optional[ProgressFn] = None
     ) -> list[Union[Summary, Counts]]:
         """The bootstrap of the tables, in their order: a share to each worker, the last one here."""
+        if self.alone:
+            return summaries_here(tables, options, progress)
         assert self._pool is not None
         try:
             return _summarized(self._pool, options, tables, progress)

@@ -88,7 +88,8 @@ Options:
   -x: do not compute ROUGE-L.
   -z format: the configuration is a file list in this format (SEE, SPL, ISI, SIMPLE).
 Additions of rouge155py:
-  -j N, --jobs N: N processes, this one and N - 1 workers (same output as one).
+  -j N, --jobs N: N processes, this one and N - 1 workers (same output as one;
+      one for a run of fewer than 2,000 (peer, model) pairs, which workers slow).
   --format legacy|json|csv (--json): the output; JSON and CSV carry every
   instance's scores too. --signature: print the settings signature on stderr;
   --version: print the version.

@@ -21,7 +21,7 @@ from collections import deque
 from types import SimpleNamespace
 from typing import Any, Callable, NoReturn, Optional, TypeVar
 
-from .errors import RougeError
+from .errors import RougeError, WorkerStopped
 from .forked import DEFAULT_PIPE_BYTES, Pipe, Process, dumps, get_start_method, keep_only, wait
 
 __all__ = ["WorkerStopped", "Workers", "max_workers"]
@@ -98,12 +98,6 @@ def _trace() -> str:
     import traceback
 
     return traceback.format_exc()
-
-
-class WorkerStopped(BaseException):
-    """A worker ended while this process computed: raised by the SIGCHLD handler wherever this
-    process was (not an ``Exception``: nothing on the way catches it); the pool's user
-    makes it the run's error."""
 
 
 class Workers:

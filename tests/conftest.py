@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -9,6 +10,11 @@ from click.testing import CliRunner
 from reference.oracle import INSTALL, Oracle, find_oracle
 
 REPO = Path(__file__).resolve().parent.parent
+
+# -j shares even the small runs of the tests among processes (and the commands they start), so
+# that the workers are what they test; tests of the rule that keeps small runs in one process
+# set the number themselves.
+os.environ["ROUGE155PY_MIN_SHARED_PAIRS"] = "0"
 
 
 @pytest.fixture(scope="session")

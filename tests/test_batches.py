@@ -160,6 +160,35 @@ def test_a_missing_model_comes_before_any_scoring_error(tmp_path: Path) -> None:
         assert _outcome(_in_batches, eval_items(config), options, seed) == one
 
 
+def test_models_read_are_not_looked_up_again(tmp_path: Path, monkeypatch: Any) -> None:
+    """A model that was read exists: the Perl's -e test is made only once something failed, and a
+    missing model then still comes before the error met (a score the Perl dies on, here)."""
+    asked: list[str] = []
+    exists = SummaryFile.exists
+
+    def counted(document: SummaryFile) -> bool:
+        asked.append(document.path)
+        return exists(document)
+
+    monkeypatch.setattr(SummaryFile, "exists", counted)
+    files = []
+    for name in ("p1", "m1", "p2", "m2"):
+        (tmp_path / name).write_text(f"the dog {name}\n")
+        files.append(SummaryFile(str(tmp_path / name), "SPL"))
+    config = config_from_documents({"1": [files[0], files[2]]}, [[files[1]], [files[3]]])
+    options = Options(all_systems=True, max_ngram=2, wlcs_weight=1.2, resamples=10)
+    assert _outcome(evaluate, options, config)[0] == "ok"
+    assert asked == []
+    (tmp_path / "m1").write_text("")  # an empty model: ROUGE-W dies
+    assert _outcome(evaluate, options, config)[0] == "ComputeError"
+    assert sorted(asked) == [files[1].path, files[3].path]
+    (tmp_path / "m2").unlink()
+    one = _outcome(evaluate, options, config)
+    assert one[:2] == ("InputError", f"Cannot find model summary: {files[3].path}")
+    for seed in range(3):
+        assert _outcome(_in_batches, eval_items(config), options, seed) == one
+
+
 def test_stem_models_only_takes_the_stemmed_rows_the_perls_walk_plans(monkeypatch) -> None:
     # -m -M: peers are stemmed until the first model is read by ROUGE-L. Item 1 has no
     # reference, so the switch comes at item 2 of system "A"; "B" is never stemmed.

@@ -277,6 +277,25 @@ def test_the_hint_in_a_configuration_door_and_the_report_unchanged(tmp_path: Pat
     assert api.notes and api.notes[0].encode() == out.stderr.splitlines()[0]
 
 
+def test_the_hint_parses_no_summary_whose_bytes_are_ascii(monkeypatch) -> None:
+    """Letters of other scripts are never ASCII: such a summary is not parsed again for the hint."""
+    from rouge155py import hints
+    from rouge155py.config import Eval, read_xml_config
+    from rouge155py.readers import SummaryText
+
+    parsed = []
+    read = hints.read_sentences
+    monkeypatch.setattr(
+        hints, "read_sentences", lambda document: (parsed.append(document), read(document))[1]
+    )
+    monkeypatch.chdir(REPO)  # the example's paths are relative to the repository
+    config = read_xml_config("examples/duc-mini/rouge-config.xml")  # SEE files, all ASCII
+    assert hints.unread_script_hint(config.evals) is None and parsed == []
+    russian = SummaryText.of("Москва — столица России.", "SPL")
+    assert hints.unread_script_hint([Eval("1", {"1": russian}, [russian])]) is not None
+    assert parsed == [russian, russian]
+
+
 # -- -v tells the truth ---------------------------------------------------------
 
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import gc
+import random
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -10,7 +12,7 @@ from typing import Any
 import pytest
 
 from rouge155py.config import Eval, EvalConfig, XmlEval, read_file_list, read_xml_config, read_xml_evals
-from rouge155py.errors import ConfigError
+from rouge155py.errors import ConfigError, LimitError
 from rouge155py.readers import SummaryFile
 
 
@@ -303,6 +305,181 @@ def test_etc_passwd_is_not_read(tmp_path: Path) -> None:
         assert "root:" not in str(exc)
         return
     assert "root:" not in repr([vars(e) for e in config.evals])
+
+
+# ---------------------------------------------------------------------------
+# Plain configurations, read without the XML parser
+# ---------------------------------------------------------------------------
+
+_SPACES = ["", " ", "\n", "\t", "\n  ", " \n\t"]
+
+
+def _plain_config(rng: random.Random) -> str:
+    """A random configuration in the plain shape: leaves in any order, some repeated or missing,
+    empty or blank texts, eval IDs that repeat, optional declaration and version."""
+
+    def ws() -> str:
+        return rng.choice(_SPACES)
+
+    def text() -> str:
+        return rng.choice(["", " ", "x", f"{ws()}d{rng.randint(0, 9)}/a b.html{ws()}", "a>b", "1"])
+
+    def value() -> str:
+        return rng.choice(["", "1", "A", "x y", "a>b", "'q'", f"D{rng.randint(0, 3)}"])
+
+    def leaf() -> str:
+        kind = rng.choice(["PEER-ROOT", "MODEL-ROOT", "INPUT-FORMAT", "PEERS", "MODELS"])
+        if kind == "INPUT-FORMAT":
+            fmt = rng.choice(["SEE", "spl", "SPL", "Simple", "ISI", "BAD", ""])
+            end = rng.choice(["/>", "></INPUT-FORMAT>", f">{text()}</INPUT-FORMAT>"])
+            return f'<INPUT-FORMAT{rng.choice([" ", chr(10)])}TYPE{ws()}={ws()}"{fmt}"{ws()}{end}'
+        if kind in ("PEERS", "MODELS"):
+            tag = kind[0]
+            items = "".join(
+                f'{ws()}<{tag} ID{ws()}={ws()}"{value()}"{ws()}>{text()}</{tag}>'
+                for _ in range(rng.randint(0, 3))
+            )
+            return f"<{kind}>{items}{ws()}</{kind}>"
+        return f"<{kind}>{text()}</{kind}>"
+
+    usual = ["PEER-ROOT", "MODEL-ROOT", "INPUT-FORMAT", "PEERS", "MODELS"]
+    evals = []
+    for _ in range(rng.randint(0, 4)):
+        if rng.random() < 0.5:  # the usual order, each leaf once
+            leaves = [
+                f"<PEER-ROOT>{text()}</PEER-ROOT>",
+                f"<MODEL-ROOT>{text()}</MODEL-ROOT>",
+                f'<INPUT-FORMAT TYPE="{rng.choice(["SPL", "SEE", "spl", "BAD"])}">{ws()}</INPUT-FORMAT>',
+                f'<PEERS>{ws()}<P ID="{value()}">{text()}</P>{ws()}</PEERS>',
+                f'<MODELS>{ws()}<M ID="{value()}">{text()}</M>{ws()}</MODELS>',
+            ]
+            assert len(leaves) == len(usual)
+        else:
+            leaves = [leaf() for _ in range(rng.randint(0, 6))]
+        body = "".join(ws() + x for x in leaves)
+        evals.append(f'{ws()}<EVAL ID{ws()}={ws()}"{value()}"{ws()}>{body}{ws()}</EVAL>')
+    declaration = rng.choice(
+        [
+            "",
+            '<?xml version="1.0"?>\n',
+            '<?xml version="1.0" encoding="UTF-8"?>',
+            '<?xml version="1.0" encoding="iso-8859-1" ?>\n',
+            '<?xml version="1.0" encoding="UTF-16"?>',
+            '<?xml version="1.0" standalone="yes" ?>',
+        ]
+    )
+    version = rng.choice(["", ' version="1.0"', ' version = "2"'])
+    return f"{declaration}{ws()}<ROUGE-EVAL{version}{ws()}>{''.join(evals)}{ws()}</ROUGE-EVAL>{ws()}"
+
+
+_MUTATIONS = [
+    "&",
+    "&amp;",
+    "&#65;",
+    "<",
+    ">",
+    '"',
+    "'",
+    "\r",
+    "\x01",
+    "\x7f",
+    "\xe9",
+    "]]>",
+    "<!-- c -->",
+    "/",
+    "x",
+    " ",
+    "\t",
+    "<eval>",
+    "</P>",
+    "<P ID='1'>",
+    "=",
+    "<?pi?>",
+    "\x0b",
+]
+
+
+def _outcome(path: Path) -> Any:
+    """What reading the file gives: its evals and peer IDs, or its error's class and line."""
+    try:
+        evals, peer_ids = read_xml_evals(str(path))
+    except ConfigError as error:
+        return type(error).__name__, str(error)
+    return [vars(e) if hasattr(e, "__dict__") else repr(e) for e in evals], sorted(peer_ids)
+
+
+def test_plain_configurations_read_as_the_parser_reads_them(tmp_path: Path, monkeypatch: Any) -> None:
+    """Random plain files, and each with a random change (which may make it another shape, or
+    invalid): the same evals, peer IDs or error as the XML parser's walk gives; the plain files
+    are read without the parser."""
+    from rouge155py import config
+
+    plain_walk = config._plain_walk
+    taken = []
+
+    def counted(path: str, data: bytes) -> Any:
+        found = plain_walk(path, data)
+        taken.append(found is not None)
+        return found
+
+    rng = random.Random(23)
+    path = tmp_path / "config.xml"
+    plain = 0
+    for case in range(300):
+        document = _plain_config(rng)
+        variants = [document]
+        for _ in range(3):
+            at = rng.randrange(len(document) + 1)
+            if rng.random() < 0.2:
+                variants.append(document[:at] + document[at + 1 :])
+            else:
+                variants.append(document[:at] + rng.choice(_MUTATIONS) + document[at:])
+        for k, variant in enumerate(variants):
+            path.write_bytes(variant.encode("latin-1"))
+            monkeypatch.setattr(config, "_plain_walk", counted)
+            taken.clear()
+            fast = _outcome(path)
+            monkeypatch.setattr(config, "_plain_walk", lambda path, data: None)
+            assert _outcome(path) == fast, (case, k, variant)
+            types = re.findall(r'TYPE\s*=\s*"([^"]*)"', variant)
+            known = all(t.upper() in ("SEE", "SPL", "ISI", "SIMPLE") for t in types)
+            if k == 0 and known and "UTF-16" not in variant:
+                assert taken == [True], variant
+                plain += 1
+    assert plain > 150
+
+
+def test_a_text_longer_than_the_parser_reads_is_refused_as_it_refuses(tmp_path: Path) -> None:
+    path = tmp_path / "config.xml"
+    for size, refused in ((9_999_990, False), (10_000_001, True)):
+        path.write_text(
+            f'<ROUGE-EVAL>\n<EVAL ID="1"><PEER-ROOT>{"x" * size}</PEER-ROOT></EVAL>\n</ROUGE-EVAL>\n'
+        )
+        if refused:
+            with pytest.raises(LimitError, match="Text node too long"):
+                read_xml_evals(str(path))
+        else:
+            assert read_xml_evals(str(path))[0][0].peer_root == "x" * size
+
+
+def test_a_large_plain_configuration_is_read_without_the_parser(tmp_path: Path, monkeypatch: Any) -> None:
+    from rouge155py import config
+
+    monkeypatch.setattr(config, "_xml_events", None)  # calling the parser would fail
+    path = tmp_path / "config.xml"
+    evals = "".join(
+        f'<EVAL ID="D{k}">\n<PEER-ROOT>peers</PEER-ROOT>\n<MODEL-ROOT>models</MODEL-ROOT>\n'
+        f'<INPUT-FORMAT TYPE="SPL"></INPUT-FORMAT>\n<PEERS>\n<P ID="1">D{k}.P.1.spl</P>\n</PEERS>\n'
+        f'<MODELS>\n<M ID="A">D{k}.M.A.spl</M>\n<M ID="B">D{k}.M.B.spl</M>\n</MODELS>\n</EVAL>\n'
+        for k in range(2000)
+    )
+    path.write_text(f'<ROUGE-EVAL version="1.0">\n{evals}</ROUGE-EVAL>\n')
+    found = read_xml_config(str(path))
+    assert len(found.evals) == 2000 and found.peer_ids == {"1"}
+    assert found.evals[7].models == [
+        SummaryFile("models/D7.M.A.spl", "SPL"),
+        SummaryFile("models/D7.M.B.spl", "SPL"),
+    ]
 
 
 # ---------------------------------------------------------------------------

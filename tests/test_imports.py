@@ -144,11 +144,25 @@ def test_hyp_ref_run(tmp_path: Path) -> None:
 
 
 def test_xml_run(tmp_path: Path) -> None:
+    """A plain configuration is read without lxml; one with a comment (say) takes the parser."""
     modules = _modules_of_run(tmp_path, *XML_CONFIG)
-    assert "lxml.etree" in modules
-    _check_absent(modules, "multiprocessing", "rouge155py.parallel", "click")
+    _check_absent(modules, "lxml", "multiprocessing", "rouge155py.parallel", "click")
+    # A run in one process starts no worker: their code (and pickle) stays out.
+    _check_absent(modules, "rouge155py.workers", "rouge155py.forked", "_pickle")
+    # Nor the stages and metrics of other options: --lang, --dialect, -3, --paraphrases.
+    _check_absent(
+        modules,
+        "rouge155py.text.unicode",
+        "rouge155py.text.rouge_score",
+        "rouge155py.metrics.be",
+        "rouge155py.metrics.paraeval",
+    )
     if kernel_available():
         _check_absent(modules, "numpy")
+    commented = tmp_path / "commented.xml"
+    commented.write_text(Path(XML_CONFIG[-1]).read_text().replace("\n", "\n<!-- a comment -->\n", 1))
+    modules = _modules_of_run(tmp_path, *XML_CONFIG[:-1], str(commented))
+    assert "lxml.etree" in modules
 
 
 @pytest.mark.skipif(not kernel_available(), reason="the C kernel stems the Perl's tokens")

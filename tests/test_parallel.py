@@ -134,12 +134,13 @@ def test_one_system_id(tmp_path: Path) -> None:
     assert "\n2 ROUGE-1 " in write("text", single)
 
 
-@pytest.mark.parametrize("where", ["reopened", "root-level"])
+@pytest.mark.parametrize("where", ["reopened", "root-level", "reopened-plain"])
 def test_an_eval_set_again_after_it_was_handed_out(
     tmp_path: Path, where: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The XML adds a peer to the first eval at its end: the run starts again on the whole file."""
-    if where == "reopened":
+    """The XML adds a peer to the first eval at its end: the run starts again on the whole file
+    (a plain file, read at once before any eval is handed out, needs no new start)."""
+    if where.startswith("reopened"):
         tail = '<EVAL ID="E0000"><PEERS><P ID="3">late.P.3</P></PEERS></EVAL>\n'
     else:  # outside any EVAL, what is set goes to the eval whose ID is empty
         tail = ""
@@ -152,12 +153,14 @@ def test_an_eval_set_again_after_it_was_handed_out(
         text = text.replace("<ROUGE-EVAL>\n", "<ROUGE-EVAL>\n" + first, 1)
         text = text.replace("</ROUGE-EVAL>", '<PEERS><P ID="3">late.P.3</P></PEERS></ROUGE-EVAL>')
         Path(config).write_text(text)
+    if where == "reopened":  # a comment: the parser reads the file, as the evals are handed out
+        Path(config).write_text(Path(config).read_text().replace("<ROUGE-EVAL>\n", "<ROUGE-EVAL><!-- -->\n"))
     restarts = []
     restart = parallel._Evals.restart
     monkeypatch.setattr(parallel._Evals, "restart", lambda self: (restarts.append(1), restart(self))[1])
     report, _, error = _same_as_one_process(config)
     assert report and not error
-    assert restarts  # the case did come after the eval was handed out
+    assert bool(restarts) == (where != "reopened-plain")  # the case came after the eval was handed out
     assert "\n3 ROUGE-1 " in report
 
 
@@ -317,3 +320,47 @@ def test_a_forked_process_reaped_by_the_system() -> None:
         assert workers._stopped(child) == "a worker process stopped (exit status unknown)"
     finally:
         signal.signal(signal.SIGCHLD, previous)
+
+
+def test_a_run_too_small_to_share_is_made_in_one_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """-j starts no worker for a run known at the start to hold fewer (peer, model) pairs than
+    the rule's number (here 30 evals of 2 peers and 2 models: 120); the report is the same."""
+    config = _config(tmp_path, 30)
+    started: list[int] = []
+    pool = workers.Workers
+    monkeypatch.setattr(parallel, "Workers", lambda count: (started.append(count), pool(count))[1])
+    one = _outcome(config, 1)
+    monkeypatch.setenv("ROUGE155PY_MIN_SHARED_PAIRS", "121")
+    report = evaluate(_options(config, 2))
+    assert (report.processes, started) == (1, [])
+    assert (write("text", report), report.warnings) == one[:2]
+    monkeypatch.setenv("ROUGE155PY_MIN_SHARED_PAIRS", "120")
+    report = evaluate(_options(config, 2))
+    assert (report.processes, started) == (2, [1])
+    assert (write("text", report), report.warnings) == one[:2]
+    # A file that the parser reads is not known at the start: the workers start.
+    Path(config).write_text(Path(config).read_text().replace("<ROUGE-EVAL>\n", "<ROUGE-EVAL><!-- -->\n"))
+    monkeypatch.setenv("ROUGE155PY_MIN_SHARED_PAIRS", "121")
+    report = evaluate(_options(config, 2))
+    assert (report.processes, started) == (2, [1, 1])
+    monkeypatch.delenv("ROUGE155PY_MIN_SHARED_PAIRS")
+    assert parallel.min_shared_pairs() == parallel.MIN_SHARED_PAIRS == 2000
+
+
+def test_the_lang_hint_of_a_plain_configuration_under_j(tmp_path: Path) -> None:
+    """A plain XML configuration is read at once: -j looks at its first summaries for the --lang
+    hint as one process does (one that the parser reads as it is scored is not looked at)."""
+    (tmp_path / "p.spl").write_text("Москва — столица России.\n", encoding="utf-8")
+    (tmp_path / "m.spl").write_text("Москва является столицей.\n", encoding="utf-8")
+    config = tmp_path / "config.xml"
+    config.write_text(
+        f'<ROUGE-EVAL>\n<EVAL ID="1"><PEER-ROOT>{tmp_path}</PEER-ROOT><MODEL-ROOT>{tmp_path}</MODEL-ROOT>'
+        '<INPUT-FORMAT TYPE="SPL"/><PEERS><P ID="1">p.spl</P></PEERS><MODELS><M ID="A">m.spl</M></MODELS>'
+        "</EVAL>\n</ROUGE-EVAL>\n"
+    )
+    one = evaluate(_options(str(config), 1))
+    many = evaluate(_options(str(config), 2))
+    assert many.processes == 2
+    assert one.notes and many.notes == one.notes and "--lang" in one.notes[0]

@@ -10,11 +10,11 @@ from dataclasses import dataclass
 from typing import Callable, Optional
 
 from .base import Metric
-from .be import BasicElements
 from .lcs import Lcs, WeightedLcs
 from .ngram import NGram
-from .paraeval import ParaEval, variant_labels
 from .skipbigram import SkipBigram
+
+# Basic Elements (-3) and ParaEval (--paraphrases) are imported by the runs that use them.
 
 __all__ = ["REGISTRY", "MetricSettings", "metric_plan"]
 
@@ -57,6 +57,7 @@ class MetricSettings:
         if self.paraphrases is None:
             return {}
         from ..paraphrases import table_digest
+        from .paraeval import variant_labels
 
         parts = {"paraeval": "+".join(variant_labels(self.paraeval_variants))}
         parts["pp"] = f"sha256-{table_digest(self.paraphrases)}"
@@ -88,13 +89,18 @@ def _skip_bigrams(o: MetricSettings) -> list[Metric]:
 
 
 def _basic_elements(o: MetricSettings) -> list[Metric]:
-    return [BasicElements(o.be_mode)] if o.be_mode is not None else []
+    if o.be_mode is None:
+        return []
+    from .be import BasicElements
+
+    return [BasicElements(o.be_mode)]
 
 
 def _paraeval(o: MetricSettings) -> list[Metric]:
     if o.paraphrases is None:
         return []
     from ..paraphrases import TableSpec
+    from .paraeval import ParaEval, variant_labels
 
     spec = TableSpec(o.paraphrases, o.paraphrase_feature, o.paraphrase_threshold)
     return [ParaEval(variant, spec) for variant in variant_labels(o.paraeval_variants)]

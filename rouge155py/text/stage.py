@@ -11,7 +11,9 @@ from dataclasses import dataclass, replace
 from typing import Optional, Protocol
 
 from ..resources import load_data, stopword_file_digest, stopword_file_lines
-from . import rouge_score, tokenize, unicode
+from . import tokenize
+
+# The Unicode stage (--lang) and rouge-score's (--dialect) are imported by the runs that use them.
 
 __all__ = ["TextSettings", "TextStage", "text_stage"]
 
@@ -40,7 +42,11 @@ class TextSettings:
     @property
     def unicode_text(self) -> bool:
         """Whether the stage is ``--lang``'s Unicode one (any language but English)."""
-        return self.lang is not None and self.lang != unicode.ENGLISH
+        if self.lang is None:
+            return False
+        from . import unicode
+
+        return self.lang != unicode.ENGLISH
 
     @property
     def stems_across_evals(self) -> bool:
@@ -59,6 +65,8 @@ class TextSettings:
         if self.stopwords_file is not None:
             parts["sw"] = f"sha256-{stopword_file_digest(self.stopwords_file)}"
         if self.unicode_text:
+            from . import unicode
+
             stemmer = unicode.SNOWBALL_LANGUAGES.get(self.lang or "")
             parts["lang"] = self.lang or ""
             parts["tok"] = unicode.TOKENIZER_NAME
@@ -106,10 +114,15 @@ def text_stage(settings: TextSettings) -> TextStage:
     ``--stopwords FILE`` replaces the SMART list in either; the Unicode stage
     reads no data directory.
     """
-    if settings.dialect == rouge_score.DIALECT:
-        return rouge_score.RougeScoreTokenizer()
+    if settings.dialect is not None:
+        from . import rouge_score
+
+        if settings.dialect == rouge_score.DIALECT:
+            return rouge_score.RougeScoreTokenizer()
     user_list = stopword_file_lines(settings.stopwords_file) if settings.stopwords_file is not None else None
     if settings.unicode_text:
+        from . import unicode
+
         return unicode.UnicodeTokenizer(
             settings.lang or "",
             unicode.stopword_entries(user_list) if user_list is not None else frozenset(),

@@ -31,6 +31,15 @@ from .support import DATA, REPO, fuzz
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="FIFOs, /dev/zero, rlimits")
 
 CONFIG = str(REPO / "examples" / "duc-mini" / "rouge-config.xml")
+
+
+def parsed_config(tmp_path: Path) -> str:
+    """The example configuration with a comment: one that only the XML parser reads."""
+    path = tmp_path / "commented.xml"
+    path.write_text(Path(CONFIG).read_text().replace("\n", "\n<!-- a comment -->\n", 1))
+    return str(path)
+
+
 OVER = MAX_FILE_BYTES + 1
 
 
@@ -181,7 +190,7 @@ def test_standard_input_closed_is_an_input_error(tmp_path: Path, flag: str) -> N
 
 
 def test_libxml2_out_of_memory_is_not_invalid_xml(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     """libxml2 reports a failed allocation as a parse error (ERR_NO_MEMORY, "unknown error")."""
     from lxml import etree
@@ -192,9 +201,10 @@ def test_libxml2_out_of_memory_is_not_invalid_xml(
 
     monkeypatch.setattr(etree, "iterparse", no_memory)
     monkeypatch.setattr(etree, "fromstring", lambda *args, **kwargs: next(no_memory()))
+    config = parsed_config(tmp_path)
     with pytest.raises(MemoryError):
-        read_xml_config(CONFIG)
-    assert run(["-e", DATA, "-a", "-n", "1", CONFIG]) == 1
+        read_xml_config(config)
+    assert run(["-e", DATA, "-a", "-n", "1", config]) == 1
     assert capsys.readouterr().err == "rouge155py: error: out of memory\n"
 
 
@@ -223,8 +233,11 @@ runpy.run_module("rouge155py", run_name="__main__", alter_sys=True)
     ],
     ids=["MemoryError", "shared object"],
 )
-def test_an_import_out_of_memory_is_one_error_line(module: str, error: str, line: str) -> None:
-    args = [sys.executable, "-c", _FAILING_IMPORT, module, error, "-e", DATA, "-a", "-n", "1", CONFIG]
+def test_an_import_out_of_memory_is_one_error_line(
+    module: str, error: str, line: str, tmp_path: Path
+) -> None:
+    config = parsed_config(tmp_path)
+    args = [sys.executable, "-c", _FAILING_IMPORT, module, error, "-e", DATA, "-a", "-n", "1", config]
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     done = subprocess.run(args, cwd=REPO, env=env, capture_output=True, timeout=60, check=False)
     assert (done.returncode, done.stdout) == (1, b"")
