@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import inspect
 import os
+import sys
 from dataclasses import fields
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Literal, Mapping, Optional, Sequence, Union
 
@@ -23,6 +24,7 @@ from .evaluation import evaluate, paused_gc
 from .metrics.be import BE_MODES
 from .names import modern_name, options_for, perl_label
 from .options import DOOR_FIELDS, Options
+from .progress import ProgressFn, TerminalProgress, terminal_progress
 from .report import Report
 from .sources import SummaryLike, config_from_texts, text_format
 
@@ -188,7 +190,13 @@ class Rouge:
                 options["multi_ref"] = "best-f"
         self.options = Options(all_systems=True, **options)
 
-    def score(self, predictions: Predictions, references: References) -> Report:
+    def score(
+        self,
+        predictions: Predictions,
+        references: References,
+        *,
+        progress: Union[bool, ProgressFn, None] = None,
+    ) -> Report:
         """Score predictions against references, item by item.
 
         One rule on both sides: a ``str`` (or bytes) is one summary whose lines are its
@@ -199,11 +207,21 @@ class Rouge:
         (several references: choose ``multi_ref``); a list inside that list is an error. Both
         are any ordered iterables (lists, tuples, generators, pandas Series) of one length.
         Item i is eval ``str(i + 1)``; sentence boundaries matter to ROUGE-L and ROUGE-W.
+
+        ``progress``: ``True`` draws the command's progress line on stderr where it is a
+        terminal (after 2 s, erased at the end); a function ``progress(step, done, total)`` is
+        told each chunk of evals scored (step ``"scoring"``) and each table resampled
+        (``"bootstrap"``), e.g. to move a tqdm bar.
         """
-        with paused_gc():  # documents by the hundred thousand: see paused_gc
-            config = config_from_texts(predictions, references, text_format(self.options.be_mode))
-            check_multi_ref(self.options, config.evals)
-            report = evaluate(self.options, config)
+        reporter = _progress_function(progress)
+        try:
+            with paused_gc():  # documents by the hundred thousand: see paused_gc
+                config = config_from_texts(predictions, references, text_format(self.options.be_mode))
+                check_multi_ref(self.options, config.evals)
+                report = evaluate(self.options, config, reporter)
+        finally:
+            if isinstance(reporter, TerminalProgress):
+                reporter.close()
         report.rouge_types = self.rouge_types
         return report
 
@@ -213,6 +231,20 @@ class Rouge:
         from .incremental import RougeAccumulator
 
         return RougeAccumulator(self)
+
+
+def _progress_function(progress: Union[bool, ProgressFn, None]) -> Optional[ProgressFn]:
+    """What ``Rouge.score``'s ``progress`` asks for: a terminal line, the caller's function, or
+    nothing."""
+    if progress is None or progress is False:
+        return None
+    if progress is True:
+        return terminal_progress(sys.stderr, quiet=False)
+    if callable(progress):
+        return progress
+    raise UsageError(
+        f"progress must be True, False, None or a function (step, done, total), got {described(progress)}"
+    )
 
 
 if TYPE_CHECKING:  # score's keywords are Rouge's, for type checkers (typing_extensions: Python 3.9)

@@ -360,3 +360,47 @@ def test_the_dask_door_checks_its_arguments_before_it_needs_a_cluster() -> None:
         score_on_cluster(5, Rouge())
     with pytest.raises(UsageError, match=r"^peer_ids holds 1; expected system IDs as strings$"):
         score_on_cluster([], Rouge(), peer_ids=[1])
+
+
+def test_progress_function_is_told_each_step_and_the_report_is_the_same() -> None:
+    predictions = [f"the cat sat on mat {k}" for k in range(12)]
+    references = [f"a cat sat on the mat {k % 5}" for k in range(12)]
+    seen: list[tuple[str, int, int]] = []
+    told = Rouge(**FAST).score(predictions, references, progress=lambda *step: seen.append(step))
+    assert told.to_legacy() == Rouge(**FAST).score(predictions, references).to_legacy()
+    scoring = [step for step in seen if step[0] == "scoring"]
+    bootstrap = [step for step in seen if step[0] == "bootstrap"]
+    assert scoring and scoring[-1] == ("scoring", 12, 12)
+    assert [done for _, done, _ in scoring] == sorted(done for _, done, _ in scoring)
+    tables = len(told.results)  # one table a metric of the system: rouge1, rouge2, rougeLsum
+    assert bootstrap and bootstrap[-1] == ("bootstrap", tables, tables)
+
+
+def test_progress_true_draws_the_terminal_line_and_erases_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import io
+    import sys
+
+    import rouge155py.api as api
+    from rouge155py.progress import TerminalProgress
+
+    terminal = io.StringIO()
+    asked: list[tuple[object, bool]] = []
+
+    def drawn_at_once(stream: object, quiet: bool) -> TerminalProgress:
+        asked.append((stream, quiet))
+        return TerminalProgress(terminal, delay=0.0)
+
+    monkeypatch.setattr(api, "terminal_progress", drawn_at_once)
+    Rouge(**FAST).score(["the cat sat", "a dog ran"], ["a cat sat", "the dog ran"], progress=True)
+    assert asked == [(sys.stderr, False)]
+    drawn = terminal.getvalue()
+    assert "2/2 evals scored" in drawn
+    assert drawn.endswith("\r") and drawn.rstrip("\r").split("\r")[-1].strip() == ""  # erased at the end
+
+
+@pytest.mark.parametrize("bad", ["yes", 1, object()])
+def test_progress_must_be_a_flag_or_a_function(bad: object) -> None:
+    with pytest.raises(UsageError, match="progress must be"):
+        Rouge(**FAST).score(["the cat sat"], ["a cat sat"], progress=bad)  # type: ignore[arg-type]
