@@ -18,9 +18,10 @@ import sys
 from dataclasses import fields
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Literal, Mapping, Optional, Sequence, Union
 
+from .collector import paused_gc
 from .config import Eval
 from .errors import UsageError, described
-from .evaluation import evaluate, paused_gc
+from .evaluation import evaluate
 from .metrics.be import BE_MODES
 from .names import modern_name, options_for, perl_label
 from .options import DOOR_FIELDS, Options

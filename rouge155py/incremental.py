@@ -42,9 +42,9 @@ from typing import Any, Callable, Optional, Sequence, Union
 from ._kernel import notice_missing_kernel
 from .api import Predictions, References, check_multi_ref
 from .batches import EvalTable, ScoredBatch, TextItem, score_batch, summarize_batches, text_items
+from .collector import paused_gc
 from .engine import Grouped, RowTable
 from .errors import UsageError, described
-from .evaluation import paused_gc
 from .options import HoldsOptions, Options, as_options
 from .report import Report
 from .sources import item_eval, text_format

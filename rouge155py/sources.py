@@ -274,7 +274,8 @@ def text_inputs(
     for peer_id, items in systems.items():
         if len(items) != len(entries):
             raise UsageError(
-                f"{named[peer_id]} has {len(items)} items and references {len(entries)}: "
+                f"{named[peer_id]} has {len(items)} item{'s' if len(items) != 1 else ''} and references "
+                f"{len(entries)}: "
                 "one entry each per item"
             )
     # Strings, the common case, are taken as they are (an item's name is made only for an error).

@@ -207,4 +207,4 @@ def short_repr(report: Report) -> str:
     items = len(first[0].items) if first else 0
     means = " ".join(f"{v.name} {v.mean.fmeasure:.5f}" for v in first)
     more = " (first system)" if len(systems) > 1 else ""
-    return f"<Report: {head}, {items} items; mean F{more}: {means}>"
+    return f"<Report: {head}, {items} item{'s' if items != 1 else ''}; mean F{more}: {means}>"

@@ -75,7 +75,7 @@ def test_any_ordered_iterable_of_equal_length() -> None:
 def test_different_lengths_name_both() -> None:
     with pytest.raises(UsageError, match=r"^predictions has 2 items and references 3"):
         score(["a", "b"], ["a", "b", "c"], **FAST)
-    with pytest.raises(UsageError, match=r"^predictions\['B'\] has 1 items and references 2"):
+    with pytest.raises(UsageError, match=r"^predictions\['B'\] has 1 item and references 2"):
         score({"A": ["a", "b"], "B": iter(["a"])}, ["a", "b"], **FAST)
 
 

@@ -130,6 +130,8 @@ def test_repr_is_short() -> None:
     assert text.startswith("<Report: 1 system (1), 920 items; mean F: rouge1 ")
     several = score({"A": PREDICTIONS, "B": REFERENCES}, PREDICTIONS, resamples=5)
     assert repr(several).startswith("<Report: 2 systems (A, B), 23 items; mean F (first system): rouge1")
+    one = score(["the cat sat"], ["a cat sat"], resamples=10)
+    assert repr(one).startswith("<Report: 1 system (1), 1 item; mean F: rouge1 ")
 
 
 def test_several_systems_need_a_name_and_counts_have_no_scores() -> None:
