@@ -456,6 +456,22 @@ class _PlainEval:
                 target.models[model_id] = _trim(name)
 
 
+def _longest_run_over(text: str, mark: str, limit: int) -> bool:
+    """Whether ``text`` holds more than ``limit`` characters in a row without ``mark``, found
+    without copying it: such a run holds a whole block of ``limit // 2 + 1`` characters
+    aligned on a multiple of that size, and only a block without the mark is looked at further."""
+    if len(text) <= limit:
+        return False
+    block = limit // 2 + 1
+    for start in range(0, len(text) - block + 1, block):
+        if text.find(mark, start, start + block) != -1:
+            continue
+        end = text.find(mark, start + block)
+        if (len(text) if end == -1 else end) - (text.rfind(mark, 0, start) + 1) > limit:
+            return True
+    return False
+
+
 def _plain_walk(path: str, data: bytes) -> Optional[tuple[_EvalWalk, list[str]]]:
     """The walk of a plain configuration (see above), as the parser's walk would find it, and
     the ID of each ``<EVAL>`` in the order written; None for any other file (or an unknown
@@ -463,7 +479,7 @@ def _plain_walk(path: str, data: bytes) -> Optional[tuple[_EvalWalk, list[str]]]
     if not data.isascii() or b"]]>" in data:
         return None
     text = data.decode("ascii")
-    if len(text) > _XML_MAX_TEXT and max(map(len, text.split("<"))) > _XML_MAX_TEXT:
+    if _longest_run_over(text, "<", _XML_MAX_TEXT):
         return None  # a text or attribute that the parser refuses (or holds: it says which)
     head = _PLAIN_HEAD.match(text)
     if head is None or (head.group(1) or "utf-8").lower() not in _PLAIN_ENCODINGS:

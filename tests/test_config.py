@@ -462,6 +462,19 @@ def test_a_text_longer_than_the_parser_reads_is_refused_as_it_refuses(tmp_path: 
             assert read_xml_evals(str(path))[0][0].peer_root == "x" * size
 
 
+def test_the_run_check_is_its_definition_on_random_texts() -> None:
+    """The check for a run the parser refuses, without splitting the file: the longest piece
+    between two marks, as ``max(map(len, text.split(mark)))`` defines it."""
+    from rouge155py.config import _longest_run_over
+
+    rng = random.Random(11)
+    for _ in range(5000):
+        chance = rng.random()
+        text = "".join("<" if rng.random() < chance else "a" for _ in range(rng.randint(0, 80)))
+        limit = rng.randint(1, 30)
+        assert _longest_run_over(text, "<", limit) == (max(map(len, text.split("<"))) > limit), (text, limit)
+
+
 def test_a_large_plain_configuration_is_read_without_the_parser(tmp_path: Path, monkeypatch: Any) -> None:
     from rouge155py import config
 
