@@ -16,10 +16,9 @@ import inspect
 import os
 import sys
 from dataclasses import fields
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Literal, Mapping, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Any, Callable, Literal, Optional, Sequence, Union
 
 from .collector import paused_gc
-from .config import Eval
 from .errors import UsageError, described
 from .evaluation import evaluate
 from .metrics.be import BE_MODES
@@ -27,32 +26,16 @@ from .names import modern_name, options_for, perl_label
 from .options import DOOR_FIELDS, Options
 from .progress import ProgressFn, TerminalProgress, terminal_progress
 from .report import Report
-from .sources import SummaryLike, config_from_texts, text_format
+from .sources import Predictions, References, check_multi_ref, config_from_texts, text_format
 
 if TYPE_CHECKING:
     from .incremental import RougeAccumulator
 
-__all__ = ["OPTION_NAMES", "Rouge", "check_multi_ref", "score"]
+__all__ = ["OPTION_NAMES", "Rouge", "score"]
 
 #: The keyword arguments :class:`Rouge` and :func:`score` take: the fields of :class:`Options`
 #: but those of the doors (this door gives the evals itself).
 OPTION_NAMES = tuple(f.name for f in fields(Options) if f.name not in DOOR_FIELDS)
-
-
-def check_multi_ref(options: Options, evals: Iterable[Eval]) -> None:
-    """A ``UsageError`` naming the three rules where an eval has several references and
-    ``options`` chose none (``multi_ref``): the Python API never averages them silently."""
-    if options.multi_ref is not None:
-        return
-    for position, ev in enumerate(evals):
-        if len(ev.models) > 1:
-            raise UsageError(
-                f"item {position} has {len(ev.models)} references: choose how they combine with "
-                "multi_ref='average' (the Perl's -f A: counts summed over the references), "
-                "'best' (-f B: the reference of highest recall) or 'best-f' (rouge-score's rule: "
-                "per item and metric, the reference of highest F); if they are the sentences of one "
-                "reference, give it as one string ('\\n'.join(sentences)) or rouge155py.Sentences(sentences)"
-            )
 
 
 #: The options that ``rouge_types`` sets (:func:`rouge155py.names.options_for`).
@@ -71,10 +54,6 @@ METRIC_OPTIONS = (
 #: The rules for several references of an item (see :data:`rouge155py.options.MULTI_REF`).
 MultiRef = Literal["average", "best", "best-f"]
 PathLike = Union[str, "os.PathLike[str]"]
-#: One system's predictions, one summary per item, or system ID -> such an iterable.
-Predictions = Union[Iterable[SummaryLike], Mapping[Any, Iterable[SummaryLike]]]
-#: Each item's references: one summary or a list (a tuple) of them.
-References = Iterable[Union[SummaryLike, Sequence[SummaryLike]]]
 # The options whose default is None where giving it or not decides something (the API's default
 # metrics, ROUGE-L off under be_mode, a multi-reference rule chosen), as the keywords say.
 _UNSET = ("max_ngram", "lcs", "best_model")
@@ -218,7 +197,7 @@ class Rouge:
         try:
             with paused_gc():  # documents by the hundred thousand: see paused_gc
                 config = config_from_texts(predictions, references, text_format(self.options.be_mode))
-                check_multi_ref(self.options, config.evals)
+                check_multi_ref(self.options.multi_ref, config.evals)
                 report = evaluate(self.options, config, reporter)
         finally:
             if isinstance(reporter, TerminalProgress):

@@ -79,6 +79,7 @@ from .results import Counts, Row, Summary, eval_id_of
 from .sources import DEFAULT_PEER_ID, SummaryInput, SummaryLike, item_eval, text_format, text_inputs
 
 __all__ = [
+    "CHUNK_EVALS",
     "EvalItem",
     "EvalRecord",
     "EvalTable",
@@ -91,6 +92,7 @@ __all__ = [
     "eval_items",
     "peer_id_list",
     "score_batch",
+    "score_in_chunks",
     "summaries_here",
     "summarize_batches",
     "text_items",
@@ -506,6 +508,38 @@ def _differing(theirs: tuple[Any, ...], ours: tuple[Any, ...]) -> list[str]:
     return sorted(
         f.name for a, b in zip(theirs, ours) for f in fields(b) if getattr(a, f.name) != getattr(b, f.name)
     )
+
+
+#: Evals scored at a time in one process, between two words to ``progress``.
+CHUNK_EVALS = 256
+
+
+def score_in_chunks(
+    entries: list[Eval], options: Options, progress: Optional[ProgressFn], size: int, owned: bool
+) -> list[ScoredBatch]:
+    """One batch of every eval in this process, scored ``size`` evals at a time and merged as
+    it goes (each chunk's documents are then dropped, and its evals too where ``owned``: the
+    list is emptied): the rows grow in place instead of being copied once more at the end.
+    ``progress`` hears ``("scoring", done, total)`` after each chunk."""
+    total = len(entries)
+    chunks = [entries[start : start + size] for start in range(0, total, size)]
+    if owned:
+        entries.clear()  # only the chunks hold the evals now
+    chunks.reverse()
+    merged: Optional[ScoredBatch] = None
+    done = 0
+    while chunks:
+        chunk = chunks.pop()
+        batch = score_batch([EvalItem(done + k, ev) for k, ev in enumerate(chunk)], options)
+        if merged is None:
+            merged = batch
+        else:
+            merged.extend(batch)
+        done += len(chunk)
+        del chunk, batch
+        if progress is not None:
+            progress("scoring", done, total)
+    return [] if merged is None else [merged]
 
 
 def summaries_here(

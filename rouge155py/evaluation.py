@@ -17,7 +17,16 @@ from __future__ import annotations
 from typing import Callable, Iterator, Optional, Protocol, Union
 
 from ._kernel import notice_missing_kernel
-from .batches import EvalItem, ScoredBatch, batch_scorer, score_batch, summaries_here, summarize_batches
+from .batches import (
+    CHUNK_EVALS,
+    EvalItem,
+    ScoredBatch,
+    batch_scorer,
+    score_batch,
+    score_in_chunks,
+    summaries_here,
+    summarize_batches,
+)
 from .collector import paused_gc
 from .config import Eval, EvalConfig
 from .engine import RowTable, table_summaries
@@ -42,9 +51,6 @@ __all__ = [
     "executor_for",
     "load_config",
 ]
-
-# Evals scored at a time in this process, between two words to ``progress``.
-_CHUNK_EVALS = 256
 
 
 class Evals(Protocol):
@@ -116,29 +122,11 @@ class ThisProcess:
         """Nothing to start."""
 
     def score(self, evals: Evals, options: Options, progress: Optional[ProgressFn]) -> list[ScoredBatch]:
-        """One batch of every eval, scored a chunk at a time and merged as it goes (each chunk's
-        documents are then dropped, and its evals too where the run read them): the rows grow
-        in place instead of being copied once more at the end."""
-        entries = evals.whole().evals
-        total = len(entries)
-        chunks = [entries[start : start + _CHUNK_EVALS] for start in range(0, total, _CHUNK_EVALS)]
-        if isinstance(evals, _Read) and evals.owned:
-            entries.clear()  # only the chunks hold the evals now
-        chunks.reverse()
-        merged: Optional[ScoredBatch] = None
-        done = 0
-        while chunks:
-            chunk = chunks.pop()
-            batch = score_batch([EvalItem(done + k, ev) for k, ev in enumerate(chunk)], options)
-            if merged is None:
-                merged = batch
-            else:
-                merged.extend(batch)
-            done += len(chunk)
-            del chunk, batch
-            if progress is not None:
-                progress("scoring", done, total)
-        return [] if merged is None else [merged]
+        """One batch of every eval, scored a chunk at a time and merged as it goes
+        (:func:`~rouge155py.batches.score_in_chunks`); the evals are dropped as they are scored
+        where the run read them."""
+        owned = isinstance(evals, _Read) and evals.owned
+        return score_in_chunks(evals.whole().evals, options, progress, CHUNK_EVALS, owned)
 
     summaries = staticmethod(summaries_here)
 
@@ -161,7 +149,7 @@ class Threads(ThisProcess):
 
         entries = evals.whole().evals
         total = len(entries)
-        size = max(1, min(_CHUNK_EVALS, -(-total // self.jobs)))
+        size = max(1, min(CHUNK_EVALS, -(-total // self.jobs)))
         with ThreadPoolExecutor(self.jobs) as pool:
             futures = [
                 pool.submit(

@@ -40,14 +40,13 @@ from dataclasses import fields
 from typing import Any, Callable, Optional, Sequence, Union
 
 from ._kernel import notice_missing_kernel
-from .api import Predictions, References, check_multi_ref
 from .batches import EvalTable, ScoredBatch, TextItem, score_batch, summarize_batches, text_items
 from .collector import paused_gc
 from .engine import Grouped, RowTable
 from .errors import UsageError, described
 from .options import HoldsOptions, Options, as_options
 from .report import Report
-from .sources import item_eval, text_format
+from .sources import Predictions, References, check_multi_ref, item_eval, text_format
 
 __all__ = ["RougeAccumulator"]
 
@@ -184,7 +183,7 @@ class RougeAccumulator:
         if self.options.multi_ref is None:  # items with several references need a rule, as in score()
             text = text_format(self.options.be_mode)
             check_multi_ref(
-                self.options, (item_eval(i.index, i.predictions, i.references, text) for i in items)
+                self.options.multi_ref, (item_eval(i.index, i.predictions, i.references, text) for i in items)
             )
         notice_missing_kernel()
         with paused_gc():

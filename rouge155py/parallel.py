@@ -29,7 +29,7 @@ import os
 from collections import deque
 from typing import Any, Optional, Union
 
-from .batches import EvalItem, ScoredBatch, score_batch, summaries_here
+from .batches import CHUNK_EVALS, EvalItem, ScoredBatch, score_batch, score_in_chunks, summaries_here
 from .config import Eval, EvalConfig, XmlEval, XmlEvalStream
 from .engine import RowTable
 from .errors import RougeError, UsageError
@@ -296,9 +296,7 @@ class WorkerRun:
     def score(self, evals: _Evals, options: Options, progress: Optional[ProgressFn]) -> list[ScoredBatch]:
         """Step 1 on every eval, by the workers and this process; the batches in any order."""
         if self.alone:
-            from .evaluation import ThisProcess
-
-            return ThisProcess().score(evals, options, progress)
+            return score_in_chunks(evals.whole().evals, options, progress, CHUNK_EVALS, owned=False)
         assert self._pool is not None
         try:
             try:

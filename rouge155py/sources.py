@@ -32,12 +32,15 @@ __all__ = [
     "AlignedFiles",
     "FileList",
     "JsonlFile",
+    "Predictions",
+    "References",
     "Sentences",
     "Source",
     "SummaryInput",
     "SummaryLike",
     "XmlFile",
     "by_system_id",
+    "check_multi_ref",
     "config_from_texts",
     "empty_note",
     "hypothesis_systems",
@@ -98,6 +101,28 @@ T = TypeVar("T")
 _SUMMARY = "a str, bytes or a list of sentence strings"
 #: The peer ID of a single system given as a list (pyrouge's default system ID).
 DEFAULT_PEER_ID = "1"
+
+
+#: One system's predictions, one summary per item, or system ID -> such an iterable.
+Predictions = Union[Iterable[SummaryLike], Mapping[Any, Iterable[SummaryLike]]]
+#: Each item's references: one summary or a list (a tuple) of them.
+References = Iterable[Union[SummaryLike, Sequence[SummaryLike]]]
+
+
+def check_multi_ref(multi_ref: Optional[str], evals: Iterable[Eval]) -> None:
+    """A ``UsageError`` naming the three rules where an eval has several references and no
+    rule was chosen (``multi_ref`` None): the Python API never averages them silently."""
+    if multi_ref is not None:
+        return
+    for position, ev in enumerate(evals):
+        if len(ev.models) > 1:
+            raise UsageError(
+                f"item {position} has {len(ev.models)} references: choose how they combine with "
+                "multi_ref='average' (the Perl's -f A: counts summed over the references), "
+                "'best' (-f B: the reference of highest recall) or 'best-f' (rouge-score's rule: "
+                "per item and metric, the reference of highest F); if they are the sentences of one "
+                "reference, give it as one string ('\\n'.join(sentences)) or rouge155py.Sentences(sentences)"
+            )
 
 
 def summary_document(summary: SummaryInput, input_format: str, name: str) -> SummaryText:

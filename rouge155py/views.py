@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, NamedTuple, Optional
+from typing import TYPE_CHECKING, Any, NamedTuple, Optional, Protocol, Union
 
 from .errors import UsageError
 from .names import modern_name
@@ -21,9 +21,9 @@ from .results import MetricResult, eval_id_of
 from .scoring import fmt5
 
 if TYPE_CHECKING:
-    from .report import Report
+    from .options import Options
 
-__all__ = ["MetricScores", "Score", "item_positions", "report_dict", "report_frame", "short_repr"]
+__all__ = ["MetricScores", "Score", "Viewed", "item_positions", "report_dict", "report_frame", "short_repr"]
 
 _FIELDS = ("precision", "recall", "fmeasure")
 
@@ -138,7 +138,21 @@ class MetricScores:
         return f"<MetricScores {self.name} of system {self.system}: {len(self.items)} items, mean F {f:.5f}>"
 
 
-def _views(report: Report) -> list[MetricScores]:
+class Viewed(Protocol):
+    """What the views read of a report (:class:`~rouge155py.report.Report` is one)."""
+
+    options: Options
+
+    @property
+    def systems(self) -> list[str]: ...
+
+    @property
+    def names(self) -> list[str]: ...
+
+    def __getitem__(self, key: Union[str, tuple[str, str]]) -> MetricScores: ...
+
+
+def _views(report: Viewed) -> list[MetricScores]:
     """The report's views, one per (system, name), in its order."""
     return [report[name, system] for system in report.systems for name in report.names]
 
@@ -151,7 +165,7 @@ def _ids_if_not_items(views: list[MetricScores]) -> Optional[list[str]]:
     return None if ids == [str(k + 1) for k in range(len(ids))] else ids
 
 
-def report_dict(report: Report) -> dict[str, Any]:
+def report_dict(report: Viewed) -> dict[str, Any]:
     """The report as a JSON-ready dict in rouge-score's vocabulary (see :meth:`Report.to_dict`)."""
     from ._version import __version__
 
@@ -174,7 +188,7 @@ def report_dict(report: Report) -> dict[str, Any]:
     return document
 
 
-def report_frame(report: Report) -> Any:
+def report_frame(report: Viewed) -> Any:
     """The items as a pandas DataFrame (see :meth:`Report.to_frame`)."""
     try:
         import pandas as pd  # type: ignore[import-untyped,unused-ignore]
@@ -195,7 +209,7 @@ def report_frame(report: Report) -> Any:
     return pd.DataFrame(columns).set_index("item")
 
 
-def short_repr(report: Report) -> str:
+def short_repr(report: Viewed) -> str:
     """One line: systems, items, names and each one's mean F."""
     systems, names = report.systems, report.names
     shown = ", ".join(systems[:3]) + (", ..." if len(systems) > 3 else "")
