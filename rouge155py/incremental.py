@@ -40,7 +40,16 @@ from dataclasses import fields
 from typing import Any, Callable, Optional, Sequence, Union
 
 from ._kernel import notice_missing_kernel
-from .batches import EvalTable, ScoredBatch, TextItem, score_batch, summarize_batches, text_items
+from .batches import (
+    EvalItem,
+    EvalTable,
+    Item,
+    ScoredBatch,
+    TextItem,
+    score_batch,
+    summarize_batches,
+    text_items,
+)
 from .collector import paused_gc
 from .engine import Grouped, RowTable
 from .errors import UsageError, described
@@ -180,14 +189,16 @@ class RougeAccumulator:
         if not items:
             return
         self._check(ids is not None)
+        scored: Sequence[Item] = items
         if self.options.multi_ref is None:  # items with several references need a rule, as in score()
             text = text_format(self.options.be_mode)
-            check_multi_ref(
-                self.options.multi_ref, (item_eval(i.index, i.predictions, i.references, text) for i in items)
-            )
+            # Their evals are made once: checked here, then scored as they are.
+            placed = [EvalItem(i.index, item_eval(i.index, i.predictions, i.references, text)) for i in items]
+            check_multi_ref(None, (item.entry for item in placed))
+            scored = placed
         notice_missing_kernel()
         with paused_gc():
-            batch = score_batch(items, self.options)
+            batch = score_batch(scored, self.options)
         self._batch.extend(batch)
         self._by_id = ids is not None
         self._count += len(items)
