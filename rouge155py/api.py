@@ -197,7 +197,7 @@ class Rouge:
         try:
             with paused_gc():  # documents by the hundred thousand: see paused_gc
                 config = config_from_texts(predictions, references, text_format(self.options.be_mode))
-                check_multi_ref(self.options.multi_ref, config.evals)
+                check_multi_ref(self.options.multi_ref, config.model_counts())
                 report = evaluate(self.options, config, reporter)
         finally:
             if isinstance(reporter, TerminalProgress):

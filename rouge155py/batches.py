@@ -48,12 +48,13 @@ from typing import (
     Union,
 )
 
-from .config import Eval, EvalConfig
+from .config import Eval, EvalConfig, TextConfig
 from .engine import (
     Grouped,
     RowTable,
     Scorer,
     instance_tables,
+    kernel_grouped,
     merge_rows,
     metric_result,
     score_evals,
@@ -80,6 +81,7 @@ from .sources import DEFAULT_PEER_ID, SummaryInput, SummaryLike, item_eval, text
 
 __all__ = [
     "CHUNK_EVALS",
+    "TEXT_CHUNK",
     "EvalItem",
     "EvalRecord",
     "EvalTable",
@@ -93,6 +95,8 @@ __all__ = [
     "peer_id_list",
     "score_batch",
     "score_in_chunks",
+    "score_text_chunks",
+    "score_texts",
     "summaries_here",
     "summarize_batches",
     "text_items",
@@ -445,6 +449,76 @@ def score_batch(items: Iterable[Item], options: Union[Options, HoldsOptions]) ->
     return batch
 
 
+def score_texts(config: TextConfig, start: int, stop: int, options: Options) -> ScoredBatch:
+    """Step 1 for items ``start`` to ``stop - 1`` of texts held by columns: the C kernel scores
+    them from the columns where it applies (no document is made), else :func:`score_batch`
+    scores their evals. The same batch either way."""
+    plan = metric_plan(options.metrics)
+    stop = min(stop, config.items)
+    if plan and stop > start and config.input_format == "SPL" and _switch(options, plan) is None:
+        check_resamples(options.counting, options.resampling)
+        kernel = batch_scorer(options).kernel(plan)
+        peers = options.selection.evaluated(config.peer_ids)
+        if kernel is not None and peers:
+            starts = config.starts
+            first, last = starts[start], starts[stop]
+            if last - first == stop - start:  # one model an item, the common case
+                spans = array("i", range(stop - start + 1))
+            else:
+                spans = array("i", [at - first for at in starts[start : stop + 1]])
+            values = kernel.text_rows(
+                [config.peer_texts[peer_id][start:stop] for peer_id in peers],
+                config.model_texts[first:last],
+                spans,
+            )
+            if values is not None:
+                return _text_batch(config, start, stop, options, plan, peers, values)
+    return score_batch(
+        [EvalItem(start + k, ev) for k, ev in enumerate(config.evals_between(start, stop))], options
+    )
+
+
+def _text_batch(
+    config: TextConfig,
+    start: int,
+    stop: int,
+    options: Options,
+    plan: list[Metric],
+    peers: list[str],
+    values: array,
+) -> ScoredBatch:
+    """The batch of the kernel's rows of items ``start`` to ``stop - 1`` (every item holds every peer)."""
+    batch = ScoredBatch(options.rows_settings, tuple(metric.label for metric in plan))
+    eval_ids = [str(k + 1) for k in range(start, stop)]
+    groups = [(peer_id, [eval_id + "." + peer_id for eval_id in eval_ids]) for peer_id in peers]
+    batch.rows = kernel_grouped(len(plan), groups, values)
+    table = batch.table
+    table.positions = array("q", range(start, stop))
+    table.eval_ids = eval_ids
+    table.peer_ids = [tuple(config.peer_texts)] * (stop - start)
+    starts = config.starts
+    table.models = array("q", [starts[k + 1] - starts[k] for k in range(start, stop)])
+    return batch
+
+
+def score_text_chunks(
+    config: TextConfig, options: Options, progress: Optional[ProgressFn], size: int
+) -> list[ScoredBatch]:
+    """:func:`score_in_chunks` for texts held by columns: one batch of every item, scored
+    ``size`` items at a time by :func:`score_texts`."""
+    merged: Optional[ScoredBatch] = None
+    total = config.items
+    for start in range(0, total, size):
+        batch = score_texts(config, start, start + size, options)
+        if merged is None:
+            merged = batch
+        else:
+            merged.extend(batch)
+        if progress is not None:
+            progress("scoring", min(total, start + size), total)
+    return [] if merged is None else [merged]
+
+
 def _stand_ins(records: list[EvalRecord]) -> list[Eval]:
     """The evals as the summary sees them: IDs, peers and numbers of models, without texts.
 
@@ -512,6 +586,8 @@ def _differing(theirs: tuple[Any, ...], ours: tuple[Any, ...]) -> list[str]:
 
 #: Evals scored at a time in one process, between two words to ``progress``.
 CHUNK_EVALS = 256
+#: Items of texts held by columns scored at a time (no document is made for them: larger chunks).
+TEXT_CHUNK = 2048
 
 
 def score_in_chunks(

@@ -11,6 +11,7 @@ parser, to the same evals (:func:`_plain_walk`); any other goes through lxml.
 from __future__ import annotations
 
 import io
+import operator
 import os
 import re
 import sys
@@ -19,7 +20,7 @@ from typing import TYPE_CHECKING, Iterator, Mapping, NoReturn, Optional, Sequenc
 
 from .errors import ConfigError, LimitError
 from .files import MAX_CONFIG_BYTES, read_file
-from .readers.document import Document, SummaryFile
+from .readers.document import Document, SummaryFile, SummaryText
 
 if TYPE_CHECKING:  # lxml is imported only when an XML configuration is read
     from lxml import etree
@@ -28,6 +29,7 @@ __all__ = [
     "INPUT_FORMATS",
     "Eval",
     "EvalConfig",
+    "TextConfig",
     "XmlEval",
     "XmlEvalStream",
     "config_from_documents",
@@ -67,6 +69,76 @@ class EvalConfig:
     evals: list[Eval]
     peer_ids: set[str]
     notes: list[str] = field(default_factory=list)
+
+    def first(self, count: int) -> list[Eval]:
+        """The first ``count`` evals (or all)."""
+        return self.evals[:count]
+
+    def model_counts(self) -> Iterator[int]:
+        """The number of models of each eval, in order."""
+        return (len(ev.models) for ev in self.evals)
+
+
+class TextConfig(EvalConfig):
+    """Evals ``1``..``N`` of summaries in memory, held by columns: the texts of each peer (one
+    per item) and every item's models end to end (item i's are ``models[starts[i]:starts[i + 1]]``).
+
+    A text is the bytes its SPL (or SIMPLE) file would hold, as latin-1 characters. The
+    evals (documents named as ``peer_name`` and ``model_name`` say) are made only where a
+    step asks for them; the C kernel takes the columns as they are.
+    """
+
+    def __init__(
+        self,
+        peers: Mapping[str, list[str]],
+        models: list[str],
+        starts: Sequence[int],
+        input_format: str,
+        peer_name: str = "summary {item} of peer {peer}",
+        model_name: str = "model {model} of item {item}",
+    ) -> None:
+        self.peer_texts, self.model_texts, self.starts = dict(peers), models, starts
+        self.input_format, self.peer_name, self.model_name = input_format, peer_name, model_name
+        self.items = len(starts) - 1
+        for peer_id, texts in self.peer_texts.items():
+            if len(texts) != self.items:
+                raise ConfigError(f"peer {peer_id!r} has {len(texts)} summaries for {self.items} items")
+        # As in a configuration file, the peers are those its evals name: none without items.
+        self.peer_ids = set(self.peer_texts) if self.items else set()
+        self.notes = []
+
+    @property  # type: ignore[override]
+    def evals(self) -> list[Eval]:
+        """Every eval, made now (and kept)."""
+        made = self.__dict__.get("_evals")
+        if made is None:
+            made = self.__dict__["_evals"] = self.evals_between(0, self.items)
+        return made  # type: ignore[no-any-return]
+
+    def evals_between(self, start: int, stop: int) -> list[Eval]:
+        """Evals ``start + 1``..``stop``, made anew (items ``start`` to ``stop - 1``)."""
+        fmt, starts, models = self.input_format, self.starts, self.model_texts
+        peer_name, model_name = self.peer_name, self.model_name
+        return [
+            Eval(
+                str(i + 1),
+                {
+                    peer_id: SummaryText(texts[i], fmt, peer_name.format(item=i + 1, peer=peer_id))
+                    for peer_id, texts in self.peer_texts.items()
+                },
+                [
+                    SummaryText(models[at], fmt, model_name.format(model=at - starts[i] + 1, item=i + 1))
+                    for at in range(starts[i], starts[i + 1])
+                ],
+            )
+            for i in range(start, min(stop, self.items))
+        ]
+
+    def first(self, count: int) -> list[Eval]:
+        return self.evals_between(0, count)
+
+    def model_counts(self) -> Iterator[int]:
+        return map(operator.sub, self.starts[1:], self.starts[:-1])
 
 
 @dataclass(**_SLOTS)

@@ -40,6 +40,7 @@ __all__ = [
     "eval_positions",
     "group_rows",
     "instance_tables",
+    "kernel_grouped",
     "merge_rows",
     "metric_result",
     "score_evals",
@@ -202,7 +203,7 @@ def score_evals(
     if kernel is not None:
         found = kernel.rows(evals, peers)
         if found is not None:
-            return _kernel_grouped(len(plan), *found)
+            return kernel_grouped(len(plan), *found)
     try:
         tasks = plan_tasks(scorer.text, evals, plan, peers, stem_now)
         return group_rows(tasks, scorer.rows(plan, tasks))
@@ -210,7 +211,7 @@ def score_evals(
         scorer.corpus.clear()
 
 
-def _kernel_grouped(metrics: int, groups: list[tuple[str, list[str]]], values: array) -> Grouped:
+def kernel_grouped(metrics: int, groups: list[tuple[str, list[str]]], values: array) -> Grouped:
     """The kernel's rows (per metric, per instance of each peer in turn) per (peer ID, metric index)."""
     grouped: Grouped = {}
     pairs = sum(len(ids) for _, ids in groups)

@@ -14,21 +14,24 @@ one of its quirks (``-m`` with ``-M``).
 
 from __future__ import annotations
 
-from typing import Callable, Iterator, Optional, Protocol, Union
+from typing import TYPE_CHECKING, Callable, Iterator, Optional, Protocol, Union
 
 from ._kernel import notice_missing_kernel
 from .batches import (
     CHUNK_EVALS,
+    TEXT_CHUNK,
     EvalItem,
     ScoredBatch,
     batch_scorer,
     score_batch,
     score_in_chunks,
+    score_text_chunks,
+    score_texts,
     summaries_here,
     summarize_batches,
 )
 from .collector import paused_gc
-from .config import Eval, EvalConfig
+from .config import Eval, EvalConfig, TextConfig
 from .engine import RowTable, table_summaries
 from .errors import RougeError, UsageError
 from .hints import SAMPLED_EVALS, unread_script_hint
@@ -40,6 +43,9 @@ from .progress import ProgressFn
 from .readers import Document
 from .report import Report
 from .results import Counts, Summary
+
+if TYPE_CHECKING:
+    from concurrent.futures import ThreadPoolExecutor
 
 __all__ = [
     "Evals",
@@ -105,7 +111,7 @@ class _Read:
         return self.config
 
     def first(self, count: int) -> list[Eval]:
-        return self.config.evals[:count]
+        return self.config.first(count)
 
 
 class ThisProcess:
@@ -125,8 +131,11 @@ class ThisProcess:
         """One batch of every eval, scored a chunk at a time and merged as it goes
         (:func:`~rouge155py.batches.score_in_chunks`); the evals are dropped as they are scored
         where the run read them."""
+        config = evals.whole()
+        if isinstance(config, TextConfig):
+            return score_text_chunks(config, options, progress, TEXT_CHUNK)
         owned = isinstance(evals, _Read) and evals.owned
-        return score_in_chunks(evals.whole().evals, options, progress, CHUNK_EVALS, owned)
+        return score_in_chunks(config.evals, options, progress, CHUNK_EVALS, owned)
 
     summaries = staticmethod(summaries_here)
 
@@ -136,44 +145,63 @@ class ThisProcess:
 
 class Threads(ThisProcess):
     """``jobs`` threads of this process, for evals given in memory that the C kernel scores: it
-    lets the GIL go while it scores a chunk, and no text is copied to another process."""
+    lets the GIL go while it scores a chunk, and no text is copied to another process. One
+    pool runs both steps."""
 
     def __init__(self, jobs: int) -> None:
         self.jobs = jobs
+        self._pool: Optional[ThreadPoolExecutor] = None
+
+    def start(self) -> None:
+        """Start the threads."""
+        from concurrent.futures import ThreadPoolExecutor  # imported where threads run (traceback with it)
+
+        self._pool = ThreadPoolExecutor(self.jobs)
+
+    def close(self) -> None:
+        """Stop the threads (each ends once its task is done)."""
+        if self._pool is not None:
+            self._pool.shutdown()
+            self._pool = None
 
     def score(self, evals: Evals, options: Options, progress: Optional[ProgressFn]) -> list[ScoredBatch]:
         """The batches of every eval, chunks scored by the threads (each with its own scorer)."""
-        from concurrent.futures import (
-            ThreadPoolExecutor,
-        )  # imported where threads run (and traceback with it)
-
-        entries = evals.whole().evals
-        total = len(entries)
-        size = max(1, min(CHUNK_EVALS, -(-total // self.jobs)))
-        with ThreadPoolExecutor(self.jobs) as pool:
+        assert self._pool is not None, "Threads.score before start()"
+        config = evals.whole()
+        jobs, submit = self.jobs, self._pool.submit
+        if isinstance(config, TextConfig):
+            total = config.items
+            # Chunks of equal size, as many for each thread, of at most TEXT_CHUNK items.
+            pieces = jobs * max(1, -(-total // (jobs * TEXT_CHUNK)))
+            size = max(1, -(-total // pieces))
             futures = [
-                pool.submit(
+                submit(score_texts, config, start, start + size, options) for start in range(0, total, size)
+            ]
+        else:
+            total = len(config.evals)
+            size = max(1, min(CHUNK_EVALS, -(-total // jobs)))
+            entries = config.evals
+            futures = [
+                submit(
                     score_batch,
                     [EvalItem(start + k, ev) for k, ev in enumerate(entries[start : start + size])],
                     options,
                 )
                 for start in range(0, total, size)
             ]
-            batches = []
-            for future in futures:
-                batches.append(future.result())
-                if progress is not None:
-                    progress("scoring", min(total, len(batches) * size), total)
+        batches = []
+        for future in futures:
+            batches.append(future.result())
+            if progress is not None:
+                progress("scoring", min(total, len(batches) * size), total)
         return batches
 
     def summaries(
         self, tables: list[RowTable], options: Options, progress: Optional[ProgressFn] = None
     ) -> list[Union[Summary, Counts]]:
         """The bootstrap of each table, by the threads (the kernel's sums let the GIL go)."""
-        from concurrent.futures import ThreadPoolExecutor
-
-        with ThreadPoolExecutor(self.jobs) as pool:
-            out = table_summaries(options.scoring, options.resampling, tables, pool)
+        assert self._pool is not None, "Threads.summaries before start()"
+        out = table_summaries(options.scoring, options.resampling, tables, self._pool)
         if progress is not None:
             for done in range(1, len(tables) + 1):
                 progress("bootstrap", done, len(tables))

@@ -194,7 +194,7 @@ class RougeAccumulator:
             text = text_format(self.options.be_mode)
             # Their evals are made once: checked here, then scored as they are.
             placed = [EvalItem(i.index, item_eval(i.index, i.predictions, i.references, text)) for i in items]
-            check_multi_ref(None, (item.entry for item in placed))
+            check_multi_ref(None, (len(item.entry.models) for item in placed))
             scored = placed
         notice_missing_kernel()
         with paused_gc():

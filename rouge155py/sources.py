@@ -19,10 +19,19 @@ from __future__ import annotations
 
 import numbers
 import os
+from array import array
 from dataclasses import dataclass
 from typing import Any, Iterable, Iterator, Mapping, Optional, Protocol, Sequence, TypeVar, Union
 
-from .config import Eval, EvalConfig, XmlEvalStream, config_from_documents, read_file_list, read_xml_config
+from .config import (
+    Eval,
+    EvalConfig,
+    TextConfig,
+    XmlEvalStream,
+    config_from_documents,
+    read_file_list,
+    read_xml_config,
+)
 from .errors import ConfigError, InputError, UsageError, described
 from .files import MAX_CONFIG_BYTES, MAX_FILE_BYTES, read_file, read_stdin, too_large
 from .readers import Document, SummaryText
@@ -109,15 +118,19 @@ Predictions = Union[Iterable[SummaryLike], Mapping[Any, Iterable[SummaryLike]]]
 References = Iterable[Union[SummaryLike, Sequence[SummaryLike]]]
 
 
-def check_multi_ref(multi_ref: Optional[str], evals: Iterable[Eval]) -> None:
-    """A ``UsageError`` naming the three rules where an eval has several references and no
-    rule was chosen (``multi_ref`` None): the Python API never averages them silently."""
+def check_multi_ref(multi_ref: Optional[str], model_counts: Iterable[int]) -> None:
+    """A ``UsageError`` naming the three rules where an eval has several references (its number
+    of models, in eval order) and no rule was chosen (``multi_ref`` None): the Python API never
+    averages them silently."""
     if multi_ref is not None:
         return
-    for position, ev in enumerate(evals):
-        if len(ev.models) > 1:
+    counts = list(model_counts)
+    if max(counts, default=0) <= 1:
+        return
+    for position, count in enumerate(counts):
+        if count > 1:
             raise UsageError(
-                f"item {position} has {len(ev.models)} references: choose how they combine with "
+                f"item {position} has {count} references: choose how they combine with "
                 "multi_ref='average' (the Perl's -f A: counts summed over the references), "
                 "'best' (-f B: the reference of highest recall) or 'best-f' (rouge-score's rule: "
                 "per item and metric, the reference of highest F); if they are the sentences of one "
@@ -139,16 +152,25 @@ def summary_document(summary: SummaryInput, input_format: str, name: str) -> Sum
         text = "\n".join(summary)
     else:
         raise UsageError(f"{name} is {described(summary)}; expected {_SUMMARY}")
-    try:
-        document = SummaryText.of(text, input_format, name)
-    except UnicodeEncodeError as error:  # a lone surrogate: no bytes stand for it
-        where = error.start
-        raise UsageError(
-            f"{name} holds a lone surrogate (U+{ord(text[where]):04X}), which is not text"
-        ) from None
-    if len(document.text) > MAX_FILE_BYTES:
+    return SummaryText(file_text(text, name), input_format, name)
+
+
+def file_text(text: Union[str, bytes, bytearray], name: str) -> str:
+    """The bytes the file of a summary would hold (``str`` as UTF-8), as latin-1 characters; a
+    summary larger than a summary file may be (:data:`~rouge155py.files.MAX_FILE_BYTES`) is refused."""
+    if type(text) is str and text.isascii():  # its UTF-8 bytes are its characters
+        found = text
+    else:
+        try:
+            found = SummaryText.of(text, "SPL", name).text
+        except UnicodeEncodeError as error:  # a lone surrogate: no bytes stand for it
+            where = error.start
+            raise UsageError(
+                f"{name} holds a lone surrogate (U+{ord(text[where]):04X}), which is not text"  # type: ignore[arg-type]
+            ) from None
+    if len(found) > MAX_FILE_BYTES:
         raise too_large(name)
-    return document
+    return found
 
 
 def _is_list(value: object) -> bool:
@@ -170,7 +192,7 @@ def text_format(be_mode: Optional[str]) -> str:
 
 def prediction_document(summary: SummaryInput, input_format: str, index: int, peer_id: str) -> SummaryText:
     """The prediction of system ``peer_id`` for item ``index`` (0-based)."""
-    return summary_document(summary, input_format, f"prediction {index + 1} of system {peer_id}")
+    return summary_document(summary, input_format, _prediction_name(index, peer_id))
 
 
 def reference_documents(
@@ -178,7 +200,7 @@ def reference_documents(
 ) -> list[SummaryText]:
     """The references of item ``index`` (0-based): one summary, or a list of them."""
     return [
-        summary_document(s, input_format, f"reference {k + 1} of item {index + 1}")
+        summary_document(s, input_format, REFERENCE_NAME.format(model=k + 1, item=index + 1))
         for k, s in enumerate(_references(item, index))
     ]
 
@@ -315,16 +337,43 @@ def text_inputs(
     ]
 
 
-def config_from_texts(predictions: Any, references: Any, input_format: str = "SPL") -> EvalConfig:
+#: The names of the API's summaries, as :class:`~rouge155py.config.TextConfig` formats them.
+PREDICTION_NAME = "prediction {item} of system {peer}"
+REFERENCE_NAME = "reference {model} of item {item}"
+_LARGEST = MAX_FILE_BYTES
+
+
+def config_from_texts(predictions: Any, references: Any, input_format: str = "SPL") -> TextConfig:
     """Evals ``1``..``N``: prediction i of every system against the references of item i,
-    the arguments read as :func:`text_inputs` reads them."""
+    the arguments read as :func:`text_inputs` reads them; held by columns (no document is
+    made for a text the C kernel scores)."""
     systems, models_given = text_inputs(predictions, references)
     peers = {
-        peer_id: [prediction_document(s, input_format, i, peer_id) for i, s in enumerate(items)]
+        peer_id: [
+            # ASCII strings, the common case, are their files' bytes: taken as they are.
+            s
+            if type(s) is str and s.isascii() and len(s) <= _LARGEST
+            else file_text(s, _prediction_name(i, peer_id))
+            for i, s in enumerate(items)
+        ]
         for peer_id, items in systems.items()
     }
-    models = [reference_documents(item, input_format, i) for i, item in enumerate(models_given)]
-    return config_from_documents(peers, models)
+    models: list[str] = []
+    starts = array("q", [0])
+    for i, item in enumerate(models_given):
+        if type(item) is str and item.isascii() and len(item) <= _LARGEST:
+            models.append(item)
+        else:
+            models.extend(
+                file_text(s, REFERENCE_NAME.format(model=k + 1, item=i + 1))
+                for k, s in enumerate(_references(item, i))
+            )
+        starts.append(len(models))
+    return TextConfig(peers, models, starts, input_format, PREDICTION_NAME, REFERENCE_NAME)
+
+
+def _prediction_name(index: int, peer_id: str) -> str:
+    return PREDICTION_NAME.format(item=index + 1, peer=peer_id)
 
 
 def _file_lines(path: str) -> list[bytes]:

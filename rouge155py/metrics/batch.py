@@ -111,6 +111,28 @@ class KernelRows:
                         groups.append((peer_id, ids))
             except RougeError:
                 return None
+        values = self._score(texts, peer_docs, starts, model_docs)
+        return None if values is None else (groups, values)
+
+    def text_rows(self, peer_texts: list[list[str]], models: list[str], starts: array) -> Optional[array]:
+        """The rows of items given by columns: each peer's SPL texts (one per item, peers in
+        order) and the items' models end to end (item k's are ``models[starts[k]:starts[k + 1]]``,
+        ``starts[0]`` 0): per metric, per peer, per item, R, P, F. None where the general path
+        must score them."""
+        count, items = len(models), len(starts) - 1
+        texts = list(models)
+        peer_docs = array("i")
+        for held in peer_texts:
+            peer_docs.extend(range(len(texts), len(texts) + items))
+            texts.extend(held)
+        model_docs = array("i", range(count)) * len(peer_texts)
+        pair_starts = array("i", starts)
+        for k in range(1, len(peer_texts)):  # each peer's pairs take the models again
+            pair_starts.extend(at + k * count for at in starts[1:])
+        return self._score(texts, peer_docs, pair_starts, model_docs)
+
+    def _score(self, texts: list[str], peer_docs: array, starts: array, model_docs: array) -> Optional[array]:
+        """The kernel's rows of pairs of texts, or None where it met what the general path must score."""
         found, failed = accel.score_pairs(  # type: ignore[union-attr]
             self._state,
             texts,
@@ -128,7 +150,7 @@ class KernelRows:
             return None
         values = array("d")
         values.frombytes(found)
-        return groups, values
+        return values
 
 
 def _one_peer_texts(
