@@ -62,6 +62,7 @@ from .engine import (
 )
 from .errors import RougeError, UsageError, described
 from .metrics.base import Metric
+from .metrics.batch import rs_text_rows
 from .metrics.plan import metric_plan
 from .options import HoldsOptions, Options, as_options
 from .planning import (
@@ -455,24 +456,26 @@ def score_texts(config: TextConfig, start: int, stop: int, options: Options) -> 
     scores their evals. The same batch either way."""
     plan = metric_plan(options.metrics)
     stop = min(stop, config.items)
-    if plan and stop > start and config.input_format == "SPL" and _switch(options, plan) is None:
+    peers = options.selection.evaluated(config.peer_ids)
+    if plan and peers and stop > start and config.input_format == "SPL" and _switch(options, plan) is None:
         check_resamples(options.counting, options.resampling)
-        kernel = batch_scorer(options).kernel(plan)
-        peers = options.selection.evaluated(config.peer_ids)
-        if kernel is not None and peers:
-            starts = config.starts
-            first, last = starts[start], starts[stop]
-            if last - first == stop - start:  # one model an item, the common case
-                spans = array("i", range(stop - start + 1))
-            else:
-                spans = array("i", [at - first for at in starts[start : stop + 1]])
-            values = kernel.text_rows(
-                [config.peer_texts[peer_id][start:stop] for peer_id in peers],
-                config.model_texts[first:last],
-                spans,
-            )
-            if values is not None:
-                return _text_batch(config, start, stop, options, plan, peers, values)
+        starts = config.starts
+        first, last = starts[start], starts[stop]
+        if last - first == stop - start:  # one model an item, the common case
+            spans = array("i", range(stop - start + 1))
+        else:
+            spans = array("i", [at - first for at in starts[start : stop + 1]])
+        texts = [config.peer_texts[peer_id][start:stop] for peer_id in peers]
+        values = None
+        if options.text.dialect is not None:
+            if not options.text.stopwords and not options.scoring.counting:
+                values = rs_text_rows(plan, options.text.stem, texts, config.model_texts[first:last], spans)
+        else:
+            kernel = batch_scorer(options).kernel(plan)
+            if kernel is not None:
+                values = kernel.text_rows(texts, config.model_texts[first:last], spans)
+        if values is not None:
+            return _text_batch(config, start, stop, options, plan, peers, values)
     return score_batch(
         [EvalItem(start + k, ev) for k, ev in enumerate(config.evals_between(start, stop))], options
     )

@@ -10,6 +10,7 @@ import pytest
 from differential.doors import make_door_case
 
 from rouge155py import Rouge, RougeError, evaluate
+from rouge155py import batches as batches_module
 from rouge155py import evaluation as evaluation_module
 from rouge155py.config import EvalConfig, TextConfig, config_from_documents
 from rouge155py.metrics.batch import KernelRows
@@ -89,3 +90,47 @@ def test_chunks_of_columns_score_as_the_evals(monkeypatch: pytest.MonkeyPatch, j
     assert not differ, "\n\n".join(differ)
     # The kernel scored chunks from the columns (other options took the evals' path).
     assert sum(kernel_runs) >= CASES // 2, (sum(kernel_runs), len(kernel_runs))
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_rouge_scores_dialect_on_the_kernel_is_its_general_path(
+    monkeypatch: pytest.MonkeyPatch, jobs: int
+) -> None:
+    """``dialect="rouge-score"``: the kernel's rows from the columns (rs_score_pairs, each item's
+    reference of highest F) are the general path's, float for float, on the door cases' texts
+    (bytes, non-ASCII words, control bytes, several systems and references), in chunks of 1 to 5."""
+    from rouge155py.metrics import batch as batch_module
+
+    ran = []
+    rs_text_rows = batch_module.rs_text_rows
+
+    def counted(*args: Any) -> Any:
+        found = rs_text_rows(*args)
+        ran.append(found is not None)
+        return found
+
+    monkeypatch.setattr(batches_module, "rs_text_rows", counted)
+    differ = []
+    for seed in range(FIRST_SEED, FIRST_SEED + CASES // 2):
+        case = make_door_case(seed)
+        if case.options.get("be_mode"):
+            continue
+        monkeypatch.setattr(evaluation_module, "TEXT_CHUNK", 1 + seed % 5)
+        rouge = Rouge(
+            dialect="rouge-score", max_ngram=1 + seed % 4, stem=seed % 3 == 0, resamples=20, jobs=jobs
+        )
+        try:
+            columns = rouge.score(case.predictions, case.references)
+        except RougeError as error:
+            differ.append(f"{case.describe()}: {error}")
+            continue
+        made = _documents_config(case)
+        evals = evaluate(rouge.options, EvalConfig(made.evals, made.peer_ids))
+        labels = [result.label for result in evals.results]
+        if columns.to_legacy() != evals.to_legacy() or any(
+            columns.result(label, peer).instances != evals.result(label, peer).instances
+            for label, peer in {(r.label, r.peer_id) for r in evals.results}
+        ):
+            differ.append(f"{case.describe()} {labels}")
+    assert not differ, "\n".join(differ)
+    assert sum(ran) >= CASES // 4, (sum(ran), len(ran))

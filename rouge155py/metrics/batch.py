@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from ..config import Eval
     from ..readers import Document
 
-__all__ = ["KernelRows", "kernel_applies", "kernel_metrics", "kernel_state"]
+__all__ = ["KernelRows", "kernel_applies", "kernel_metrics", "kernel_state", "rs_text_rows"]
 
 _LONGEST_NGRAM = 64  # the kernel's limit
 
@@ -189,6 +189,55 @@ def _one_peer_texts(
         array("i", range(count)),
         [(peer_id, ids)],
     )
+
+
+def rs_text_rows(
+    plan: list[Metric], stem: bool, peer_texts: list[list[str]], models: list[str], starts: array
+) -> Optional[array]:
+    """rouge-score's dialect on the kernel (``rs_score_pairs``: its tokens and stemmer, no
+    stopword list): the rows of items given by columns, as :meth:`KernelRows.text_rows` takes
+    them, unrounded, of each item's reference of highest F (the first of equals, rouge-score's
+    ``score_multi``); an item without references scores 0. None where the general path must
+    score them (another metric than ROUGE-N and ROUGE-L, no kernel, a table too large)."""
+    if accel is None or not hasattr(accel, "rs_score_pairs"):
+        return None
+    kinds = []
+    for metric in plan:
+        if type(metric) is NGram:
+            kinds.append((0, metric.n))  # type: ignore[attr-defined]
+        elif type(metric) is Lcs:
+            kinds.append((2, 0))  # rougeLsum: a summary's lines are its sentences
+        else:
+            return None
+    # A text holds bytes as latin-1 characters: rouge-score reads the UTF-8 they hold.
+    texts = [t if t.isascii() else t.encode("latin-1").decode("utf-8", "replace") for t in models]
+    targets, predictions, first = [], [], []  # per item of each peer, its first pair
+    for held in peer_texts:
+        for k, prediction in enumerate(held):
+            first.append(len(targets))
+            references = texts[starts[k] : starts[k + 1]]
+            targets.extend(references)
+            if not prediction.isascii():
+                prediction = prediction.encode("latin-1").decode("utf-8", "replace")
+            predictions.extend([prediction] * len(references))
+    first.append(len(targets))
+    names = [str(k) for k in range(len(kinds))]
+    found = accel.rs_score_pairs(targets, predictions, stem, kinds, names, tuple, lcs.MAX_LCS_CELLS)
+    if found is None:
+        return None
+    values = array("d")
+    for name in names:
+        for k in range(len(first) - 1):
+            pairs = found[first[k] : first[k + 1]]
+            if not pairs:
+                values.extend((0.0, 0.0, 0.0))
+                continue
+            best = pairs[0][name]
+            for scores in pairs[1:]:  # the first of highest F
+                if scores[name][2] > best[2]:
+                    best = scores[name]
+            values.extend((best[1], best[0], best[2]))  # (precision, recall, F) -> R, P, F
+    return values
 
 
 def kernel_applies(text: Any, scoring: Any, plan: list[Metric]) -> bool:
