@@ -477,7 +477,8 @@ def score_texts(config: TextConfig, start: int, stop: int, options: Options) -> 
         if values is not None:
             return _text_batch(config, start, stop, options, plan, peers, values)
     return score_batch(
-        [EvalItem(start + k, ev) for k, ev in enumerate(config.evals_between(start, stop))], options
+        [EvalItem(config.places[start + k], ev) for k, ev in enumerate(config.evals_between(start, stop))],
+        options,
     )
 
 
@@ -492,11 +493,12 @@ def _text_batch(
 ) -> ScoredBatch:
     """The batch of the kernel's rows of items ``start`` to ``stop - 1`` (every item holds every peer)."""
     batch = ScoredBatch(options.rows_settings, tuple(metric.label for metric in plan))
-    eval_ids = [str(k + 1) for k in range(start, stop)]
+    positions = array("q", config.places[start:stop])
+    eval_ids = [str(k + 1) for k in positions]
     groups = [(peer_id, [eval_id + "." + peer_id for eval_id in eval_ids]) for peer_id in peers]
     batch.rows = kernel_grouped(len(plan), groups, values)
     table = batch.table
-    table.positions = array("q", range(start, stop))
+    table.positions = positions
     table.eval_ids = eval_ids
     table.peer_ids = [tuple(config.peer_texts)] * (stop - start)
     starts = config.starts

@@ -96,10 +96,13 @@ class TextConfig(EvalConfig):
         input_format: str,
         peer_name: str = "summary {item} of peer {peer}",
         model_name: str = "model {model} of item {item}",
+        places: Optional[Sequence[int]] = None,
     ) -> None:
         self.peer_texts, self.model_texts, self.starts = dict(peers), models, starts
         self.input_format, self.peer_name, self.model_name = input_format, peer_name, model_name
         self.items = len(starts) - 1
+        #: Each item's place in the whole run (its eval ID is one more): 0..N-1 unless given.
+        self.places: Sequence[int] = range(self.items) if places is None else places
         for peer_id, texts in self.peer_texts.items():
             if len(texts) != self.items:
                 raise ConfigError(f"peer {peer_id!r} has {len(texts)} summaries for {self.items} items")
@@ -116,18 +119,20 @@ class TextConfig(EvalConfig):
         return made  # type: ignore[no-any-return]
 
     def evals_between(self, start: int, stop: int) -> list[Eval]:
-        """Evals ``start + 1``..``stop``, made anew (items ``start`` to ``stop - 1``)."""
-        fmt, starts, models = self.input_format, self.starts, self.model_texts
+        """The evals of items ``start`` to ``stop - 1``, made anew."""
+        fmt, starts, models, places = self.input_format, self.starts, self.model_texts, self.places
         peer_name, model_name = self.peer_name, self.model_name
         return [
             Eval(
-                str(i + 1),
+                str(places[i] + 1),
                 {
-                    peer_id: SummaryText(texts[i], fmt, peer_name.format(item=i + 1, peer=peer_id))
+                    peer_id: SummaryText(texts[i], fmt, peer_name.format(item=places[i] + 1, peer=peer_id))
                     for peer_id, texts in self.peer_texts.items()
                 },
                 [
-                    SummaryText(models[at], fmt, model_name.format(model=at - starts[i] + 1, item=i + 1))
+                    SummaryText(
+                        models[at], fmt, model_name.format(model=at - starts[i] + 1, item=places[i] + 1)
+                    )
                     for at in range(starts[i], starts[i + 1])
                 ],
             )

@@ -8,7 +8,7 @@
     report = acc.compute()  # the bytes of one Rouge(...).score() over every item
 
 Each :meth:`RougeAccumulator.update` scores its items at once
-(:func:`~rouge155py.batches.score_batch`) and keeps their instance rows; the
+(:func:`~rouge155py.batches.score_texts`, as :meth:`Rouge.score` does) and keeps their instance rows; the
 texts are dropped. :meth:`~RougeAccumulator.compute` summarizes the rows
 (:func:`~rouge155py.batches.summarize_batches`) and may be called again after
 more updates. The state pickles: states built in other processes (ranks of a
@@ -40,22 +40,13 @@ from dataclasses import fields
 from typing import Any, Callable, Optional, Sequence, Union
 
 from ._kernel import notice_missing_kernel
-from .batches import (
-    EvalItem,
-    EvalTable,
-    Item,
-    ScoredBatch,
-    TextItem,
-    score_batch,
-    summarize_batches,
-    text_items,
-)
+from .batches import TEXT_CHUNK, EvalTable, ScoredBatch, score_text_chunks, summarize_batches
 from .collector import paused_gc
 from .engine import Grouped, RowTable
 from .errors import UsageError, described
 from .options import HoldsOptions, Options, as_options
 from .report import Report
-from .sources import Predictions, References, check_multi_ref, item_eval, text_format
+from .sources import Predictions, References, check_multi_ref, config_from_texts, text_format, text_inputs
 
 __all__ = ["RougeAccumulator"]
 
@@ -93,10 +84,12 @@ def _renumbered(batch: ScoredBatch, position: Callable[[int], int]) -> ScoredBat
         eval_id, dot, peer_id = instance_id.partition(".")  # a text item's eval ID is digits
         return f"{position(int(eval_id) - 1) + 1}{dot}{peer_id}"
 
+    same = position is _same
+
     def rows(grouped: Grouped) -> Grouped:
         out: Grouped = {}
         for key, table in grouped.items():
-            ids = [instance(i) for i in table.ids]
+            ids = list(table.ids) if same else [instance(i) for i in table.ids]
             values = table.values
             if isinstance(values, array):
                 out[key] = RowTable.of_floats(ids, array("d", values))
@@ -107,7 +100,7 @@ def _renumbered(batch: ScoredBatch, position: Callable[[int], int]) -> ScoredBat
         return out
 
     old = batch.table
-    positions = array("q", (position(p) for p in old.positions))
+    positions = array("q", old.positions if same else (position(p) for p in old.positions))
     table = EvalTable(
         positions,
         [str(p + 1) for p in positions],
@@ -179,31 +172,28 @@ class RougeAccumulator:
         reads them (a mapping system ID -> iterable for several systems). ``ids``:
         each item's place in the whole data set (see the module's docstring).
         """
-        items = text_items(predictions, references, start=self._count)  # read as score() reads them
+        systems, entries = text_inputs(predictions, references)  # read as score() reads them
+        count = len(entries)
+        places: Sequence[int] = range(self._count, self._count + count)
         if ids is not None:
-            places = _item_ids(ids, len(items))
+            places = _item_ids(ids, count)
             again = self._ids.intersection(places)
             if again:
                 raise UsageError(f"item ID(s) {', '.join(map(str, sorted(again)[:5]))} already taken")
-            items = [TextItem(place, item.predictions, item.references) for place, item in zip(places, items)]
-        if not items:
+        if not count:
             return
         self._check(ids is not None)
-        scored: Sequence[Item] = items
+        config = config_from_texts(systems, entries, text_format(self.options.be_mode), places)
         if self.options.multi_ref is None:  # items with several references need a rule, as in score()
-            text = text_format(self.options.be_mode)
-            # Their evals are made once: checked here, then scored as they are.
-            placed = [EvalItem(i.index, item_eval(i.index, i.predictions, i.references, text)) for i in items]
-            check_multi_ref(None, (len(item.entry.models) for item in placed))
-            scored = placed
+            check_multi_ref(None, config.model_counts())
         notice_missing_kernel()
         with paused_gc():
-            batch = score_batch(scored, self.options)
-        self._batch.extend(batch)
+            for batch in score_text_chunks(config, self.options, None, TEXT_CHUNK):
+                self._batch.extend(batch)
         self._by_id = ids is not None
-        self._count += len(items)
+        self._count += count
         if ids is not None:
-            self._ids.update(item.index for item in items)
+            self._ids.update(places)
 
     def merge(self, other: RougeAccumulator) -> RougeAccumulator:
         """Take in the items of another state, scored with the same options (it is left as it was):

@@ -343,17 +343,22 @@ REFERENCE_NAME = "reference {model} of item {item}"
 _LARGEST = MAX_FILE_BYTES
 
 
-def config_from_texts(predictions: Any, references: Any, input_format: str = "SPL") -> TextConfig:
+def config_from_texts(
+    predictions: Any, references: Any, input_format: str = "SPL", places: Optional[Sequence[int]] = None
+) -> TextConfig:
     """Evals ``1``..``N``: prediction i of every system against the references of item i,
     the arguments read as :func:`text_inputs` reads them; held by columns (no document is
-    made for a text the C kernel scores)."""
+    made for a text the C kernel scores). ``places``: each item's place in a larger
+    run (eval ID ``str(place + 1)``), where it is one."""
     systems, models_given = text_inputs(predictions, references)
+    if places is None:
+        places = range(len(models_given))
     peers = {
         peer_id: [
             # ASCII strings, the common case, are their files' bytes: taken as they are.
             s
             if type(s) is str and s.isascii() and len(s) <= _LARGEST
-            else file_text(s, _prediction_name(i, peer_id))
+            else file_text(s, _prediction_name(places[i], peer_id))
             for i, s in enumerate(items)
         ]
         for peer_id, items in systems.items()
@@ -365,11 +370,11 @@ def config_from_texts(predictions: Any, references: Any, input_format: str = "SP
             models.append(item)
         else:
             models.extend(
-                file_text(s, REFERENCE_NAME.format(model=k + 1, item=i + 1))
+                file_text(s, REFERENCE_NAME.format(model=k + 1, item=places[i] + 1))
                 for k, s in enumerate(_references(item, i))
             )
         starts.append(len(models))
-    return TextConfig(peers, models, starts, input_format, PREDICTION_NAME, REFERENCE_NAME)
+    return TextConfig(peers, models, starts, input_format, PREDICTION_NAME, REFERENCE_NAME, places)
 
 
 def _prediction_name(index: int, peer_id: str) -> str:
