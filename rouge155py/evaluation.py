@@ -208,13 +208,15 @@ class Threads(ThisProcess):
         return out
 
 
-def executor_for(options: Options, in_memory: bool = False) -> Executor:
+def executor_for(options: Options, in_memory: bool = False, columns: bool = False) -> Executor:
     """The one choice of executor: under ``jobs``/``-j N``, threads for evals given in memory that
     the C kernel scores (measured faster than processes, which are sent the texts), else
     workers; without it (and under ``-v``, which prints every instance's texts in the Perl's
-    walk order) this process."""
+    walk order) this process. ``columns``: the evals are texts held by columns, which the kernel
+    scores under ``multi_ref="best-f"`` too."""
     if options.jobs > 1 and not options.verbose:
-        if in_memory and kernel_applies(options.text, options.scoring, metric_plan(options.metrics)):
+        plan = metric_plan(options.metrics)
+        if in_memory and kernel_applies(options.text, options.scoring, plan, columns):
             return Threads(options.jobs)
         from .parallel import WorkerRun
 
@@ -230,7 +232,7 @@ def evaluate(
     notice_missing_kernel()
     with paused_gc():  # the run makes many objects and no garbage cycle worth a collection
         plan = metric_plan(options.metrics)
-        executor = executor_for(options, config is not None)
+        executor = executor_for(options, config is not None, isinstance(config, TextConfig))
         try:
             evals = executor.open(options, config)  # a configuration's errors come first, as in the Perl
             del config  # each chunk of evals is dropped once scored (where the caller keeps no reference)

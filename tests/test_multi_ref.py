@@ -11,6 +11,7 @@ from rouge155py.engine import Scorer
 from rouge155py.metrics.batch import kernel_applies
 from rouge155py.metrics.plan import metric_plan
 from rouge155py.options import Options
+from rouge155py.sources import config_from_texts
 
 FAST = {"resamples": 5}
 # peer "a b": reference 1 "a b c d e" has R 0.4, P 1, F 0.57143; reference 2 "a q" R 0.5, P 0.5, F 0.5.
@@ -101,9 +102,13 @@ def test_best_f_is_the_row_of_the_reference_of_highest_f(options: dict) -> None:
             assert found == alone[fs.index(max(fs))], (result.label, instance)
 
 
-def test_best_f_takes_the_general_path() -> None:
-    """The C kernel sums (-f A) or keeps the best recall (-f B); best-f is scored by the engine."""
+def test_best_f_is_on_the_kernel_for_texts_by_columns_only() -> None:
+    """The C kernel sums (-f A) or keeps the best recall (-f B) of documents; best-f is scored by
+    the engine there, and by the kernel for texts held by columns (each reference alone)."""
     o = Options(max_ngram=2, multi_ref="best-f")
     assert o.scoring.best_f
     assert not kernel_applies(o.text, o.scoring, metric_plan(o.metrics))
-    assert Scorer(o.text, o.scoring).kernel_state is None
+    assert kernel_applies(o.text, o.scoring, metric_plan(o.metrics), columns=True)
+    kernel = Scorer(o.text, o.scoring).kernel(metric_plan(o.metrics))
+    assert kernel is not None
+    assert kernel.rows(config_from_texts(["a b"], [["a", "b"]]).evals, ["1"]) is None

@@ -134,3 +134,26 @@ def test_rouge_scores_dialect_on_the_kernel_is_its_general_path(
             differ.append(f"{case.describe()} {labels}")
     assert not differ, "\n".join(differ)
     assert sum(ran) >= CASES // 4, (sum(ran), len(ran))
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_best_f_on_the_kernel_is_the_general_path(monkeypatch: pytest.MonkeyPatch, jobs: int) -> None:
+    """``multi_ref="best-f"``: the kernel's rows from the columns (each reference alone, the first
+    of highest F) are the general path's, float for float, on the door cases (several references
+    and systems, every kernel metric), in chunks of 1 to 5 items."""
+    differ, checked = [], 0
+    for seed in range(FIRST_SEED, FIRST_SEED + CASES // 2):
+        case = make_door_case(seed)
+        options = {k: v for k, v in case.options.items() if k not in ("best_model", "counting", "multi_ref")}
+        if options.get("be_mode"):
+            continue
+        monkeypatch.setattr(evaluation_module, "TEXT_CHUNK", 1 + seed % 5)
+        rouge = Rouge(**{**options, "multi_ref": "best-f", "jobs": jobs})
+        columns = _outcome(rouge.score, case.predictions, case.references)
+        made = _documents_config(case)
+        evals = _outcome(evaluate, rouge.options, EvalConfig(made.evals, made.peer_ids))
+        checked += columns[0] == "ok" and any(len(r) > 1 for r in case.reference_lists())
+        if columns != evals:
+            differ.append(f"{case.describe()}\ncolumns: {columns}\nevals: {evals}")
+    assert not differ, "\n\n".join(differ)
+    assert checked >= CASES // 8, checked

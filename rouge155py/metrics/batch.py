@@ -65,7 +65,7 @@ class KernelRows:
     ) -> None:
         self._state, self._metrics = state, metrics
         self._stem, self._drop = text.stem, drop
-        self._alpha, self._best = scoring.alpha, scoring.best_model
+        self._alpha, self._best, self._best_f = scoring.alpha, scoring.best_model, scoring.best_f
 
     def rows(
         self, evals: list[Eval], peers: list[str]
@@ -73,6 +73,8 @@ class KernelRows:
         """Per peer (in order) that some eval holds, its instance IDs (its evals in order), and
         the rows of them all: per metric, per instance in that order, R, P, F. None where the
         general path must score these evals (a document it cannot read, a pair the Perl dies on)."""
+        if self._best_f:  # multi_ref="best-f": documents take the general path (texts: text_rows)
+            return None
         index: dict[Hashable, int] = {}
         texts: list[str] = []
 
@@ -120,6 +122,8 @@ class KernelRows:
         ``starts[0]`` 0): per metric, per peer, per item, R, P, F. None where the general path
         must score them."""
         count, items = len(models), len(starts) - 1
+        if self._best_f and (count != items or any(starts[k + 1] - starts[k] != 1 for k in range(items))):
+            return self._best_f_rows(peer_texts, models, starts)  # else one model each: its own row
         texts = list(models)
         peer_docs = array("i")
         for held in peer_texts:
@@ -130,6 +134,40 @@ class KernelRows:
         for k in range(1, len(peer_texts)):  # each peer's pairs take the models again
             pair_starts.extend(at + k * count for at in starts[1:])
         return self._score(texts, peer_docs, pair_starts, model_docs)
+
+    def _best_f_rows(self, peer_texts: list[list[str]], models: list[str], starts: array) -> Optional[array]:
+        """:meth:`text_rows` under ``multi_ref="best-f"``: each model scored alone against the peer
+        (one pair each; an item without models, one pair of none), and per item and metric the row
+        of the first model of highest F."""
+        items = len(starts) - 1
+        texts = list(models)
+        peer_docs, pair_starts, model_docs = array("i"), array("i", [0]), array("i")
+        owners = []  # per item of each peer, its first pair
+        for held in peer_texts:
+            base = len(texts)
+            texts.extend(held)
+            for k in range(items):
+                owners.append(len(peer_docs))
+                held_models = range(starts[k], starts[k + 1])
+                for model in held_models or (None,):
+                    peer_docs.append(base + k)
+                    if model is not None:
+                        model_docs.append(model)
+                    pair_starts.append(len(model_docs))
+        owners.append(len(peer_docs))
+        found = self._score(texts, peer_docs, pair_starts, model_docs)
+        if found is None:
+            return None
+        pairs, values = len(peer_docs), array("d")
+        for metric in range(len(self._metrics)):
+            at = 3 * metric * pairs
+            for first, last in zip(owners, owners[1:]):
+                best = at + 3 * first
+                for pair in range(at + 3 * first + 3, at + 3 * last, 3):
+                    if found[pair + 2] > found[best + 2]:
+                        best = pair
+                values.extend(found[best : best + 3])
+        return values
 
     def _score(self, texts: list[str], peer_docs: array, starts: array, model_docs: array) -> Optional[array]:
         """The kernel's rows of pairs of texts, or None where it met what the general path must score."""
@@ -240,16 +278,17 @@ def rs_text_rows(
     return values
 
 
-def kernel_applies(text: Any, scoring: Any, plan: list[Metric]) -> bool:
+def kernel_applies(text: Any, scoring: Any, plan: list[Metric], columns: bool = False) -> bool:
     """Whether the kernel scores runs of these settings (:class:`~rouge155py.text.stage.TextSettings`,
     :class:`~rouge155py.scoring.ScoringSettings`) and metrics: not with ``--lang``, length
-    limits, ``-M``, ``-t`` or BE, nor without the kernel."""
+    limits, ``-M``, ``-t`` or BE, nor without the kernel; ``multi_ref="best-f"`` only for texts
+    held by ``columns`` (:meth:`KernelRows.text_rows`)."""
     return (
         accel is not None
         and hasattr(accel, "score_pairs")
         and not text.unicode_text
         and not (text.length_limit or text.byte_limit or text.stem_models_only or scoring.counting)
-        and not scoring.best_f  # multi_ref="best-f": the general path
+        and (columns or not scoring.best_f)
         and kernel_metrics(plan) is not None
     )
 
@@ -258,6 +297,6 @@ def kernel_state(text: Any, scoring: Any, stage: Any) -> Optional[object]:
     """The kernel's state of a text stage, or None where the general path must take every chunk
     (see :func:`kernel_applies`; any metrics will do here, the plan is checked per chunk)."""
     make = getattr(stage, "kernel_state", None)
-    if make is None or not kernel_applies(text, scoring, []):
+    if make is None or not kernel_applies(text, scoring, [], columns=True):
         return None
     return make(accel)
