@@ -78,7 +78,15 @@ from .progress import ProgressFn
 from .readers import Document, SummaryFile, SummaryText
 from .report import Report
 from .results import Counts, Row, Summary, eval_id_of
-from .sources import DEFAULT_PEER_ID, SummaryInput, SummaryLike, item_eval, text_format, text_inputs
+from .sources import (
+    DEFAULT_PEER_ID,
+    SummaryInput,
+    SummaryLike,
+    check_multi_ref,
+    item_eval,
+    text_format,
+    text_inputs,
+)
 
 __all__ = [
     "CHUNK_EVALS",
@@ -403,7 +411,10 @@ def score_batch(items: Iterable[Item], options: Union[Options, HoldsOptions]) ->
         return batch
     check_resamples(options.counting, options.resampling)
     input_format = text_format(options.be_mode)
-    placed = [_placed(item, input_format) for item in _iterated(items, "items", "item")]
+    listed = list(_iterated(items, "items", "item"))
+    placed = [_placed(item, input_format) for item in listed]
+    if options.multi_ref is None:  # a text item's several references need a rule, as in Rouge.score
+        check_multi_ref(None, (len(ev.models) for item, (_, ev) in zip(listed, placed) if len(item) == 3))
     evals = [ev for _, ev in placed]
     peers = options.selection.evaluated({p for ev in evals for p in ev.peers})
     run = _Scoring(options, plan, peers)

@@ -311,3 +311,25 @@ def test_an_item_index_out_of_range_is_a_usage_error(index: int) -> None:
         UsageError, match=r"^an item's index must be a whole number from 0 to 2\*\*63 - 2, got "
     ):
         score_batch([TextItem(index, "a cat sat", "the cat sat")], Options(max_ngram=1))
+
+
+def test_text_items_with_several_references_need_a_rule_as_in_score() -> None:
+    """A text item's several references are not averaged silently (Rouge.score's rule); the
+    evals of a configuration keep the Perl's -f A."""
+    items = text_items(["the cat sat"], [["a cat sat", "the cat sits"]])
+    with pytest.raises(UsageError, match="multi_ref='average'"):
+        score_batch(items, Rouge(max_ngram=1, resamples=10))
+    with pytest.raises(UsageError, match="multi_ref='average'"):
+        score_batch(items, Options(max_ngram=1, resamples=10))
+    chosen = Rouge(max_ngram=1, resamples=10, multi_ref="average")
+    scored = summarize_batches([score_batch(items, chosen)], chosen)
+    assert scored.to_legacy() == chosen.score(["the cat sat"], [["a cat sat", "the cat sits"]]).to_legacy()
+    config = config_from_documents(
+        {"1": [SummaryText("the cat sat", "SPL")]},
+        [[SummaryText("a cat sat", "SPL"), SummaryText("the cat sits", "SPL")]],
+    )
+    plain = Options(max_ngram=1, resamples=10)
+    assert (
+        summarize_batches([score_batch(eval_items(config), plain)], plain).to_legacy()
+        == evaluate(plain, config).to_legacy()
+    )
