@@ -33,6 +33,7 @@ the summary takes them where the Perl's walk still stems.
 from __future__ import annotations
 
 import numbers
+import operator
 import threading
 from array import array
 from dataclasses import dataclass, field, fields
@@ -681,18 +682,22 @@ def summarize_batches(
     inexact = set(merged.inexact)
     del merged
     order = _eval_order(evals)
-    peers = options.selection.evaluated({p for names in set(evals.peer_ids) for p in names} | set(named))
-    peer_ids = [evals.peer_ids[row] for row in order]
-    missing = {k: evals.missing[row] for k, row in enumerate(order) if row in evals.missing}
-    check_models(peers, peer_ids, missing.get)
-    eval_ids = [evals.eval_ids[row] for row in order]
-    report.warnings = peer_warnings(peers, eval_ids, peer_ids, options.shown_peer_id)
+    peer_sets = set(evals.peer_ids)  # few: equal tuples are shared
+    peers = options.selection.evaluated({p for names in peer_sets for p in names} | set(named))
+    if evals.missing:  # else no eval has a model to look for
+        missing = {k: evals.missing[row] for k, row in enumerate(order) if row in evals.missing}
+        check_models(peers, _in_order(evals.peer_ids, order), missing.get)
+    if all(names.issuperset(peers) for names in map(set, peer_sets)):  # every eval holds every peer
+        report.warnings = []
+    else:
+        eval_ids, peer_ids = _in_order(evals.eval_ids, order), _in_order(evals.peer_ids, order)
+        report.warnings = peer_warnings(peers, eval_ids, peer_ids, options.shown_peer_id)
+        del peer_ids, eval_ids
     if inexact:
         from .metrics.paraeval import inexact_warning
 
         report.inexact = sorted(inexact)
         report.warnings.append(inexact_warning(report.inexact))
-    del peer_ids, eval_ids
     if evals.failures or stemmed:  # the evals themselves are needed: stand-ins, made only now
         ordered = [evals.record(row) for row in order]
         config = EvalConfig(_stand_ins(ordered), set(peers))
@@ -710,9 +715,11 @@ def summarize_batches(
     return report
 
 
-def _eval_order(evals: EvalTable) -> list[int]:
+def _eval_order(evals: EvalTable) -> Sequence[int]:
     """The rows in the order of their positions; an eval in two batches is an error."""
     positions = evals.positions
+    if all(map(operator.lt, positions, positions[1:])) and len(set(evals.eval_ids)) == len(evals):
+        return range(len(evals))  # the batches came in order (one process, threads), none twice
     order = sorted(range(len(evals)), key=positions.__getitem__)
     seen: set[str] = set()
     for k, row in enumerate(order):
@@ -721,3 +728,8 @@ def _eval_order(evals: EvalTable) -> list[int]:
             raise UsageError(f"eval {eval_id!r} (position {positions[row]}) is in two batches")
         seen.add(eval_id)
     return order
+
+
+def _in_order(values: list[Any], order: Sequence[int]) -> list[Any]:
+    """The values of the rows in that order (the list itself where it is already)."""
+    return values if isinstance(order, range) else [values[row] for row in order]

@@ -295,12 +295,16 @@ def eval_positions(ids: list[str]) -> list[int]:
 
 
 def table_summary(
-    scoring: ScoringSettings, resampling: ResampleSettings, table: RowTable
+    scoring: ScoringSettings,
+    resampling: ResampleSettings,
+    table: RowTable,
+    order: Optional[list[int]] = None,
 ) -> Union[Summary, Counts]:
     """The averages and confidence intervals of a table's rows, resampled in the Perl's order
-    of instance IDs; under ``-t 2`` their summed counts."""
+    of instance IDs (``order``: their positions in it, where known); under ``-t 2`` their
+    summed counts."""
     ids = table.ids
-    rows = rows_at(table.values, _by_id(ids))
+    rows = rows_at(table.values, _by_id(ids) if order is None else order)
     if scoring.counting == 2:
         sums = [0, 0, 0]
         for k in range(len(ids)):
@@ -331,34 +335,45 @@ def table_summaries(
             for future in [threads.submit(job) for job in jobs]:
                 future.result()
 
-    if scoring.counting == 0 and resampling.resample_count <= STREAMING.above:
-        groups: dict[tuple[int, str, str], list[int]] = {}
-        for k, table in enumerate(tables):
-            ids = table.ids
-            if ids and isinstance(table.values, array):
-                groups.setdefault((len(ids), ids[0], ids[-1]), []).append(k)
-        for members in groups.values():
-            same = [k for k in members if tables[k].ids == tables[members[0]].ids]
-            if len(same) < 2:
-                continue
-            order = _by_id(tables[same[0]].ids)
-            rows = [rows_at(tables[k].values, order) for k in same]
-            found = means_together(rows, resampling.resample_count, parts, run)
-            if found is None:
-                continue
-            for k, values in zip(same, found):
-                out[k] = summarize(values, resampling.confidence, resampling.resamples)
+    orders: list[Optional[list[int]]] = [None] * len(tables)  # each sorted once for a peer's tables
+    together = scoring.counting == 0 and resampling.resample_count <= STREAMING.above
+    for same in _same_ids(tables):
+        order = _by_id(tables[same[0]].ids)
+        for k in same:
+            orders[k] = order
+        floats = [k for k in same if isinstance(tables[k].values, array)]
+        if not together or len(floats) < 2:
+            continue
+        rows = [rows_at(tables[k].values, order) for k in floats]
+        found = means_together(rows, resampling.resample_count, parts, run)
+        if found is None:
+            continue
+        for k, values in zip(floats, found):
+            out[k] = summarize(values, resampling.confidence, resampling.resamples)
     if threads is not None:
         left = {
-            k: threads.submit(table_summary, scoring, resampling, tables[k])
+            k: threads.submit(table_summary, scoring, resampling, tables[k], orders[k])
             for k, s in enumerate(out)
             if s is None
         }
         return [summary if summary is not None else left[k].result() for k, summary in enumerate(out)]
     return [
-        summary if summary is not None else table_summary(scoring, resampling, table)
-        for table, summary in zip(tables, out)
+        summary if summary is not None else table_summary(scoring, resampling, table, order)
+        for table, summary, order in zip(tables, out, orders)
     ]
+
+
+def _same_ids(tables: list[RowTable]) -> Iterator[list[int]]:
+    """The indexes of tables with the same instance IDs (a peer's metrics), two or more a group."""
+    groups: dict[tuple[int, str, str], list[int]] = {}
+    for k, table in enumerate(tables):
+        ids = table.ids
+        if ids:
+            groups.setdefault((len(ids), ids[0], ids[-1]), []).append(k)
+    for members in groups.values():
+        same = [k for k in members if tables[k].ids == tables[members[0]].ids]
+        if len(same) > 1:
+            yield same
 
 
 def metric_result(

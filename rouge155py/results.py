@@ -12,6 +12,7 @@ from __future__ import annotations
 from array import array
 from collections.abc import ItemsView, Iterator, Mapping, ValuesView
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import Callable, Optional, Union
 
 __all__ = ["Counts", "InstanceRows", "MetricResult", "Row", "Scores", "Summary", "eval_id_of"]
@@ -45,12 +46,17 @@ def row_at(values: RowValues, k: int) -> Row:
 
 def rows_at(values: RowValues, positions: list[int]) -> RowValues:
     """The rows at these positions, in that order, held as compactly."""
-    if isinstance(values, array):
-        out = array("d")
-        for k in positions:
-            out.extend(values[3 * k : 3 * k + 3])
-        return out
-    return [values[k] for k in positions]
+    if not isinstance(values, array):
+        return [values[k] for k in positions]
+    if len(positions) < 2:  # itemgetter wants a position, and gives one alone as it is
+        return array("d", [v for k in positions for v in values[3 * k : 3 * k + 3]])
+    import struct
+
+    # Each row's 24 bytes as one object, picked and joined in C: a third of the time of a loop.
+    rows = struct.Struct("24s" * (len(values) // 3)).unpack(values)
+    out = array("d")
+    out.frombytes(b"".join(itemgetter(*positions)(rows)))
+    return out
 
 
 class InstanceRows(Mapping[str, Row]):
