@@ -28,6 +28,7 @@ __all__ = [
     "STOPWORDS_FILE",
     "LinguisticData",
     "bundled_data_dir",
+    "bundled_exceptions",
     "exception_dir",
     "load_data",
     "stopword_file_digest",
@@ -42,10 +43,11 @@ _FIELDS = re.compile(rb"[ \t\n\r\f\v]+")
 
 @dataclass(frozen=True)
 class LinguisticData:
-    """Stopwords (exact lines) and the inflection exception map."""
+    """Stopwords (exact lines) and the inflection exception map (None: the bundled lists, not
+    read yet: :func:`bundled_exceptions` reads them when a stem first needs them)."""
 
     stopwords: frozenset[str]
-    exceptions: dict[str, str]
+    exceptions: Optional[dict[str, str]]
     source: str
 
 
@@ -109,22 +111,42 @@ def exception_dir(directory: os.PathLike[str] | str) -> Optional[Path]:
 
 
 @lru_cache(maxsize=8)
-def load_data(data_dir: Optional[str]) -> LinguisticData:
+def load_data(data_dir: Optional[str], stems: bool = True) -> LinguisticData:
     """Load stopwords and exceptions from ``data_dir`` (None: the bundled data).
 
     The exception lists are those of the first of :data:`EXCEPTION_DIRS` the
     directory holds, all four of them; the bundled ones only where it holds none.
+    A directory given is read whole, as the Perl opens its exception database on
+    every run. Where ``stems`` is False (a run that never stems), the bundled lists,
+    which ship with the package, are only looked for: ``exceptions`` is then None.
     """
     bundled = _bundled_dir()
     directory = data_dir if data_dir is not None else bundled
     lines = _read_lines(directory, os.path.join(directory, STOPWORDS_FILE), "stopword list")
     stopwords = frozenset(line.decode("latin-1") for line in lines)
-    candidates = (os.path.join(directory, name) for name in EXCEPTION_DIRS)
-    found = next((path for path in candidates if os.path.lexists(path)), None)  # a broken link: read, fails
+    found = _listed(directory)
     owner, lists = (directory, found) if found is not None else (bundled, _exception_dir(bundled))
     if lists is None:
         raise DataError(f"no WordNet exception lists in {directory} or in {bundled}")
+    if data_dir is None:
+        return LinguisticData(stopwords, bundled_exceptions() if stems else None, str(directory))
     return LinguisticData(stopwords, _read_exceptions(owner, lists), str(directory))
+
+
+def _listed(directory: str) -> Optional[str]:
+    """The first of :data:`EXCEPTION_DIRS` a directory holds, whatever it is (a broken link: read, fails)."""
+    candidates = (os.path.join(directory, name) for name in EXCEPTION_DIRS)
+    return next((path for path in candidates if os.path.lexists(path)), None)
+
+
+@lru_cache(maxsize=1)
+def bundled_exceptions() -> dict[str, str]:
+    """The bundled WordNet exception lists, read once."""
+    bundled = _bundled_dir()
+    lists = _listed(bundled)
+    if lists is None:
+        raise DataError(f"no WordNet exception lists in {bundled} or in {bundled}")
+    return _read_exceptions(bundled, lists)
 
 
 #: The stopword lists read from a pipe, a FIFO or a device, by (device, inode, time of the last

@@ -138,6 +138,37 @@ def test_exception_lines_split_at_the_perls_spaces(tmp_path: Path) -> None:
     assert load_data(None).exceptions["geese"] == "goose"
 
 
+def test_the_bundled_exception_lists_are_read_by_a_run_that_stems(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without -m and -M no exception list is read (the Perl's database ships with the package);
+    a stem that needs them reads them, and a directory given is read whole (above)."""
+    import rouge155py
+    from rouge155py import resources
+    from rouge155py.text.stage import TextSettings, text_stage
+
+    texts = (["The geese ran."], ["A goose runs."])
+    stemmed, plain = rouge155py.score(*texts, stem=True).to_legacy(), rouge155py.score(*texts).to_legacy()
+
+    def unread(directory: str, lists: str) -> dict[str, str]:
+        raise AssertionError(f"read {lists}")
+
+    monkeypatch.setattr(resources, "_read_exceptions", unread)
+    load_data.cache_clear()
+    resources.bundled_exceptions.cache_clear()
+    try:
+        assert load_data(None, stems=False).exceptions is None
+        assert rouge155py.score(*texts).to_legacy() == plain
+        with pytest.raises(AssertionError, match=r"read .*WordNet-exceptions"):
+            rouge155py.score(*texts, stem=True)
+        with pytest.raises(AssertionError, match=r"read .*WordNet-exceptions"):
+            text_stage(TextSettings()).morph_stem("geese")
+        monkeypatch.undo()
+        assert text_stage(TextSettings()).morph_stem("geese") == "goose"
+        assert rouge155py.score(*texts, stem=True).to_legacy() == stemmed
+    finally:
+        load_data.cache_clear()
+        resources.bundled_exceptions.cache_clear()
+
+
 # A data directory whose files cannot be read is an error naming the file, however they fail:
 # never a wait on a FIFO, a read of /dev/zero until memory runs out, or the bundled lists instead.
 BROKEN = {

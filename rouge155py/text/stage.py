@@ -128,7 +128,7 @@ def text_stage(settings: TextSettings) -> TextStage:
             unicode.stopword_entries(user_list) if user_list is not None else frozenset(),
             stem=settings.stem or settings.stem_models_only,
         )
-    data = load_data(settings.data_dir)
+    data = load_data(settings.data_dir, stems=settings.stem or settings.stem_models_only)
     if user_list is not None:
         data = replace(data, stopwords=tokenize.stopword_entries(user_list))
     return tokenize.Tokenizer(data, settings.stopwords)

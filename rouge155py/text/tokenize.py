@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from typing import Any, Callable, Iterable, Optional
 
-from ..resources import LinguisticData
+from ..resources import LinguisticData, bundled_exceptions
 from .normalize import ASCII_LOWER, counted_tokens
 from .stem import porter_stem
 
@@ -84,12 +84,14 @@ class Tokenizer(TextStageBase):
 
     def __init__(self, data: LinguisticData, remove_stopwords: bool) -> None:
         self._stopwords = data.stopwords if remove_stopwords else frozenset()
-        self._exceptions = data.exceptions
+        self._exceptions = data.exceptions  # None: the bundled lists, read at the first stem
         self._stems = Stems(self.morph_stem, shortest=4)  # the Perl stems tokens longer than 3 bytes
 
     def morph_stem(self, token: str) -> str:
         """WordNet exception first, else the Perl's Porter variant (any length)."""
         lowered = token.translate(ASCII_LOWER)
+        if self._exceptions is None:
+            self._exceptions = bundled_exceptions()
         found = self._exceptions.get(lowered)
         return found if found is not None else porter_stem(lowered)
 
@@ -99,5 +101,7 @@ class Tokenizer(TextStageBase):
 
     def kernel_state(self, kernel: Any) -> object:
         """This stage's rules for the C kernel's ``score_pairs`` (its tokens, stopwords and
-        stems, remembered across calls): one state per thread."""
-        return kernel.text_state(self._stopwords, self._exceptions)
+        stems, remembered across calls): one state per thread. Without the exception lists
+        (a stage of a run that never stems, see :func:`~rouge155py.text.stage.text_stage`) the
+        kernel is given none: it looks them up only to stem."""
+        return kernel.text_state(self._stopwords, {} if self._exceptions is None else self._exceptions)
