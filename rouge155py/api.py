@@ -21,8 +21,6 @@ from typing import TYPE_CHECKING, Any, Callable, Literal, Optional, Sequence, Un
 from .collector import paused_gc
 from .errors import UsageError, described
 from .evaluation import evaluate
-from .metrics.be import BE_MODES
-from .names import modern_name, options_for, perl_label
 from .options import DOOR_FIELDS, Options
 from .progress import ProgressFn, TerminalProgress, terminal_progress
 from .report import Report
@@ -147,14 +145,19 @@ class Rouge:
     ) -> None:
         options = _given(dict(locals()), ("self", "rouge_types"))
         be_mode = options.get("be_mode")
-        if be_mode is not None and not (isinstance(be_mode, str) and be_mode in BE_MODES):
-            # The command line takes any -3 mode, as the Perl does, and then counts no BE at all.
-            raise UsageError(
-                f"be_mode must be one of {', '.join(BE_MODES)} or None, got {described(be_mode)}"
-            )
+        if be_mode is not None:
+            from .metrics.be import BE_MODES  # imported by the runs that use it
+
+            if not (isinstance(be_mode, str) and be_mode in BE_MODES):
+                # The command line takes any -3 mode, as the Perl does, and then counts no BE at all.
+                raise UsageError(
+                    f"be_mode must be one of {', '.join(BE_MODES)} or None, got {described(be_mode)}"
+                )
         #: The metric names asked for (``rouge_types``, or the default's), as the report's views show them.
         self.rouge_types: Optional[tuple[str, ...]] = None
         if rouge_types is not None:
+            from .names import modern_name, options_for, perl_label
+
             given = sorted(set(METRIC_OPTIONS) & set(options))  # set to other than their defaults
             if given:
                 raise UsageError(f"rouge_types names the metrics: not with {', '.join(given)}")

@@ -472,26 +472,26 @@ _PEERS_LEAF = f"<PEERS>((?:{_S}<P{_ID}{_TEXT}</P>)*){_S}</PEERS>"
 _MODELS_LEAF = f"<MODELS>((?:{_S}<M{_ID}{_TEXT}</M>)*){_S}</MODELS>"
 _XML_MAX_TEXT = 10_000_000  # libxml2's longest text or attribute value (no huge_tree)
 _PLAIN_ENCODINGS = ("utf-8", "us-ascii", "iso-8859-1")  # each reads ASCII as ASCII
-_PLAIN_HEAD = re.compile(
+_PLAIN_HEAD = (
     f'(?:<\\?xml[ \t\n]+version{_S}={_S}"1\\.0"'
     f'(?:[ \t\n]+encoding{_S}={_S}"([A-Za-z0-9._-]*)")?'
     f'(?:[ \t\n]+standalone{_S}={_S}"(?:yes|no)")?{_S}\\?>)?'
     f"{_S}<ROUGE-EVAL(?:[ \t\n]+version{_S}={_S}{_VALUE})?{_S}>"
 )
 # An <EVAL> with its leaves in the usual order, each once: one match.
-_PLAIN_USUAL = re.compile(
+_PLAIN_USUAL = (
     f"{_S}<EVAL{_ID}{_S}<PEER-ROOT>({_TEXT})</PEER-ROOT>{_S}<MODEL-ROOT>({_TEXT})</MODEL-ROOT>"
     f"{_S}{_FORMAT_LEAF}{_S}{_PEERS_LEAF}{_S}{_MODELS_LEAF}{_S}</EVAL>"
 )
-# Else the <EVAL>'s start, then its leaves in any order, one match each, up to its end (compiled
-# where first needed: most files never need them).
+# Else the <EVAL>'s start, then its leaves in any order, one match each, up to its end. Each
+# pattern is compiled where first needed (re keeps it): runs of texts in memory need none.
 _PLAIN_EVAL = f"{_S}<EVAL{_ID}"
 _PLAIN_LEAF = (
     f"{_S}(?:<(PEER-ROOT|MODEL-ROOT)>({_TEXT})</\\1>|{_FORMAT_LEAF}|{_PEERS_LEAF}|{_MODELS_LEAF}|(</EVAL>))"
 )
-_PLAIN_PEER = re.compile(f"<P{_ID}({_TEXT})</P>")
-_PLAIN_MODEL = re.compile(f"<M{_ID}({_TEXT})</M>")
-_PLAIN_TAIL = re.compile(f"{_S}</ROUGE-EVAL>{_S}\\Z")
+_PLAIN_PEER = f"<P{_ID}({_TEXT})</P>"
+_PLAIN_MODEL = f"<M{_ID}({_TEXT})</M>"
+_PLAIN_TAIL = f"{_S}</ROUGE-EVAL>{_S}\\Z"
 
 
 class _PlainEval:
@@ -518,7 +518,7 @@ class _PlainEval:
 
     def peers(self, block: str) -> None:
         peers = self.target.peers
-        for peer_id, name in _PLAIN_PEER.findall(block):
+        for peer_id, name in re.compile(_PLAIN_PEER).findall(block):
             peer_id = sys.intern(peer_id)
             self.peer_ids.add(peer_id)
             if name:
@@ -526,7 +526,7 @@ class _PlainEval:
 
     def models(self, block: str) -> None:
         target = self.target
-        for model_id, name in _PLAIN_MODEL.findall(block):
+        for model_id, name in re.compile(_PLAIN_MODEL).findall(block):
             model_id = sys.intern(model_id)
             target.model_ids.append(model_id)
             if name:
@@ -558,14 +558,15 @@ def _plain_walk(path: str, data: bytes) -> Optional[tuple[_EvalWalk, list[str]]]
     text = data.decode("ascii")
     if _longest_run_over(text, "<", _XML_MAX_TEXT):
         return None  # a text or attribute that the parser refuses (or holds: it says which)
-    head = _PLAIN_HEAD.match(text)
+    head = re.compile(_PLAIN_HEAD).match(text)
     if head is None or (head.group(1) or "utf-8").lower() not in _PLAIN_ENCODINGS:
         return None
     walk = _EvalWalk(path)
     order: list[str] = []
     evals, peer_ids, intern = walk.evals, walk.peer_ids, sys.intern
-    usual = _PLAIN_USUAL.match
-    find_peers, find_models = _PLAIN_PEER.findall, _PLAIN_MODEL.findall
+    usual_eval = re.compile(_PLAIN_USUAL)
+    usual = usual_eval.match
+    find_peers, find_models = re.compile(_PLAIN_PEER).findall, re.compile(_PLAIN_MODEL).findall
     shared: dict[str, str] = {}  # a root's text -> the root (the same from eval to eval)
     position = head.end()
     while True:
@@ -579,7 +580,7 @@ def _plain_walk(path: str, data: bytes) -> Optional[tuple[_EvalWalk, list[str]]]
             target = evals[eval_id] = XmlEval(eval_id)
         leaves = _PlainEval(target, peer_ids)
         position = found.end()
-        if found.re is _PLAIN_USUAL:  # the common case, inline (a hot loop)
+        if found.re is usual_eval:  # the common case, inline (a hot loop)
             _, peer_root, model_root, input_format, peers, _, models, _ = found.groups()
             if peer_root:  # an empty element has no text node: it sets nothing
                 target.peer_root = shared.get(peer_root) or shared.setdefault(
@@ -620,7 +621,7 @@ def _plain_walk(path: str, data: bytes) -> Optional[tuple[_EvalWalk, list[str]]]
                 leaves.models(models)
             else:
                 break
-    if _PLAIN_TAIL.match(text, position) is None:
+    if re.compile(_PLAIN_TAIL).match(text, position) is None:
         return None
     return walk, order
 

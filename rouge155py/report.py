@@ -33,7 +33,6 @@ from ._version import __version__
 from .errors import UsageError
 from .results import MetricResult, eval_id_of
 from .scoring import fmt5
-from .writing import escape_surrogates
 
 if TYPE_CHECKING:
     from .options import Options
@@ -102,9 +101,11 @@ class Report:
     def _label(self, name: str) -> str:
         """The Perl's label of a metric name in either vocabulary that the report holds, or a
         KeyError listing the names it holds."""
+        labels = {r.label for r in self.results}
+        if isinstance(name, str) and name in labels:  # a label is itself (perl_label)
+            return name
         from .names import UnknownName, modern_name, perl_label
 
-        labels = {r.label for r in self.results}
         try:
             label = perl_label(name)
         except UnknownName as error:
@@ -372,6 +373,8 @@ def format_csv(report: Report) -> str:
     writer.writerow(CSV_COLUMNS)
     for row in rows(report):
         writer.writerow([_csv_value(column, row[column]) for column in CSV_COLUMNS])
+    from .writing import escape_surrogates
+
     return escape_surrogates(buffer.getvalue())
 
 
@@ -389,6 +392,8 @@ def format_json(report: Report) -> str:
 def _escaped(value: Any) -> Any:
     """``value`` (a JSON-ready document) with :func:`escape_surrogates` applied to every string in it."""
     if isinstance(value, str):
+        from .writing import escape_surrogates
+
         return escape_surrogates(value)
     if isinstance(value, dict):
         return {_escaped(key): _escaped(item) for key, item in value.items()}

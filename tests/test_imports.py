@@ -120,6 +120,30 @@ assert "ROUGE-2 Average_R" in report.to_legacy()
     _python(code, *FILE_LIST)
 
 
+def test_score_loads_what_its_run_needs() -> None:
+    """``rouge155py.score``: not the modules of rouge_types, BE, the report's formats and views,
+    the command line or threads, unless the call asks for them."""
+    modules = _modules_of_import(
+        "import rouge155py\n"
+        "report = rouge155py.score(['the cat sat on the mat'], ['a cat sat on a mat'], resamples=10)\n"
+        "assert len(report.result('ROUGE-1').instances) == 1"
+    )
+    _check_absent(
+        modules,
+        "rouge155py.names",
+        "rouge155py.metrics.be",
+        "rouge155py.writing",
+        "rouge155py.views",
+        "rouge155py.cli",
+        "concurrent.futures",
+        "lxml",
+        "multiprocessing",
+        "pathlib" if "pathlib" not in _modules_of_import("pass") else "rouge155py.home",
+    )
+    if kernel_available():
+        _check_absent(modules, "numpy")
+
+
 def test_version_loads_no_evaluation(tmp_path: Path) -> None:
     modules = _modules_of_run(tmp_path, "--version")
     _check_absent(modules, "rouge155py.evaluation", "rouge155py.engine", "multiprocessing", "lxml", "numpy")
