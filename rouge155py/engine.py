@@ -30,7 +30,7 @@ from .scoring import (
 from .text.stage import TextSettings, text_stage
 
 if TYPE_CHECKING:
-    from concurrent.futures import ThreadPoolExecutor  # its import takes traceback's: only where threads run
+    from .pool import ThreadPool
 
 __all__ = [
     "Grouped",
@@ -321,7 +321,7 @@ def table_summaries(
     scoring: ScoringSettings,
     resampling: ResampleSettings,
     tables: list[RowTable],
-    threads: Optional[ThreadPoolExecutor] = None,
+    threads: Optional[ThreadPool] = None,
 ) -> list[Union[Summary, Counts]]:
     """:func:`table_summary` of each table; under ``-t 0`` the tables of the same instances (a
     peer's metrics) are resampled together, from the same draws (:func:`means_together`).
@@ -329,7 +329,7 @@ def table_summaries(
     out: list[Optional[Union[Summary, Counts]]] = [None] * len(tables)
     parts, run = 1, None
     if threads is not None:
-        parts = threads._max_workers  # type: ignore[attr-defined]
+        parts = threads._max_workers
 
         def run(jobs: Iterable[Callable[[], None]]) -> None:  # type: ignore[misc]
             for future in [threads.submit(job) for job in jobs]:

@@ -45,7 +45,7 @@ from .report import Report
 from .results import Counts, Summary
 
 if TYPE_CHECKING:
-    from concurrent.futures import ThreadPoolExecutor
+    from .pool import ThreadPool
 
 __all__ = [
     "Evals",
@@ -150,13 +150,13 @@ class Threads(ThisProcess):
 
     def __init__(self, jobs: int) -> None:
         self.jobs = jobs
-        self._pool: Optional[ThreadPoolExecutor] = None
+        self._pool: Optional[ThreadPool] = None
 
     def start(self) -> None:
         """Start the threads."""
-        from concurrent.futures import ThreadPoolExecutor  # imported where threads run (traceback with it)
+        from .pool import ThreadPool  # imported where threads run
 
-        self._pool = ThreadPoolExecutor(self.jobs)
+        self._pool = ThreadPool(self.jobs)
 
     def close(self) -> None:
         """Stop the threads (each ends once its task is done)."""
