@@ -44,17 +44,24 @@ def row_at(values: RowValues, k: int) -> Row:
     return values[k]
 
 
+#: The most rows :func:`rows_at` picks in C (each row's bytes an object for a moment, about 110
+#: bytes a row): a larger table takes the loop, which makes none (100,000 would add 11 MB to the peak).
+_PICKED_ROWS = 1 << 16
+
+
 def rows_at(values: RowValues, positions: list[int]) -> RowValues:
     """The rows at these positions, in that order, held as compactly."""
     if not isinstance(values, array):
         return [values[k] for k in positions]
-    if len(positions) < 2:  # itemgetter wants a position, and gives one alone as it is
-        return array("d", [v for k in positions for v in values[3 * k : 3 * k + 3]])
+    out = array("d")
+    if len(positions) < 2 or len(values) > 3 * _PICKED_ROWS:  # itemgetter gives 2 or more as a tuple
+        for k in positions:
+            out.extend(values[3 * k : 3 * k + 3])
+        return out
     import struct
 
-    # Each row's 24 bytes as one object, picked and joined in C: a third of the time of a loop.
+    # Each row's 24 bytes as one object, picked and joined in C: a third of the time of the loop.
     rows = struct.Struct("24s" * (len(values) // 3)).unpack(values)
-    out = array("d")
     out.frombytes(b"".join(itemgetter(*positions)(rows)))
     return out
 

@@ -105,6 +105,21 @@ def test_float_rows_stay_one_array() -> None:
     assert isinstance(copy._values, array)
 
 
+@pytest.mark.parametrize("limit", [1, 2, 1 << 16])
+def test_rows_picked_in_c_or_by_the_loop_are_the_same(limit: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Any positions (repeated, some, none) give the same floats, bit for bit, on either path."""
+    import random
+
+    from rouge155py import results
+
+    rng = random.Random(7)
+    values = array("d", [rng.choice([rng.random(), -0.0, float("nan"), 1e308]) for _ in range(3 * 300)])
+    picks = [[], [5], [299, 0], list(range(300)), [rng.randrange(300) for _ in range(500)]]
+    expected = [bytes(array("d", [v for k in p for v in values[3 * k : 3 * k + 3]])) for p in picks]
+    monkeypatch.setattr(results, "_PICKED_ROWS", limit)
+    assert [bytes(rows_at(values, p)) for p in picks] == expected
+
+
 def test_a_scored_report_pickles_whole() -> None:
     """What a batch or a worker sends: results holding rows, averages and counts."""
     report = rouge155py.score(["a b c", "b c d"], [["a b c"], ["b d"]], max_ngram=2, per_eval=True)
