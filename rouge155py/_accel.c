@@ -1813,7 +1813,7 @@ static int str_rest_equal(const char *a, const char *b, Py_ssize_t len) {
 
 /* The slot of a padded string: where its entry is, or the empty slot where it would go.
  * Past 16 bytes, the rest of the string is compared in the arena. */
-static Py_ssize_t strtab_slot(const StrTable *t, const char *s, Py_ssize_t len, unsigned long long h) {
+static inline Py_ssize_t strtab_slot(const StrTable *t, const char *s, Py_ssize_t len, unsigned long long h) {
     unsigned long long w0 = load_word(s), w1 = load_word(s + 8), mask = (unsigned long long)t->nslots - 1;
     unsigned long long at = h & mask;
     for (;;) {
@@ -1828,7 +1828,7 @@ static Py_ssize_t strtab_slot(const StrTable *t, const char *s, Py_ssize_t len, 
 }
 
 /* The id of a padded string, -1 when the table lacks it. */
-static int strtab_find(const StrTable *t, const char *s, Py_ssize_t len, unsigned long long h) {
+static inline int strtab_find(const StrTable *t, const char *s, Py_ssize_t len, unsigned long long h) {
     if (!t->nslots) return -1;
     return t->slots[strtab_slot(t, s, len, h)].id;
 }
@@ -2017,8 +2017,9 @@ fail_free:
  * str_hash) as counted: its -m form's under stem; -1 for a stopword under drop; -2 on no
  * memory. */
 static int token_id(TextState *st, const char *s, Py_ssize_t len, unsigned long long h, int stem, int drop) {
-    int id = strtab_add(&st->tokens, s, len, h), form;
+    int id = strtab_find(&st->tokens, s, len, h), form; /* a token met before, without strtab_add's call */
     StrEntry *e;
+    if (id < 0) id = strtab_add(&st->tokens, s, len, h);
     if (id < 0) return -2;
     e = &st->tokens.entries[id];
     if (drop) {
