@@ -259,7 +259,7 @@ static int vector_rows(const int *model, Py_ssize_t m, Py_ssize_t n, Work *w) {
         unsigned long long *row = rows + i * words;
         int kind = token_kind(w, model[i - 1]), at = kind < 0 ? -1 : w->mask_of[kind];
         if (at < 0) {
-            memcpy(row, above, (size_t)words * 8); /* a token the peer sentence lacks */
+            for (k = 0; k < words; k++) row[k] = above[k]; /* a token the peer sentence lacks */
         } else {
             const unsigned long long *match = w->masks + at * words;
             unsigned long long carry = 0;
