@@ -2115,9 +2115,12 @@ static int docs_add(Docs *d, Py_ssize_t k, TextState *st, const unsigned char *t
              * ASCII letter or digit with bit 0x20 set is lowercase (the Perl's lc). */
             unsigned long long x0 = text_word(text, i, len), x1 = text_word(text, i + 8, len), h;
             int r0 = alnum_run(x0), r1 = alnum_run(x1), id;
-            Py_ssize_t n = r0 < 8 ? r0 : 8 + r1, q;
+            /* Without branches (they would go either way as tokens of up to 8 bytes and
+             * longer ones come): the second word counts where the first is full. */
+            unsigned long long full = 0 - (unsigned long long)(r0 >> 3);
+            Py_ssize_t n = r0 + (Py_ssize_t)(r1 & (int)full), q;
             store_word(words, (x0 | BYTES(0x20)) & FIRST_BYTES[r0]);
-            store_word(words + 1, r0 < 8 ? 0 : (x1 | BYTES(0x20)) & FIRST_BYTES[r1]);
+            store_word(words + 1, (x1 | BYTES(0x20)) & FIRST_BYTES[r1] & full);
             h = hash_end(head_hash(load_word(words), load_word(words + 1), n));
             if (n == 16) { /* a longer token: the rest a byte at a time, then its words */
                 Py_ssize_t j = i + 16, nwords;
