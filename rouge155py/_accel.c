@@ -1699,20 +1699,21 @@ static PyObject *porter_stem(PyObject *Py_UNUSED(self), PyObject *word) {
  * the Perl keeps them (R, P and F rounded to 5 decimals), or the first pair whose scoring
  * the Perl dies on, for the caller to score again the slow way (and raise its error). */
 
-/* A string met: where its bytes are in the arena, and what the table keeps of it. */
+/* A string met: where its bytes are in the arena. */
 typedef struct {
     Py_ssize_t off, value_off; /* the string; an exception's value (the exceptions table) */
     int len, value_len;
-    int stem;                  /* the id of its -m form; -2: not known yet */
-    signed char stop;          /* 1: a stopword, 0: not, -1: not known yet */
 } StrEntry;
 
 /* A slot of a table: its string's length and first two words (below), which tell a string
- * of up to 16 bytes from any other without reading the entry. */
+ * of up to 16 bytes from any other without reading the entry, and what the table keeps of
+ * the string (read with the slot, in the same 32 bytes). */
 typedef struct {
     unsigned long long head[2];
-    int id;  /* its entry; -1: an empty slot */
-    int len; /* -1 in an empty slot */
+    int id;           /* its entry; -1: an empty slot */
+    int len;          /* -1 in an empty slot */
+    int stem;         /* the id of its -m form; -2: not known yet */
+    signed char stop; /* 1: a stopword, 0: not, -1: not known yet */
 } StrSlot;
 
 /* Strings by their bytes: entry k has id k; slots is a hash table of the entries.  Strings
@@ -1897,12 +1898,12 @@ static int strtab_add(StrTable *t, const char *s, Py_ssize_t len, unsigned long 
     e->len = (int)len;
     e->value_off = 0;
     e->value_len = -1;
-    e->stem = -2;
-    e->stop = -1;
     t->slots[at].head[0] = load_word(s);
     t->slots[at].head[1] = load_word(s + 8);
     t->slots[at].id = (int)t->size;
     t->slots[at].len = (int)len;
+    t->slots[at].stem = -2;
+    t->slots[at].stop = -1;
     return (int)t->size++;
 }
 
@@ -2017,20 +2018,22 @@ fail_free:
  * str_hash) as counted: its -m form's under stem; -1 for a stopword under drop; -2 on no
  * memory. */
 static int token_id(TextState *st, const char *s, Py_ssize_t len, unsigned long long h, int stem, int drop) {
-    int id = strtab_find(&st->tokens, s, len, h), form; /* a token met before, without strtab_add's call */
-    StrEntry *e;
-    if (id < 0) id = strtab_add(&st->tokens, s, len, h);
-    if (id < 0) return -2;
-    e = &st->tokens.entries[id];
-    if (drop) {
-        if (e->stop < 0) e->stop = strtab_find(&st->stopwords, s, len, h) >= 0;
-        if (e->stop) return -1;
+    StrTable *t = &st->tokens;
+    StrSlot *x = t->nslots ? &t->slots[strtab_slot(t, s, len, h)] : NULL; /* without strtab_add's call */
+    int form;
+    if (!x || x->id < 0) {
+        if (strtab_add(t, s, len, h) < 0) return -2;
+        x = &t->slots[strtab_slot(t, s, len, h)];
     }
-    if (!stem) return id;
-    if (e->stem >= 0) return e->stem;
+    if (drop) {
+        if (x->stop < 0) x->stop = strtab_find(&st->stopwords, s, len, h) >= 0;
+        if (x->stop) return -1;
+    }
+    if (!stem) return x->id;
+    if (x->stem >= 0) return x->stem;
     if (len < 4) { /* the Perl stems tokens longer than 3 bytes */
-        e->stem = id;
-        return id;
+        x->stem = x->id;
+        return x->id;
     }
     {
         int k = strtab_find(&st->exceptions, s, len, h);
@@ -2047,9 +2050,9 @@ static int token_id(TextState *st, const char *s, Py_ssize_t len, unsigned long 
             f = w;
         }
         /* f may point into the exceptions arena or the scratch: neither moves while adding. */
-        form = strtab_add(&st->tokens, f, n, str_hash(f, n));
+        form = strtab_add(t, f, n, str_hash(f, n));
         if (form < 0) return -2;
-        st->tokens.entries[id].stem = form; /* entries may have moved */
+        t->slots[strtab_slot(t, s, len, h)].stem = form; /* the slots may have moved */
         return form;
     }
 }
