@@ -1705,9 +1705,9 @@ typedef struct {
     int len, value_len;
 } StrEntry;
 
-/* A slot of a table: its string's length and first two words (below), which tell a string
- * of up to 16 bytes from any other without reading the entry, and what the table keeps of
- * the string (read with the slot, in the same 32 bytes). */
+/* A slot of a table: its string's length and first 16 bytes (two words, zero-padded as the
+ * table keeps strings), which tell a string of up to 16 bytes from any other without reading
+ * the entry, and what the table keeps of the string (read with the slot, in its 32 bytes). */
 typedef struct {
     unsigned long long head[2];
     int id;           /* its entry; -1: an empty slot */
