@@ -259,7 +259,7 @@ static int vector_rows(const int *model, Py_ssize_t m, Py_ssize_t n, Work *w) {
         unsigned long long *row = rows + i * words;
         int kind = token_kind(w, model[i - 1]), at = kind < 0 ? -1 : w->mask_of[kind];
         if (at < 0) {
-            memcpy(row, above, (size_t)words * 8); /* a token the peer sentence lacks */
+            for (k = 0; k < words; k++) row[k] = above[k]; /* a token the peer sentence lacks */
         } else {
             const unsigned long long *match = w->masks + at * words;
             unsigned long long carry = 0;
@@ -1699,24 +1699,38 @@ static PyObject *porter_stem(PyObject *Py_UNUSED(self), PyObject *word) {
  * the Perl keeps them (R, P and F rounded to 5 decimals), or the first pair whose scoring
  * the Perl dies on, for the caller to score again the slow way (and raise its error). */
 
-/* A string met: where its bytes are in the arena, and what the table keeps of it. */
+/* A string met: where its bytes are in the arena. */
 typedef struct {
-    unsigned long long hash;
     Py_ssize_t off, value_off; /* the string; an exception's value (the exceptions table) */
     int len, value_len;
-    int stem;                  /* the id of its -m form; -2: not known yet */
-    signed char stop;          /* 1: a stopword, 0: not, -1: not known yet */
 } StrEntry;
 
-/* Strings by their bytes: entry k has id k; slots is a hash table of entry indices. */
+/* A slot of a table: its string's length and first 16 bytes (two words, zero-padded as the
+ * table keeps strings), which tell a string of up to 16 bytes from any other without reading
+ * the entry, and what the table keeps of the string (read with the slot, in its 32 bytes). */
+typedef struct {
+    unsigned long long head[2];
+    int id;           /* its entry; -1: an empty slot */
+    int len;          /* -1 in an empty slot */
+    int stem;         /* the id of its -m form; -2: not known yet */
+    signed char stop; /* 1: a stopword, 0: not, -1: not known yet */
+} StrSlot;
+
+/* Strings by their bytes: entry k has id k; slots is a hash table of the entries.  Strings
+ * are handled padded: their bytes, then zeros to the end of the next word of 8 bytes (at
+ * least one zero) and to 16 bytes at least, so that they are hashed and compared a word at
+ * a time; the arena keeps them so. */
 typedef struct {
     char *arena;
     size_t used, room;
     StrEntry *entries;
     Py_ssize_t size, capacity;
-    int *slots;
+    StrSlot *slots;
     Py_ssize_t nslots; /* a power of two, at least twice size */
 } StrTable;
+
+/* The bytes of a padded string of len bytes. */
+#define PADDED(len) ((len) < 8 ? (size_t)16 : ((size_t)(len) + 8) & ~(size_t)7)
 
 /* The thread that imported the kernel: the main thread, where Python runs signal handlers. */
 static unsigned long import_thread;
@@ -1726,11 +1740,17 @@ static unsigned long import_thread;
  * two pairs scored from Python (a worker's end reported by SIGCHLD must not overtake it). */
 #define SIGNAL_PAIRS 16
 
-#define FNV_OFFSET 1469598103934665603ULL
-#define FNV_PRIME 1099511628211ULL
+/* The strings' hash multiplies words by odd constants (2^64 / the golden ratio, and
+ * MurmurHash3's first finalizer constant). */
+#define HASH_PRIME 0x9E3779B97F4A7C15ULL
+#define HASH_PRIME2 0xFF51AFD7ED558CCDULL
+/* A word of 8 bytes c. */
+#define BYTES(c) (0x0101010101010101ULL * (unsigned char)(c))
 
 /* Per byte: its lowercase (the Perl's lc) where it is an ASCII letter or digit, else 0. */
 static unsigned char TOKEN_BYTE[256];
+/* FIRST_BYTES[r]: the word of the first r bytes of a word (all ones there, zeros above). */
+static unsigned long long FIRST_BYTES[9];
 
 static void token_bytes_init(void) {
     int c;
@@ -1738,13 +1758,43 @@ static void token_bytes_init(void) {
         TOKEN_BYTE[c] = (unsigned char)((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ? c
                                         : c >= 'A' && c <= 'Z'                          ? c + 32
                                                                                         : 0);
+    for (c = 0; c < 8; c++) FIRST_BYTES[c] = (1ULL << (8 * c)) - 1;
+    FIRST_BYTES[8] = ~0ULL;
 }
 
+/* 8 bytes of memory as a word whose low byte is the first (and back): the strings' words
+ * read the same on any CPU. */
+static inline unsigned long long load_word(const void *p) {
+    unsigned long long w;
+    memcpy(&w, p, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    w = __builtin_bswap64(w);
+#endif
+    return w;
+}
+
+static inline void store_word(void *p, unsigned long long w) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    w = __builtin_bswap64(w);
+#endif
+    memcpy(p, &w, 8);
+}
+
+/* The hash of a string of len bytes whose first two words (zero-padded) are w0 and w1: of
+ * up to 16 bytes, all of it (two multiplications side by side); str_hash goes on with the
+ * other words. */
+static inline unsigned long long head_hash(unsigned long long w0, unsigned long long w1, Py_ssize_t len) {
+    return (w0 * HASH_PRIME) ^ ((w1 + (unsigned long long)len) * HASH_PRIME2);
+}
+
+static inline unsigned long long hash_end(unsigned long long h) { return h ^ (h >> 32); }
+
+/* The hash of a padded string (docs_add makes the same as it reads a token). */
 static unsigned long long str_hash(const char *s, Py_ssize_t len) {
-    unsigned long long h = FNV_OFFSET;
+    unsigned long long h = head_hash(load_word(s), load_word(s + 8), len);
     Py_ssize_t k;
-    for (k = 0; k < len; k++) h = (h ^ (unsigned char)s[k]) * FNV_PRIME;
-    return h ^ (h >> 31);
+    for (k = 16; k < len; k += 8) h = (h ^ load_word(s + k)) * HASH_PRIME;
+    return hash_end(h);
 }
 
 static void strtab_free(StrTable *t) {
@@ -1754,45 +1804,86 @@ static void strtab_free(StrTable *t) {
     memset(t, 0, sizeof(*t));
 }
 
-/* The slot of a string: where its entry is, or the empty slot where it would go. */
-static Py_ssize_t strtab_slot(const StrTable *t, const char *s, Py_ssize_t len, unsigned long long h) {
-    Py_ssize_t at = (Py_ssize_t)(h & (unsigned long long)(t->nslots - 1));
+/* Whether two padded strings of len bytes, equal in their first 16, are equal. */
+static int str_rest_equal(const char *a, const char *b, Py_ssize_t len) {
+    Py_ssize_t k;
+    for (k = 16; k < len; k += 8)
+        if (load_word(a + k) != load_word(b + k)) return 0;
+    return 1;
+}
+
+/* The slot of a padded string: where its entry is, or the empty slot where it would go.
+ * Past 16 bytes, the rest of the string is compared in the arena. */
+static inline Py_ssize_t strtab_slot(const StrTable *t, const char *s, Py_ssize_t len, unsigned long long h) {
+    unsigned long long w0 = load_word(s), w1 = load_word(s + 8), mask = (unsigned long long)t->nslots - 1;
+    unsigned long long at = h & mask;
     for (;;) {
-        int k = t->slots[at];
-        if (k < 0) return at;
-        if (t->entries[k].hash == h && t->entries[k].len == len && !memcmp(t->arena + t->entries[k].off, s, (size_t)len))
-            return at;
-        at = (at + 1) & (t->nslots - 1);
-    }
-}
-
-/* The id of a string, -1 when the table lacks it. */
-static int strtab_find(const StrTable *t, const char *s, Py_ssize_t len, unsigned long long h) {
-    if (!t->nslots) return -1;
-    return t->slots[strtab_slot(t, s, len, h)];
-}
-
-/* The id of a string, added when new (stop -1, stem -2); -1 on no memory. */
-static int strtab_add(StrTable *t, const char *s, Py_ssize_t len, unsigned long long h) {
-    Py_ssize_t at, k;
-    StrEntry *e;
-    if (len > INT_MAX || t->size >= INT_MAX / 4) return -1;
-    if (2 * (t->size + 1) > t->nslots) {
-        Py_ssize_t nslots = t->nslots ? 2 * t->nslots : 1024;
-        int *slots = (int *)malloc((size_t)nslots * sizeof(int));
-        if (!slots) return -1;
-        memset(slots, 0xff, (size_t)nslots * sizeof(int));
-        free(t->slots);
-        t->slots = slots;
-        t->nslots = nslots;
-        for (k = 0; k < t->size; k++) {
-            Py_ssize_t j = (Py_ssize_t)(t->entries[k].hash & (unsigned long long)(nslots - 1));
-            while (slots[j] >= 0) j = (j + 1) & (nslots - 1);
-            slots[j] = (int)k;
+        const StrSlot *x = &t->slots[at];
+        if (!((x->head[0] ^ w0) | (x->head[1] ^ w1) | (unsigned long long)(x->len ^ len))) {
+            if (len <= 16 || str_rest_equal(t->arena + t->entries[x->id].off, s, len)) return (Py_ssize_t)at;
+        } else if (x->id < 0) {
+            return (Py_ssize_t)at;
         }
+        at = (at + 1) & mask;
     }
+}
+
+/* The id of a padded string, -1 when the table lacks it. */
+static inline int strtab_find(const StrTable *t, const char *s, Py_ssize_t len, unsigned long long h) {
+    if (!t->nslots) return -1;
+    return t->slots[strtab_slot(t, s, len, h)].id;
+}
+
+/* Twice the slots (1024 at first), the strings placed again: 0, -1 on no memory. */
+static int strtab_grow(StrTable *t) {
+    Py_ssize_t nslots = t->nslots ? 2 * t->nslots : 1024, k;
+    unsigned long long mask = (unsigned long long)nslots - 1;
+    StrSlot *slots = (StrSlot *)malloc((size_t)nslots * sizeof(StrSlot));
+    if (!slots) return -1;
+    for (k = 0; k < nslots; k++) {
+        slots[k].id = -1;
+        slots[k].len = -1;
+    }
+    for (k = 0; k < t->nslots; k++) {
+        const StrSlot *x = &t->slots[k];
+        unsigned long long at;
+        if (x->id < 0) continue;
+        at = str_hash(t->arena + t->entries[x->id].off, x->len) & mask;
+        while (slots[at].id >= 0) at = (at + 1) & mask;
+        slots[at] = *x;
+    }
+    free(t->slots);
+    t->slots = slots;
+    t->nslots = nslots;
+    return 0;
+}
+
+/* A padded string copied into the arena: its offset, -1 on no memory. */
+static Py_ssize_t strtab_keep(StrTable *t, const char *s, Py_ssize_t len) {
+    size_t size = PADDED(len), off = t->used;
+    if (len > INT_MAX - 8) return -1;
+    if (t->used + size > t->room) {
+        size_t room = t->room ? 2 * t->room : 8192;
+        char *grown;
+        while (room < t->used + size) room *= 2;
+        grown = (char *)realloc(t->arena, room);
+        if (!grown) return -1;
+        t->arena = grown;
+        t->room = room;
+    }
+    memcpy(t->arena + off, s, size);
+    t->used += size;
+    return (Py_ssize_t)off;
+}
+
+/* The id of a padded string, added when new (stop -1, stem -2); -1 on no memory. */
+static int strtab_add(StrTable *t, const char *s, Py_ssize_t len, unsigned long long h) {
+    Py_ssize_t at, off;
+    StrEntry *e;
+    if (t->size >= INT_MAX / 4) return -1;
+    if (2 * (t->size + 1) > t->nslots && strtab_grow(t) < 0) return -1;
     at = strtab_slot(t, s, len, h);
-    if (t->slots[at] >= 0) return t->slots[at];
+    if (t->slots[at].id >= 0) return t->slots[at].id;
     if (t->size == t->capacity) {
         Py_ssize_t capacity = t->capacity ? 2 * t->capacity : 512;
         StrEntry *grown = (StrEntry *)realloc(t->entries, (size_t)capacity * sizeof(StrEntry));
@@ -1800,26 +1891,19 @@ static int strtab_add(StrTable *t, const char *s, Py_ssize_t len, unsigned long 
         t->entries = grown;
         t->capacity = capacity;
     }
-    if (t->used + (size_t)len > t->room) {
-        size_t room = t->room ? 2 * t->room : 8192;
-        char *grown;
-        while (room < t->used + (size_t)len) room *= 2;
-        grown = (char *)realloc(t->arena, room);
-        if (!grown) return -1;
-        t->arena = grown;
-        t->room = room;
-    }
-    memcpy(t->arena + t->used, s, (size_t)len);
+    off = strtab_keep(t, s, len);
+    if (off < 0) return -1;
     e = &t->entries[t->size];
-    e->hash = h;
-    e->off = (Py_ssize_t)t->used;
+    e->off = off;
     e->len = (int)len;
     e->value_off = 0;
     e->value_len = -1;
-    e->stem = -2;
-    e->stop = -1;
-    t->used += (size_t)len;
-    t->slots[at] = (int)t->size;
+    t->slots[at].head[0] = load_word(s);
+    t->slots[at].head[1] = load_word(s + 8);
+    t->slots[at].id = (int)t->size;
+    t->slots[at].len = (int)len;
+    t->slots[at].stem = -2;
+    t->slots[at].stop = -1;
     return (int)t->size++;
 }
 
@@ -1830,7 +1914,7 @@ typedef struct {
     StrTable stopwords;  /* the -s list */
     StrTable exceptions; /* WordNet exceptions: key, and its value beside it */
     StrTable tokens;     /* tokens and -m forms met: id = entry */
-    char *scratch;       /* a token being stemmed */
+    char *scratch;       /* a string being padded, a token being stemmed */
     Py_ssize_t scratch_room;
     int *counts;         /* score_pairs's five per-id arrays: four all zeros between calls, the
                           * fifth (LCS kinds) all -1 */
@@ -1858,14 +1942,29 @@ static const char *utf8_of(PyObject *o, Py_ssize_t *len) {
     return PyUnicode_AsUTF8AndSize(o, len);
 }
 
+/* s[0 .. len) padded in the state's scratch: NULL on no memory. */
+static char *scratch_padded(TextState *st, const char *s, Py_ssize_t len) {
+    Py_ssize_t size = (Py_ssize_t)PADDED(len);
+    if (size > st->scratch_room) {
+        char *grown = (char *)realloc(st->scratch, (size_t)size);
+        if (!grown) return NULL;
+        st->scratch = grown;
+        st->scratch_room = size;
+    }
+    memcpy(st->scratch, s, (size_t)len);
+    memset(st->scratch + len, 0, (size_t)(size - len));
+    return st->scratch;
+}
+
 /* text_state(stopwords, exceptions) -> capsule
  *   stopwords: an iterable of str (the tokens -s drops; empty without -s);
  *   exceptions: a dict str -> str (the WordNet exceptions -m looks up first).
  */
 static PyObject *text_state(PyObject *Py_UNUSED(self), PyObject *args) {
     PyObject *o_stop, *o_exc, *iter = NULL, *item, *key, *value, *capsule;
-    Py_ssize_t pos = 0, len, vlen;
+    Py_ssize_t pos = 0, len, vlen, off;
     const char *s, *v;
+    char *padded;
     TextState *st;
     if (!PyArg_ParseTuple(args, "OO!", &o_stop, &PyDict_Type, &o_exc)) return NULL;
     st = (TextState *)calloc(1, sizeof(TextState));
@@ -1874,7 +1973,8 @@ static PyObject *text_state(PyObject *Py_UNUSED(self), PyObject *args) {
     if (!iter) goto fail;
     while ((item = PyIter_Next(iter))) {
         s = utf8_of(item, &len);
-        if (!s || strtab_add(&st->stopwords, s, len, str_hash(s, len)) < 0) {
+        padded = s ? scratch_padded(st, s, len) : NULL;
+        if (!padded || strtab_add(&st->stopwords, padded, len, str_hash(padded, len)) < 0) {
             if (s) PyErr_NoMemory();
             Py_DECREF(item);
             goto fail;
@@ -1889,28 +1989,17 @@ static PyObject *text_state(PyObject *Py_UNUSED(self), PyObject *args) {
         if (!s) goto fail;
         v = utf8_of(value, &vlen);
         if (!v) goto fail;
-        k = strtab_add(&st->exceptions, s, len, str_hash(s, len));
+        padded = scratch_padded(st, s, len);
+        k = padded ? strtab_add(&st->exceptions, padded, len, str_hash(padded, len)) : -1;
         /* the value's bytes go in the arena as a string of their own (never looked up) */
-        if (k < 0 || st->exceptions.used + (size_t)vlen > st->exceptions.room) {
-            size_t room = st->exceptions.room ? st->exceptions.room : 8192;
-            char *grown;
-            if (k < 0) {
-                PyErr_NoMemory();
-                goto fail;
-            }
-            while (room < st->exceptions.used + (size_t)vlen) room *= 2;
-            grown = (char *)realloc(st->exceptions.arena, room);
-            if (!grown) {
-                PyErr_NoMemory();
-                goto fail;
-            }
-            st->exceptions.arena = grown;
-            st->exceptions.room = room;
+        padded = k >= 0 ? scratch_padded(st, v, vlen) : NULL;
+        off = padded ? strtab_keep(&st->exceptions, padded, vlen) : -1;
+        if (off < 0) {
+            PyErr_NoMemory();
+            goto fail;
         }
-        memcpy(st->exceptions.arena + st->exceptions.used, v, (size_t)vlen);
-        st->exceptions.entries[k].value_off = (Py_ssize_t)st->exceptions.used;
+        st->exceptions.entries[k].value_off = off;
         st->exceptions.entries[k].value_len = (int)vlen;
-        st->exceptions.used += (size_t)vlen;
     }
     capsule = PyCapsule_New(st, "rouge155py.TextState", text_state_free);
     if (!capsule) goto fail_free;
@@ -1920,26 +2009,31 @@ fail:
 fail_free:
     strtab_free(&st->stopwords);
     strtab_free(&st->exceptions);
+    free(st->scratch);
     free(st);
     return NULL;
 }
 
-/* The id of a token of s[0 .. len) (lowercase ASCII letters and digits; h its str_hash) as
- * counted: its -m form's under stem; -1 for a stopword under drop; -2 on no memory. */
+/* The id of a token of s[0 .. len) (lowercase ASCII letters and digits, padded; h its
+ * str_hash) as counted: its -m form's under stem; -1 for a stopword under drop; -2 on no
+ * memory. */
 static int token_id(TextState *st, const char *s, Py_ssize_t len, unsigned long long h, int stem, int drop) {
-    int id = strtab_add(&st->tokens, s, len, h), form;
-    StrEntry *e;
-    if (id < 0) return -2;
-    e = &st->tokens.entries[id];
-    if (drop) {
-        if (e->stop < 0) e->stop = strtab_find(&st->stopwords, s, len, h) >= 0;
-        if (e->stop) return -1;
+    StrTable *t = &st->tokens;
+    StrSlot *x = t->nslots ? &t->slots[strtab_slot(t, s, len, h)] : NULL; /* without strtab_add's call */
+    int form;
+    if (!x || x->id < 0) {
+        if (strtab_add(t, s, len, h) < 0) return -2;
+        x = &t->slots[strtab_slot(t, s, len, h)];
     }
-    if (!stem) return id;
-    if (e->stem >= 0) return e->stem;
+    if (drop) {
+        if (x->stop < 0) x->stop = strtab_find(&st->stopwords, s, len, h) >= 0;
+        if (x->stop) return -1;
+    }
+    if (!stem) return x->id;
+    if (x->stem >= 0) return x->stem;
     if (len < 4) { /* the Perl stems tokens longer than 3 bytes */
-        e->stem = id;
-        return id;
+        x->stem = x->id;
+        return x->id;
     }
     {
         int k = strtab_find(&st->exceptions, s, len, h);
@@ -1949,20 +2043,16 @@ static int token_id(TextState *st, const char *s, Py_ssize_t len, unsigned long 
             f = st->exceptions.arena + st->exceptions.entries[k].value_off;
             n = st->exceptions.entries[k].value_len;
         } else {
-            if (len > st->scratch_room) {
-                char *grown = (char *)realloc(st->scratch, (size_t)len);
-                if (!grown) return -2;
-                st->scratch = grown;
-                st->scratch_room = len;
-            }
-            memcpy(st->scratch, s, (size_t)len);
-            n = stem_word((unsigned char *)st->scratch, len);
-            f = st->scratch;
+            char *w = scratch_padded(st, s, len);
+            if (!w) return -2;
+            n = stem_word((unsigned char *)w, len);
+            memset(w + n, 0, PADDED(n) - (size_t)n); /* the stem is no longer than the token */
+            f = w;
         }
         /* f may point into the exceptions arena or the scratch: neither moves while adding. */
-        form = strtab_add(&st->tokens, f, n, str_hash(f, n));
+        form = strtab_add(t, f, n, str_hash(f, n));
         if (form < 0) return -2;
-        st->tokens.entries[id].stem = form; /* entries may have moved */
+        t->slots[strtab_slot(t, s, len, h)].stem = form; /* the slots may have moved */
         return form;
     }
 }
@@ -1983,12 +2073,31 @@ static void docs_free(Docs *d) {
     memset(d, 0, sizeof(*d));
 }
 
+/* The word of a text at byte at (as many bytes as it has there, then zeros). */
+static inline unsigned long long text_word(const unsigned char *text, Py_ssize_t at, Py_ssize_t len) {
+    unsigned char tail[8] = {0};
+    if (at + 8 <= len) return load_word(text + at);
+    if (at < len) memcpy(tail, text + at, (size_t)(len - at)); /* at the text's end */
+    return load_word(tail);
+}
+
+/* How many of a word's bytes, from its first, are ASCII letters or digits (0 to 8), all
+ * bytes at once: a byte's high bit is set in a sum where it is past a bound. */
+static inline int alnum_run(unsigned long long x) {
+    const unsigned long long highs = BYTES(0x80);
+    unsigned long long t = x & ~highs, u = t | BYTES(0x20); /* u: letters folded to lowercase */
+    unsigned long long digit = (t + BYTES(0x80 - '0')) & ~(t + BYTES(0x7f - '9'));
+    unsigned long long letter = (u + BYTES(0x80 - 'a')) & ~(u + BYTES(0x7f - 'z'));
+    unsigned long long other = ~((digit | letter) & ~x) & highs, before = ((other & (0 - other)) - 1) & highs;
+    return (int)(((before >> 7) * BYTES(1)) >> 56);
+}
+
 /* Tokens of a text of SPL lines, lowercased as the Perl's lc: runs of ASCII letters and
  * digits, each line a sentence.  0, -2 on no memory. */
 static int docs_add(Docs *d, Py_ssize_t k, TextState *st, const unsigned char *text, Py_ssize_t len, int stem,
                     int drop) {
-    char token[64], *big = NULL;
-    Py_ssize_t i = 0, start = d->tok.count, sentence = 0, longest = 0;
+    unsigned long long small[8], *words = small, *big = NULL;
+    Py_ssize_t i = 0, start = d->tok.count, sentence = 0, longest = 0, room = 8;
     d->first[k] = start;
     d->sfirst[k] = d->sent.count;
     if (rs_ints_push(&d->sent, 0) < 0) return -2;
@@ -2005,34 +2114,44 @@ static int docs_add(Docs *d, Py_ssize_t k, TextState *st, const unsigned char *t
             continue;
         }
         if (TOKEN_BYTE[c]) {
-            /* The token lowercased (the Perl's lc) and hashed as it is read. */
-            Py_ssize_t j = i, n = 0, room = (Py_ssize_t)sizeof(token);
-            unsigned long long h = FNV_OFFSET;
-            unsigned char b;
-            int id;
-            char *buf = token;
-            while (j < len && (b = TOKEN_BYTE[text[j]])) {
-                if (n == room) {
-                    char *grown = (char *)realloc(big, (size_t)(2 * room));
+            /* The token padded, its first two words at once, and hashed as str_hash does: an
+             * ASCII letter or digit with bit 0x20 set is lowercase (the Perl's lc). */
+            unsigned long long x0 = text_word(text, i, len), x1 = text_word(text, i + 8, len), h;
+            int r0 = alnum_run(x0), r1 = alnum_run(x1), id;
+            /* Without branches (they would go either way as tokens of up to 8 bytes and
+             * longer ones come): the second word counts where the first is full. */
+            unsigned long long full = 0 - (unsigned long long)(r0 >> 3);
+            Py_ssize_t n = r0 + (Py_ssize_t)(r1 & (int)full), q;
+            store_word(words, (x0 | BYTES(0x20)) & FIRST_BYTES[r0]);
+            store_word(words + 1, (x1 | BYTES(0x20)) & FIRST_BYTES[r1] & full);
+            h = hash_end(head_hash(load_word(words), load_word(words + 1), n));
+            if (n == 16) { /* a longer token: the rest a byte at a time, then its words */
+                Py_ssize_t j = i + 16, nwords;
+                while (j < len && TOKEN_BYTE[text[j]]) j++;
+                n = j - i;
+                nwords = (Py_ssize_t)PADDED(n) / 8;
+                if (nwords > room) {
+                    unsigned long long *grown = (unsigned long long *)realloc(big, (size_t)(2 * nwords) * 8);
                     if (!grown) {
                         free(big);
                         return -2;
                     }
-                    if (buf == token) memcpy(grown, token, sizeof(token));
-                    big = buf = grown;
-                    room *= 2;
+                    if (!big) memcpy(grown, small, sizeof(small));
+                    words = big = grown;
+                    room = 2 * nwords;
                 }
-                buf[n++] = (char)b;
-                h = (h ^ b) * FNV_PRIME;
-                j++;
+                for (q = 2; q < nwords; q++)
+                    store_word(words + q, (text_word(text, i + 8 * q, len) | BYTES(0x20)) &
+                                              FIRST_BYTES[n - 8 * q < 8 ? n - 8 * q : 8]);
+                h = str_hash((const char *)words, n);
             }
-            id = token_id(st, buf, n, h ^ (h >> 31), stem, drop);
+            id = token_id(st, (const char *)words, n, h, stem, drop);
             if (id == -2 || (id >= 0 && rs_ints_push(&d->tok, id) < 0)) {
                 free(big);
                 return -2;
             }
             if (id >= 0) d->top |= (unsigned int)id;
-            i = j;
+            i += n;
             continue;
         }
         i++;

@@ -431,6 +431,12 @@ SPL_WORDS = [
     "Stemming" * 9,  # tokens longer than the kernel's first buffer
     "stemming" * 9,
     "b" * 129,
+    "cat" * 5 + "s",  # the kernel reads a token 8 bytes at a time, 16 at once: around both
+    "cat" * 5 + "sS",
+    "cat" * 5 + "s2",
+    "Caterpil",
+    "caterpillar",
+    "1234567",
 ]
 spl_text = st.lists(
     st.sampled_from(SPL_WORDS) | st.sampled_from([" ", "\n", "\n\n", ",", "\r"]), max_size=25
