@@ -354,8 +354,9 @@ def config_from_texts(
     if places is None:
         places = range(len(models_given))
     peers = {
-        peer_id: [
-            # ASCII strings, the common case, are their files' bytes: taken as they are.
+        peer_id: items
+        if _plain(items)
+        else [
             s
             if type(s) is str and s.isascii() and len(s) <= _LARGEST
             else file_text(s, _prediction_name(places[i], peer_id))
@@ -363,6 +364,16 @@ def config_from_texts(
         ]
         for peer_id, items in systems.items()
     }
+    if _plain(models_given):  # one reference an item
+        return TextConfig(
+            peers,
+            models_given,
+            range(len(models_given) + 1),
+            input_format,
+            PREDICTION_NAME,
+            REFERENCE_NAME,
+            places,
+        )
     models: list[str] = []
     starts = array("q", [0])
     for i, item in enumerate(models_given):
@@ -375,6 +386,16 @@ def config_from_texts(
             )
         starts.append(len(models))
     return TextConfig(peers, models, starts, input_format, PREDICTION_NAME, REFERENCE_NAME, places)
+
+
+def _plain(texts: list[Any]) -> bool:
+    """Whether every text is an ASCII str within the size of a summary file: its file's bytes, to
+    be taken as it is (the common case, checked in bulk)."""
+    return (
+        set(map(type, texts)) <= {str}
+        and all(map(str.isascii, texts))
+        and max(map(len, texts), default=0) <= _LARGEST
+    )
 
 
 def _prediction_name(index: int, peer_id: str) -> str:
