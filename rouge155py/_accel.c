@@ -690,6 +690,15 @@ static PyObject *union_lcs(PyObject *Py_UNUSED(self), PyObject *args) {
 #else
 #define UNROLLED
 #endif
+/* DRAWS2 asks for the rows drawn DRAWS_AHEAD draws later while it adds this draw's (the draws
+ * are known in advance): a table larger than the caches (100,000 instances of 3 tables: 7 MB)
+ * is then read at the speed of a smaller one; the sums and their order are unchanged. */
+#define DRAWS_AHEAD 8
+#if defined(__GNUC__) || defined(__clang__)
+#define PREFETCH(address) __builtin_prefetch(address)
+#else
+#define PREFETCH(address) ((void)0)
+#endif
 #define DRAND48_NEXT(state) (((state) * 0x5DEECE66DULL + 0xBULL) & 0xFFFFFFFFFFFFULL)
 #define DRAWN_ROW(n, state, width) ((width) * (Py_ssize_t)((double)(n) * ((double)(state) * 0x1p-48)))
 #define DEFINE_DRAWS(NAME, T)                                                                    \
@@ -712,9 +721,18 @@ static PyObject *union_lcs(PyObject *Py_UNUSED(self), PyObject *args) {
     static void NAME(const double *p, Py_ssize_t n, unsigned long long sa, unsigned long long sb, \
                      double *oa, double *ob) {                                                   \
         double a[3 * (T)] = {0.0}, b[3 * (T)] = {0.0};                                           \
+        unsigned long long la = sa, lb = sb;                                                     \
         Py_ssize_t k, c;                                                                         \
+        for (k = 0; k < DRAWS_AHEAD; k++) {                                                      \
+            la = DRAND48_NEXT(la);                                                               \
+            lb = DRAND48_NEXT(lb);                                                               \
+        }                                                                                        \
         for (k = 0; k < n; k++) {                                                                \
             const double *ra, *rb;                                                               \
+            la = DRAND48_NEXT(la);                                                               \
+            lb = DRAND48_NEXT(lb);                                                               \
+            PREFETCH(p + DRAWN_ROW(n, la, 3 * (T)));                                             \
+            PREFETCH(p + DRAWN_ROW(n, lb, 3 * (T)));                                             \
             sa = DRAND48_NEXT(sa);                                                               \
             sb = DRAND48_NEXT(sb);                                                               \
             ra = p + DRAWN_ROW(n, sa, 3 * (T));                                                  \
