@@ -762,21 +762,24 @@ DEFINE_DRAWS2(draws2_4, 4)
 
 #define MAX_TABLES 32
 
-/* bootstrap_sums(rows, resamples, out[, divisor[, first[, step]]])
+/* bootstrap_sums(rows, resamples, out[, divisor[, first[, step[, order]]]])
  *   rows: float64 (n x 3), the instance values in sorted instance order; or a tuple of such
- *   tables of the same n instances (at most 32), which then share the draws;
+ *   tables of the same n instances (at most 32), which then share the draws; given order
+ *   (int64, n positions, each in [0, n)), row i is the row at order[i] of each table;
  *   out: float64 (resamples x 3 per table).  Row i of out is resample s = first + i * step
  *   (first 0 and step 1 by default): it seeds Perl's drand48 with srand(s), draws n indices
  *   int(n * drand48()) and adds the drawn rows in draw order (each table's three sums side
  *   by side); each sum is then divided by divisor when one is given.
  */
 static PyObject *bootstrap_sums(PyObject *Py_UNUSED(self), PyObject *args) {
-    PyObject *o_rows, *o_out;
+    PyObject *o_rows, *o_out, *o_order = Py_None;
     Py_ssize_t resamples, first = 0, step = 1, tables = 1, held = 0, n = 0, width, i, c;
     double divisor = 0.0;
-    Py_buffer rows[MAX_TABLES], out;
+    Py_buffer rows[MAX_TABLES], out, order_view;
     const double *v[MAX_TABLES];
-    if (!PyArg_ParseTuple(args, "OnO|dnn", &o_rows, &resamples, &o_out, &divisor, &first, &step)) return NULL;
+    const long long *order = NULL;
+    if (!PyArg_ParseTuple(args, "OnO|dnnO", &o_rows, &resamples, &o_out, &divisor, &first, &step, &o_order))
+        return NULL;
     if (resamples < 0 || first < 0 || step < 1) {
         PyErr_SetString(PyExc_ValueError, "resamples and first must not be negative, step must be positive");
         return NULL;
@@ -800,10 +803,25 @@ static PyObject *bootstrap_sums(PyObject *Py_UNUSED(self), PyObject *args) {
             goto fail;
         }
     }
-    if (get_buffer(o_out, &out, "out", 8) < 0) goto fail;
+    if (o_order != Py_None) {
+        if (get_buffer(o_order, &order_view, "order", 8) < 0) goto fail;
+        order = (const long long *)order_view.buf;
+        for (i = 0; i < n && order_view.len / 8 == n; i++)
+            if (order[i] < 0 || order[i] >= n) break;
+        if (order_view.len / 8 != n || i < n) {
+            PyErr_SetString(PyExc_ValueError, "order: n positions, each from 0 to n - 1");
+            PyBuffer_Release(&order_view);
+            goto fail;
+        }
+    }
+    if (get_buffer(o_out, &out, "out", 8) < 0) {
+        if (order) PyBuffer_Release(&order_view);
+        goto fail;
+    }
     if (out.len / 8 != resamples * width) {
         PyErr_SetString(PyExc_ValueError, "output has the wrong size");
         PyBuffer_Release(&out);
+        if (order) PyBuffer_Release(&order_view);
         goto fail;
     }
     {
@@ -820,8 +838,9 @@ static PyObject *bootstrap_sums(PyObject *Py_UNUSED(self), PyObject *args) {
         double *packed = NULL;
         const double *group_rows[(MAX_TABLES + 3) / 4];
         gil_release(&gil, (size_t)resamples * (size_t)(n + 1) * (size_t)tables);
-        /* Each group of up to four tables with its rows side by side (one table is so already). */
-        if (tables > 1 && n > 0 && resamples > 0) {
+        /* Each group of up to four tables with its rows side by side (one table is so already,
+         * unless the rows are taken in another order). */
+        if ((tables > 1 || order) && n > 0 && resamples > 0) {
             packed = (double *)malloc((size_t)n * (size_t)width * sizeof(double));
             if (!packed) raised = 2;
         }
@@ -834,8 +853,11 @@ static PyObject *bootstrap_sums(PyObject *Py_UNUSED(self), PyObject *args) {
             }
             at = packed + (size_t)n * (size_t)(3 * first_table);
             group_rows[g] = at;
-            for (r = 0; r < n; r++)
-                for (t = 0; t < size; t++) memcpy(at + (3 * size) * r + 3 * t, v[first_table + t] + 3 * r, 3 * sizeof(double));
+            for (r = 0; r < n; r++) {
+                Py_ssize_t from = order ? (Py_ssize_t)order[r] : r;
+                for (t = 0; t < size; t++)
+                    memcpy(at + (3 * size) * r + 3 * t, v[first_table + t] + 3 * from, 3 * sizeof(double));
+            }
         }
         for (i = 0; i < resamples && !raised; i += 2) {
             Py_ssize_t both = i + 1 < resamples;
@@ -857,6 +879,7 @@ static PyObject *bootstrap_sums(PyObject *Py_UNUSED(self), PyObject *args) {
         free(packed);
         gil_restore(&gil);
         PyBuffer_Release(&out);
+        if (order) PyBuffer_Release(&order_view);
         while (held > 0) PyBuffer_Release(&rows[--held]);
         if (raised == 2) return PyErr_NoMemory();
         if (raised) return NULL;

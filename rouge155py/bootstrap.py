@@ -216,11 +216,13 @@ def means_together(
     resamples: int,
     parts: int = 1,
     run: Optional[Callable[[Iterable[Callable[[], None]]], None]] = None,
+    order: Optional[array] = None,
 ) -> Optional[list[Columns]]:
     """The r resample means of each column of several tables of the same N instances (rows of
-    floats, end to end, in the same instance order): the same values as :func:`resample` of
-    each with ``counting`` 0, from one pass of draws (a resample draws the same instances
-    from every table). The resamples are made in ``parts`` consecutive shares, which ``run``
+    floats, end to end, in the same instance order; given ``order``, int64 positions, the
+    rows at those positions, in that order): the same values as :func:`resample` of each
+    with ``counting`` 0, from one pass of draws (a resample draws the same instances from
+    every table). The resamples are made in ``parts`` consecutive shares, which ``run``
     calls (threads may: the kernel lets the GIL go). None without the kernel, or above the
     kernel's 32 tables."""
     width = 3 * len(tables)
@@ -235,7 +237,7 @@ def means_together(
     def job(first: int) -> Callable[[], None]:
         count = min(share, resamples - first)
         part = view[first * width : (first + count) * width]
-        return lambda: accel.bootstrap_sums(rows, count, part, float(n), first, 1)  # type: ignore[union-attr]
+        return lambda: accel.bootstrap_sums(rows, count, part, float(n), first, 1, order)  # type: ignore[union-attr]
 
     if n:
         (run or _run_all)([job(first) for first in range(0, resamples, share)])

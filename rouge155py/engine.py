@@ -344,8 +344,8 @@ def table_summaries(
         floats = [k for k in same if isinstance(tables[k].values, array)]
         if not together or len(floats) < 2:
             continue
-        rows = [rows_at(tables[k].values, order) for k in floats]
-        found = means_together(rows, resampling.resample_count, parts, run)
+        rows = [tables[k].values for k in floats]  # taken in the order by the kernel
+        found = means_together(rows, resampling.resample_count, parts, run, array("q", order))  # type: ignore[arg-type]
         if found is None:
             continue
         for k, values in zip(floats, found):

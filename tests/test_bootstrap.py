@@ -438,3 +438,24 @@ def test_scores_are_those_of_the_point_estimate(alpha: float) -> None:
     assert [np.asarray(c).tobytes() for c in vector] == expected
     only_f = bootstrap._scores(models, peers, hits, alpha, (False, False, True))
     assert only_f[:2] == [None, None] and np.array(only_f[2]).tobytes() == expected[2]
+
+
+@needs_kernel
+@pytest.mark.parametrize("tables", [1, 3, 6])
+def test_kernel_takes_rows_in_a_given_order(tables: int) -> None:
+    """bootstrap_sums(..., order): the sums of the rows taken at those positions, bit for bit the
+    sums of the rows reordered beforehand; an order that is not n positions in range is refused."""
+    kernel = bootstrap.accel
+    rng = random.Random(tables)
+    n = 257
+    values = [array("d", [round(rng.random(), 5) for _ in range(3 * n)]) for _ in range(tables)]
+    order = list(range(n))
+    rng.shuffle(order)
+    moved = [array("d", [v for k in order for v in table[3 * k : 3 * k + 3]]) for table in values]
+    given, expected = array("d", bytes(24 * tables * 50)), array("d", bytes(24 * tables * 50))
+    kernel.bootstrap_sums(tuple(values), 50, given, float(n), 3, 2, array("q", order))
+    kernel.bootstrap_sums(tuple(moved), 50, expected, float(n), 3, 2)
+    assert given.tobytes() == expected.tobytes()
+    for bad in (order[:-1], [*order[:-1], n], [*order[:-1], -1]):
+        with pytest.raises(ValueError, match="order"):
+            kernel.bootstrap_sums(tuple(values), 50, given, float(n), 0, 1, array("q", bad))
