@@ -2905,6 +2905,23 @@ done:
     return result;
 }
 
+/* plain_texts(texts, longest) -> bool
+ *   Whether every item of the list is a str (not a subclass) of ASCII characters, at most
+ *   longest of them: texts whose files' bytes they are, taken as they are (one pass, in C,
+ *   over objects that a Python loop would each look at several times). */
+static PyObject *plain_texts(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *list;
+    Py_ssize_t longest, i;
+    if (!PyArg_ParseTuple(args, "O!n", &PyList_Type, &list, &longest)) return NULL;
+    for (i = 0; i < PyList_GET_SIZE(list); i++) {
+        PyObject *t = PyList_GET_ITEM(list, i);
+        if (!PyUnicode_CheckExact(t) || PyUnicode_READY(t) < 0 || !PyUnicode_IS_ASCII(t) ||
+            PyUnicode_GET_LENGTH(t) > longest)
+            Py_RETURN_FALSE;
+    }
+    Py_RETURN_TRUE;
+}
+
 static PyMethodDef methods[] = {
     {"union_lcs", union_lcs, METH_VARARGS, "Union-LCS hits and base of one model against one peer."},
     {"budget", budget, METH_VARARGS, "A text's clipping budget: its distinct unigram ids, then their counts."},
@@ -2915,6 +2932,7 @@ static PyMethodDef methods[] = {
     {"text_state", text_state, METH_VARARGS, "A run's text stage state: stopwords, exceptions, tokens met."},
     {"score_pairs", score_pairs, METH_VARARGS, "Rows of a batch of pairs of SPL texts, every metric, in one call."},
     {"rs_score_pairs", rs_score_pairs, METH_VARARGS, "rouge-score's scores of pairs of texts, every metric, in one call."},
+    {"plain_texts", plain_texts, METH_VARARGS, "Whether every item of a list is a str of ASCII, at most so long."},
     {"porter_stem", porter_stem, METH_O, "The -m Porter stem of a word of a-z and 0-9; None for any other word."},
     {NULL, NULL, 0, NULL},
 };

@@ -23,6 +23,7 @@ from array import array
 from dataclasses import dataclass
 from typing import Any, Iterable, Iterator, Mapping, Optional, Protocol, Sequence, TypeVar, Union
 
+from ._kernel import accel
 from .config import (
     Eval,
     EvalConfig,
@@ -327,12 +328,12 @@ def text_inputs(
             )
     # Strings, the common case, are taken as they are (an item's name is made only for an error).
     read = {
-        peer_id: [
-            p if type(p) is str else _one_summary(p, f"{named[peer_id]}[{i}]") for i, p in enumerate(items)
-        ]
+        peer_id: items
+        if _plain(items)
+        else [p if type(p) is str else _one_summary(p, f"{named[peer_id]}[{i}]") for i, p in enumerate(items)]
         for peer_id, items in systems.items()
     }
-    return read, [
+    return read, entries if _plain(entries) else [
         r if type(r) is str else _reference_entry(r, f"references[{i}]") for i, r in enumerate(entries)
     ]
 
@@ -390,7 +391,9 @@ def config_from_texts(
 
 def _plain(texts: list[Any]) -> bool:
     """Whether every text is an ASCII str within the size of a summary file: its file's bytes, to
-    be taken as it is (the common case, checked in bulk)."""
+    be taken as it is (the common case, checked in bulk: by the kernel in one pass)."""
+    if accel is not None and hasattr(accel, "plain_texts"):
+        return accel.plain_texts(texts, _LARGEST)  # type: ignore[no-any-return]
     return (
         set(map(type, texts)) <= {str}
         and all(map(str.isascii, texts))

@@ -552,3 +552,21 @@ def test_tables_resampled_together_match_each_alone(tables, n, resamples, rng) -
     for flat, columns in zip(rows, together):
         alone = bootstrap.resample(bootstrap.FlatRows(flat), resamples, 0, 0.5)
         assert [c.tobytes() for c in columns] == [array("d", c).tobytes() for c in alone]
+
+
+class _Text(str):
+    """A str subclass: not taken as it is."""
+
+
+@needs_kernel
+def test_plain_texts_is_its_definition() -> None:
+    """plain_texts: every item a str (not a subclass) of ASCII, at most so long; on random lists."""
+    rng = random.Random(5)
+    kinds = ["abc", "", "x" * 40, "naïve", _Text("abc"), b"abc", None, 7, "a\x00b", "\x7f", "\x80"]
+    for _ in range(2000):
+        texts = [rng.choice(kinds) for _ in range(rng.randint(0, 6))]
+        longest = rng.choice([0, 3, 39, 40, 100])
+        expected = all(type(t) is str and t.isascii() and len(t) <= longest for t in texts)
+        assert _kernel.accel.plain_texts(texts, longest) is expected, (texts, longest)
+    with pytest.raises(TypeError):
+        _kernel.accel.plain_texts(("abc",), 5)
