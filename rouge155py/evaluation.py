@@ -159,9 +159,10 @@ class Threads(ThisProcess):
         self._pool = ThreadPool(self.jobs)
 
     def close(self) -> None:
-        """Stop the threads (each ends once its task is done)."""
+        """Stop the threads (each ends once its task is done); chunks not started are dropped (a
+        run that ended early, by an error or Ctrl-C, does not wait for them)."""
         if self._pool is not None:
-            self._pool.shutdown()
+            self._pool.shutdown(cancel_pending=True)
             self._pool = None
 
     def score(self, evals: Evals, options: Options, progress: Optional[ProgressFn]) -> list[ScoredBatch]:

@@ -38,6 +38,12 @@ class Task(Generic[T]):
         finally:
             self._done.set()
 
+    def cancel(self) -> None:
+        """Never run the call: ``result`` raises."""
+        self._call = None
+        self._error = RuntimeError("the task was cancelled: its pool was shut down")
+        self._done.set()
+
     def result(self) -> T:
         """The call's value, once it has run; the exception it raised is raised here."""
         self._done.wait()
@@ -83,9 +89,15 @@ class ThreadPool:
             task.run()
             del task
 
-    def shutdown(self) -> None:
-        """Stop the threads once every task given has run."""
+    def shutdown(self, cancel_pending: bool = False) -> None:
+        """Stop the threads once every task given has run; with ``cancel_pending``, once the
+        tasks already running have (the others never run: their ``result`` raises)."""
         with self._waiting:
+            if cancel_pending:
+                while self._tasks:
+                    task = self._tasks.popleft()
+                    if task is not None:
+                        task.cancel()
             self._tasks.extend([None] * len(self._threads))
             self._waiting.notify_all()
         for thread in self._threads:

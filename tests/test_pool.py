@@ -98,3 +98,29 @@ def test_an_error_in_a_thread_ends_the_run_with_it(monkeypatch: pytest.MonkeyPat
     with pytest.raises(InputError, match="chunk at 15"):
         rouge155py.score(texts, texts, jobs=2)
     assert threading.active_count() == before
+
+
+def test_shutdown_can_drop_the_tasks_not_started() -> None:
+    """A run that ends early (an error, Ctrl-C) waits only for the tasks already running."""
+    pool = ThreadPool(1)
+    started, release = threading.Event(), threading.Event()
+    ran: list[int] = []
+
+    def first() -> str:
+        started.set()
+        release.wait(5)
+        return "done"
+
+    running = pool.submit(first)
+    queued = [pool.submit(ran.append, k) for k in range(5)]
+    assert started.wait(5)
+    stopper = threading.Thread(target=pool.shutdown, kwargs={"cancel_pending": True})
+    stopper.start()
+    while any(not task._done.is_set() for task in queued):
+        time.sleep(0.001)
+    release.set()
+    stopper.join(5)
+    assert not stopper.is_alive() and running.result() == "done" and ran == []
+    for task in queued:
+        with pytest.raises(RuntimeError, match="cancelled"):
+            task.result()
