@@ -11,6 +11,7 @@ parser, to the same evals (:func:`_plain_walk`); any other goes through lxml.
 from __future__ import annotations
 
 import io
+import itertools
 import operator
 import os
 import re
@@ -143,6 +144,8 @@ class TextConfig(EvalConfig):
         return self.evals_between(0, count)
 
     def model_counts(self) -> Iterator[int]:
+        if self.starts == range(self.items + 1):  # one model an item
+            return itertools.repeat(1, self.items)
         return map(operator.sub, self.starts[1:], self.starts[:-1])
 
 
