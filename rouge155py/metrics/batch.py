@@ -194,10 +194,11 @@ class KernelRows:
 def _one_peer_texts(
     evals: list[Eval], peers: list[str]
 ) -> Optional[tuple[list[str], array, array, array, list[tuple[str, list[str]]]]]:
-    """What :meth:`KernelRows.rows` hands the kernel, made in bulk for the common case of the API
-    (one peer in every eval, every summary an SPL text in memory): per eval its models' texts,
-    then its peer's (a text shared by two evals is tokenized twice, which changes no count).
-    None in any other case."""
+    """What :meth:`KernelRows.rows` hands the kernel, made in bulk for the common case of evals of
+    texts in memory (the batch API's items, line-aligned files: one peer in every eval, every
+    summary an SPL text; the Python API's own texts go by :meth:`KernelRows.text_rows`): per
+    eval its models' texts, then its peer's (a text shared by two evals is tokenized twice,
+    which changes no count). None in any other case."""
     if len(peers) != 1 or not evals:
         return None
     peer_id = peers[0]
