@@ -248,17 +248,16 @@ def rs_text_rows(
             kinds.append((2, 0))  # rougeLsum: a summary's lines are its sentences
         else:
             return None
-    # A text holds bytes as latin-1 characters: rouge-score reads the UTF-8 they hold.
-    texts = [t if t.isascii() else t.encode("latin-1").decode("utf-8", "replace") for t in models]
+    from ..text.rouge_score import file_text_read  # imported by the runs of this dialect
+
+    texts = [file_text_read(t) for t in models]
     targets, predictions, first = [], [], []  # per item of each peer, its first pair
     for held in peer_texts:
         for k, prediction in enumerate(held):
             first.append(len(targets))
             references = texts[starts[k] : starts[k + 1]]
             targets.extend(references)
-            if not prediction.isascii():
-                prediction = prediction.encode("latin-1").decode("utf-8", "replace")
-            predictions.extend([prediction] * len(references))
+            predictions.extend([file_text_read(prediction)] * len(references))
     first.append(len(targets))
     names = [str(k) for k in range(len(kinds))]
     found = accel.rs_score_pairs(targets, predictions, stem, kinds, names, tuple, lcs.MAX_LCS_CELLS)

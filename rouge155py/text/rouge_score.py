@@ -29,6 +29,7 @@ __all__ = [
     "as_text",
     "encode",
     "encode_tokens",
+    "file_text_read",
     "nltk_stem",
     "split_tokens",
     "stem",
@@ -72,6 +73,12 @@ def _nltk_stem(word: str) -> str:
     if not _NLTK_STEM:
         _NLTK_STEM.append(nltk_stem())
     return _NLTK_STEM[0](word)
+
+
+def file_text_read(text: str) -> str:
+    """A text that holds bytes as latin-1 characters (a reader's, a column of the API's), read as
+    rouge-score reads them: the UTF-8 they hold, a byte that is not UTF-8 replaced."""
+    return text if text.isascii() else text.encode("latin-1").decode("utf-8", "replace")
 
 
 def split_tokens(text: str) -> list[str]:
@@ -149,8 +156,7 @@ class RougeScoreTokenizer(TextStageBase):
         self._stems = Stems(stem, shortest=4)
 
     def split(self, text: str) -> list[str]:
-        # A reader's text holds bytes as latin-1 characters: rouge-score reads the UTF-8 they hold.
-        return split_tokens(text.encode("latin-1").decode("utf-8", "replace"))
+        return split_tokens(file_text_read(text))
 
     def morph_stem(self, token: str) -> str:
         return stem(token)
