@@ -479,9 +479,8 @@ def score_texts(config: TextConfig, start: int, stop: int, options: Options) -> 
             spans = array("i", [at - first for at in starts[start : stop + 1]])
         texts = [config.peer_texts[peer_id][start:stop] for peer_id in peers]
         values = None
-        if options.text.dialect is not None:
-            if not options.text.stopwords and not options.scoring.counting:
-                values = rs_text_rows(plan, options.text.stem, texts, config.model_texts[first:last], spans)
+        if options.text.dialect is not None:  # its options hold no -s, -t or other rule (Options checks)
+            values = rs_text_rows(plan, options.text.stem, texts, config.model_texts[first:last], spans)
         else:
             kernel = batch_scorer(options).kernel(plan)
             if kernel is not None:

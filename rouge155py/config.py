@@ -95,8 +95,8 @@ class TextConfig(EvalConfig):
         models: list[str],
         starts: Sequence[int],
         input_format: str,
-        peer_name: str = "summary {item} of peer {peer}",
-        model_name: str = "model {model} of item {item}",
+        peer_name: str,
+        model_name: str,
         places: Optional[Sequence[int]] = None,
     ) -> None:
         self.peer_texts, self.model_texts, self.starts = dict(peers), models, starts

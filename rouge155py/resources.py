@@ -145,7 +145,7 @@ def bundled_exceptions() -> dict[str, str]:
     bundled = _bundled_dir()
     lists = _listed(bundled)
     if lists is None:
-        raise DataError(f"no WordNet exception lists in {bundled} or in {bundled}")
+        raise DataError(f"no WordNet exception lists in {bundled}")
     return _read_exceptions(bundled, lists)
 
 

@@ -341,7 +341,6 @@ def text_inputs(
 #: The names of the API's summaries, as :class:`~rouge155py.config.TextConfig` formats them.
 PREDICTION_NAME = "prediction {item} of system {peer}"
 REFERENCE_NAME = "reference {model} of item {item}"
-_LARGEST = MAX_FILE_BYTES
 
 
 def config_from_texts(
@@ -359,7 +358,7 @@ def config_from_texts(
         if _plain(items)
         else [
             s
-            if type(s) is str and s.isascii() and len(s) <= _LARGEST
+            if type(s) is str and s.isascii() and len(s) <= MAX_FILE_BYTES
             else file_text(s, _prediction_name(places[i], peer_id))
             for i, s in enumerate(items)
         ]
@@ -378,7 +377,7 @@ def config_from_texts(
     models: list[str] = []
     starts = array("q", [0])
     for i, item in enumerate(models_given):
-        if type(item) is str and item.isascii() and len(item) <= _LARGEST:
+        if type(item) is str and item.isascii() and len(item) <= MAX_FILE_BYTES:
             models.append(item)
         else:
             models.extend(
@@ -393,11 +392,11 @@ def _plain(texts: list[Any]) -> bool:
     """Whether every text is an ASCII str within the size of a summary file: its file's bytes, to
     be taken as it is (the common case, checked in bulk: by the kernel in one pass)."""
     if accel is not None and hasattr(accel, "plain_texts"):
-        return accel.plain_texts(texts, _LARGEST)  # type: ignore[no-any-return]
+        return accel.plain_texts(texts, MAX_FILE_BYTES)  # type: ignore[no-any-return]
     return (
         set(map(type, texts)) <= {str}
         and all(map(str.isascii, texts))
-        and max(map(len, texts), default=0) <= _LARGEST
+        and max(map(len, texts), default=0) <= MAX_FILE_BYTES
     )
 
 
