@@ -27,7 +27,7 @@ from __future__ import annotations
 import math
 import numbers
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Mapping, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Hashable, Mapping, Optional, Sequence
 
 import numpy as np
 
@@ -285,10 +285,34 @@ def _bootstrap_p_values(drawn: np.ndarray, observed: np.ndarray, tolerance: np.n
     return (1 + at_least) / (drawn.shape[1] + 1)
 
 
+def _checked_table(
+    metric: str, rows: list[list[float]], names: Sequence[str], items: Sequence[Hashable]
+) -> np.ndarray:
+    """The scores as systems x items, refused where a test could not mean anything: a score that
+    is not a finite number (named: system and item), fewer than two items, sums that overflow."""
+    table = np.array(rows, dtype=np.float64)
+    bad = np.argwhere(~np.isfinite(table))
+    if bad.size:
+        system, item = bad[0]
+        raise ComputeError(
+            f"{metric}: the score of system {names[system]!r} on item {items[item]!r} is "
+            f"{table[system, item]}: a paired test needs finite scores"
+        )
+    if len(items) < 2:
+        raise ComputeError(
+            f"{metric}: {len(items)} item scored by every system: a paired test needs two or more "
+            "(one item has no variance to test against)"
+        )
+    largest = float(np.abs(table).max())
+    if not math.isfinite(largest * len(items)):
+        raise ComputeError(f"{metric}: scores up to {largest:g} on {len(items)} items: their sums overflow")
+    return table
+
+
 def _family(
     metric: str,
     measure: str,
-    systems: Mapping[str, Mapping[str, float]],
+    systems: Mapping[str, Mapping[Any, float]],
     baseline: Optional[str],
     settings: CompareSettings,
     scale: Optional[float],
@@ -312,7 +336,7 @@ def _family(
         )
     if not items:
         raise ComputeError(f"{metric}: no item is scored for every system: nothing to compare")
-    table = np.array(rows, dtype=np.float64)
+    table = _checked_table(metric, rows, names, items)
     if scale is not None:  # rounded scores as exact integers (units of 1 / scale)
         table = np.round(table * scale)
     n, count = len(items), len(pairs)
@@ -322,9 +346,14 @@ def _family(
     def columns(lo: int, hi: int) -> np.ndarray:
         return (table[first[lo:hi]] - table[second[lo:hi]]).T
 
-    tolerance, totals = np.empty(count), np.empty(count)
+    # Ties on the scores' own scale: sums of whole units are exact (half a unit tells them apart);
+    # other scores tie within a relative 1e-9 of the scores, not of their (maybe tiny) differences.
+    tolerance = np.full(count, 0.5)
+    totals = np.empty(count)
     for lo, hi in _pair_chunks(count, n):
-        tolerance[lo:hi] = _rounding(columns(lo, hi))
+        if scale is None:
+            larger = np.maximum(np.abs(table[first[lo:hi]]), np.abs(table[second[lo:hi]]))
+            tolerance[lo:hi] = 1e-9 * larger.sum(axis=1)
         totals[lo:hi] = columns(lo, hi).sum(axis=0)
     sums = np.ascontiguousarray(bootstrap_sums(table, settings.samples, settings.seed).T)
     tail = (100.0 - settings.confidence) / 2

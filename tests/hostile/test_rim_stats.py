@@ -9,9 +9,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 from click.testing import CliRunner, Result
 
+from rouge155py import ComputeError
 from rouge155py.cli import main
+from rouge155py.stats.significance import TESTS, CompareSettings, compare_items
 
 REPO = Path(__file__).resolve().parent.parent.parent
 CONFIG = str(REPO / "examples" / "duc-mini" / "rouge-config.xml")
@@ -40,6 +43,85 @@ def assert_error(result: Result, code: int, pattern: str) -> None:
 
 def two_systems(a: list[float], b: list[float]) -> dict[str, Any]:
     return {"M": {"A": {str(i): x for i, x in enumerate(a)}, "B": {str(i): x for i, x in enumerate(b)}}}
+
+
+# Class 1: ties judged on the scores' own scale.
+
+
+@pytest.mark.parametrize("test", TESTS)
+def test_scores_within_a_relative_1e9_are_ties_not_a_significant_difference(test: str) -> None:
+    noise = two_systems([1000 * (1 + 1e-12)] * 30, [1000.0] * 30)
+    (row,) = compare_items(noise, settings=CompareSettings(test, samples=999)).rows
+    assert row.p_value == 1.0 and not row.significant(0.05)
+    # A real difference on the same scale is still found.
+    real = two_systems([1000 * (1 + 1e-6) + 1e-4 * (i % 3) for i in range(30)], [1000.0] * 30)
+    (row,) = compare_items(real, settings=CompareSettings(test, samples=999)).rows
+    assert row.p_value < 0.01 and row.significant(0.05)
+
+
+# Class 5 (statistics): NaN or infinite scores are refused, naming the system and item.
+
+
+@pytest.mark.parametrize("bad", [float("nan"), float("inf"), float("-inf")])
+@pytest.mark.parametrize("test", TESTS)
+def test_non_finite_scores_are_refused_naming_system_and_item(bad: float, test: str) -> None:
+    scores = two_systems([0.1, 0.2, 0.3, 0.4], [0.5, bad, 0.2, 0.1])
+    with pytest.raises(ComputeError, match=rf"M: the score of system 'B' on item '1' is {bad}: "):
+        compare_items(scores, settings=CompareSettings(test, samples=50))
+
+
+def test_scores_whose_sums_overflow_are_refused() -> None:
+    with pytest.raises(ComputeError, match="their sums overflow"):
+        compare_items(two_systems([1e308, 1e308, 0.0], [0.0, 1.0, 2.0]))
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "csv", "markdown"])
+def test_compare_on_a_run_with_infinite_scores_is_one_line_and_exit_6(fmt: str) -> None:
+    # -w 0.005: ROUGE-W's weight is a power beyond the largest double, its F infinite.
+    result = invoke(
+        *BASE, "-n", "0", "-w", "0.005", "-d", "--compare", "paired-bootstrap", "--format", fmt, CONFIG
+    )
+    assert_error(result, 6, r"ROUGE-W-0.005: the score of system '1' on item 'D01' is inf: a paired test")
+
+
+# Class 1: a test needs two items at least.
+
+
+@pytest.mark.parametrize("test", TESTS)
+def test_one_item_is_refused_in_python(test: str) -> None:
+    with pytest.raises(
+        ComputeError, match="M: 1 item scored by every system: a paired test needs two or more"
+    ):
+        compare_items(two_systems([0.2], [0.9]), settings=CompareSettings(test, samples=50))
+
+
+@pytest.mark.parametrize("test", TESTS)
+def test_one_eval_is_refused_on_the_command_line(tmp_path: Path, test: str) -> None:
+    (tmp_path / "h1").write_text("a b c\n")
+    (tmp_path / "h2").write_text("a c\n")
+    (tmp_path / "r").write_text("a b d\n")
+    hyps = ["--hyp", str(tmp_path / "h1"), "--hyp", str(tmp_path / "h2")]
+    result = invoke("-n", "1", *hyps, "--ref", str(tmp_path / "r"), "--compare", test)
+    assert_error(result, 6, "ROUGE-1: 1 item scored by every system: a paired test needs two or more")
+
+
+# Class 1: any hashable item ID.
+
+
+@pytest.mark.parametrize("test", TESTS)
+def test_integer_item_ids_give_the_numbers_of_their_strings(test: str) -> None:
+    a, b = [0.1, 0.5, 0.25, 0.75, 0.3, 0.9], [0.2, 0.1, 0.3, 0.35, 0.1, 0.4]
+    by_index = {"M": {"A": dict(enumerate(a)), "B": dict(enumerate(b))}}
+    settings = CompareSettings(test, samples=300, seed=3)
+    assert (
+        compare_items(by_index, settings=settings).rows
+        == compare_items(two_systems(a, b), settings=settings).rows
+    )
+    # Integers, strings of digits, strings and tuples together: one fixed order, each its own item.
+    mixed = {5: 0.1, "5": 0.3, "x": 0.2, (1, 2): 0.6, 10: 0.4}
+    other = {key: value / 2 for key, value in mixed.items()}
+    (row,) = compare_items({"M": {"A": mixed, "B": other}}, settings=settings).rows
+    assert row.items == 5
 
 
 # Class 4 (--compare): memory bounded whatever the number of systems.
