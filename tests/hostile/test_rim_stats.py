@@ -6,14 +6,18 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from click.testing import CliRunner, Result
 
-from rouge155py import ComputeError
+from rouge155py import ComputeError, evaluate_args
 from rouge155py.cli import main
+from rouge155py.stats.correlation import CorrelateSettings, correlate, pearson, report_variants
+from rouge155py.stats.judgments import Judgments
 from rouge155py.stats.significance import TESTS, CompareSettings, compare_items
 
 REPO = Path(__file__).resolve().parent.parent.parent
@@ -75,6 +79,18 @@ def test_scores_whose_sums_overflow_are_refused() -> None:
         compare_items(two_systems([1e308, 1e308, 0.0], [0.0, 1.0, 2.0]))
 
 
+def test_correlate_refuses_a_non_finite_score() -> None:
+    rows = [
+        {"eval_id": e, "system": s, "q": float(k + j)}
+        for k, e in enumerate("xyz")
+        for j, s in enumerate("abc")
+    ]
+    variant = {s: {e: 0.1 * (k + j) for k, e in enumerate("xyz")} for j, s in enumerate("abc")}
+    variant["b"]["y"] = float("nan")
+    with pytest.raises(ComputeError, match=r"V: the score of system 'b' on item 'y' is nan"):
+        correlate({"V": variant}, Judgments.from_rows(rows), settings=CorrelateSettings(samples=10))
+
+
 @pytest.mark.parametrize("fmt", ["text", "json", "csv", "markdown"])
 def test_compare_on_a_run_with_infinite_scores_is_one_line_and_exit_6(fmt: str) -> None:
     # -w 0.005: ROUGE-W's weight is a power beyond the largest double, its F infinite.
@@ -122,6 +138,45 @@ def test_integer_item_ids_give_the_numbers_of_their_strings(test: str) -> None:
     other = {key: value / 2 for key, value in mixed.items()}
     (row,) = compare_items({"M": {"A": mixed, "B": other}}, settings=settings).rows
     assert row.items == 5
+
+
+# Class 1: judgments by a strict number grammar, the file and line in the error.
+
+
+def test_judgments_near_the_largest_double_correlate_as_their_scaled_values(tmp_path: Path) -> None:
+    scipy_stats = pytest.importorskip("scipy.stats")
+    report = evaluate_args([*BASE, "-n", "1", CONFIG])
+    variants = report_variants(report, ["F"])
+    rng = np.random.default_rng(5)
+    small = {(e, str(s)): float(rng.random()) for e in EVALS for s in (1, 2, 3)}
+    huge = {key: value * 2.0**1023 for key, value in small.items()}  # exact: the same numbers, scaled
+    settings = CorrelateSettings(samples=200, seed=2)
+    found = {}
+    for name, table in (("small", small), ("huge", huge)):
+        rows = [{"eval_id": e, "system": s, "q": q} for (e, s), q in table.items()]
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # no overflow on the way
+            found[name] = correlate(variants, Judgments.from_rows(rows, name), settings=settings)
+    assert [r.value for r in found["huge"].rows] == [r.value for r in found["small"].rows]
+    assert [(r.low, r.high) for r in found["huge"].rows] == [(r.low, r.high) for r in found["small"].rows]
+    scores = variants["ROUGE-1 F"]
+    x = [np.mean([scores[s][e] for e in EVALS]) for s in ("1", "2", "3")]
+    y = [np.mean([small[(e, s)] for e in EVALS]) for s in ("1", "2", "3")]
+    expected = scipy_stats.pearsonr(x, y).statistic
+    assert found["huge"].get("ROUGE-1 F", "q", "system", "pearson").value == pytest.approx(
+        expected, abs=1e-12
+    )
+
+
+def test_pearson_of_values_near_the_largest_double_is_scipys_of_the_scaled_values() -> None:
+    scipy_stats = pytest.importorskip("scipy.stats")
+    rng = np.random.default_rng(9)
+    for _ in range(50):
+        x, y = rng.normal(size=(2, int(rng.integers(3, 40))))
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            r = float(pearson(x * 1e307, y * -3e306))
+        assert r == pytest.approx(-scipy_stats.pearsonr(x, y).statistic, abs=1e-12)
 
 
 # Class 4 (--compare): memory bounded whatever the number of systems.
