@@ -3,6 +3,7 @@ item; any item ID; judgments read by a strict grammar; bounded memory whatever t
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
@@ -14,10 +15,12 @@ import numpy as np
 import pytest
 from click.testing import CliRunner, Result
 
-from rouge155py import ComputeError, evaluate_args
+from rouge155py import ComputeError, ConfigError, evaluate_args
 from rouge155py.cli import main
+from rouge155py.errors import LimitError
+from rouge155py.stats import judgments as judgments_module
 from rouge155py.stats.correlation import CorrelateSettings, correlate, pearson, report_variants
-from rouge155py.stats.judgments import Judgments
+from rouge155py.stats.judgments import Judgments, read_judgments
 from rouge155py.stats.significance import TESTS, CompareSettings, compare_items
 
 REPO = Path(__file__).resolve().parent.parent.parent
@@ -143,6 +146,47 @@ def test_integer_item_ids_give_the_numbers_of_their_strings(test: str) -> None:
 # Class 1: judgments by a strict number grammar, the file and line in the error.
 
 
+def write_judgments(tmp_path: Path, name: str, cell: Any) -> Path:
+    """Judgments of the bundled run's three systems, one cell replaced by ``cell``."""
+    path = tmp_path / name
+    rows = [(e, s, 0.1 * s + 0.01 * k) for k, e in enumerate(EVALS) for s in (1, 2, 3)]
+    if name.endswith(".jsonl"):
+        lines = [json.dumps({"eval_id": e, "system": str(s), "q": q}) for e, s, q in rows]
+        lines[1] = lines[1].replace(json.dumps(rows[1][2]), cell)
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    else:
+        lines = ["eval_id,system,q", *(f"{e},{s},{q!r}" for e, s, q in rows)]
+        lines[2] = f"{rows[1][0]},{rows[1][1]},{cell}"
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def assert_refused(path: Path, pattern: str) -> None:
+    """The judgments file is refused in Python (ConfigError) and on the command line (exit 3)."""
+    with pytest.raises(ConfigError, match=pattern):
+        read_judgments(path)
+    assert_error(invoke(*BASE, "-n", "1", "--judgments", str(path), CONFIG), 3, pattern)
+
+
+@pytest.mark.parametrize(
+    ("name", "cell", "pattern"),
+    [
+        (
+            "j.jsonl",
+            "1" * 400,
+            r"j\.jsonl, line 2: q is an integer of 400 digits, beyond the range of a number",
+        ),
+        ("j.csv", "1_0", r"j\.csv, line 3: q is not a number: '1_0'"),
+        ("j.csv", "\u0661", r"j\.csv, line 3: q is not a number"),
+        ("j.csv", "1e5_0", r"j\.csv, line 3: q is not a number: '1e5_0'"),
+    ],
+)
+def test_judgment_cells_follow_a_strict_number_grammar(
+    tmp_path: Path, name: str, cell: str, pattern: str
+) -> None:
+    assert_refused(write_judgments(tmp_path, name, cell), pattern)
+
+
 def test_judgments_near_the_largest_double_correlate_as_their_scaled_values(tmp_path: Path) -> None:
     scipy_stats = pytest.importorskip("scipy.stats")
     report = evaluate_args([*BASE, "-n", "1", CONFIG])
@@ -177,6 +221,28 @@ def test_pearson_of_values_near_the_largest_double_is_scipys_of_the_scaled_value
             warnings.simplefilter("error")
             r = float(pearson(x * 1e307, y * -3e306))
         assert r == pytest.approx(-scipy_stats.pearsonr(x, y).statistic, abs=1e-12)
+
+
+# Class 7 (judgments): parser limits as one line.
+
+
+def test_a_deeply_nested_jsonl_line_is_one_line_exit_3(tmp_path: Path) -> None:
+    path = tmp_path / "deep.jsonl"
+    path.write_text('{"eval_id": "D01", "system": "1", "q": 0.5}\n' + "[" * 50_000 + "\n", encoding="utf-8")
+    pattern = r"deep\.jsonl, line 2: nested 50000 levels deep \(at most 32\)"
+    assert_refused(path, pattern)
+
+
+def test_a_csv_cell_over_csvs_own_limit_is_read_up_to_a_summary_files_size(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "wide.csv"
+    path.write_text("eval_id,system,q\nD01,1," + "x" * 140_000 + "\n", encoding="utf-8")
+    pattern = r"wide\.csv, line 2: q is not a number: 'xxx"
+    assert_refused(path, pattern)
+    monkeypatch.setattr(judgments_module, "MAX_FILE_BYTES", 100_000)  # a cell beyond it
+    with pytest.raises(LimitError, match=r"wide\.csv, line 2: a cell larger than a summary file may be"):
+        read_judgments(path)
 
 
 # Class 4 (--compare): memory bounded whatever the number of systems.
