@@ -31,7 +31,7 @@ import numpy as np
 
 from ..errors import ComputeError, ConfigError, UsageError, described
 from .judgments import Judgments
-from .scores import item_scores, measure_index
+from .scores import finite_table, item_scores, measure_index
 from .significance import _blocks, _generator, checked_draws, signature_of
 
 if TYPE_CHECKING:
@@ -312,16 +312,10 @@ def grid(variant: str, scores: Mapping[str, Mapping[str, float]], judgments: Jud
 def _arrays(
     variant: str, scores: Mapping[str, Mapping[str, float]], judgments: Judgments, name: str, where: Grid
 ) -> tuple[np.ndarray, np.ndarray]:
-    """A variant's grid and a judgment's, each scaled by a power of two (:func:`_scaled`); a
-    score that is not a finite number is refused, naming the system and item."""
-    x = np.array([[scores[s][i] for i in where.items] for s in where.systems], dtype=np.float64)
-    bad = np.argwhere(~np.isfinite(x))
-    if bad.size:
-        system, item = where.systems[bad[0][0]], where.items[bad[0][1]]
-        raise ComputeError(
-            f"{variant}: the score of system {system!r} on item {item!r} is {x[tuple(bad[0])]}: "
-            "a correlation needs finite scores"
-        )
+    """A variant's grid (its scores checked: :func:`~.scores.finite_table`) and a judgment's, each
+    scaled by a power of two (:func:`_scaled`)."""
+    rows = [[scores[s][i] for i in where.items] for s in where.systems]
+    x = finite_table(variant, rows, where.systems, where.items, "a correlation")
     table = judgments.scores[name]
     y = np.array([[table[(i, s)] for i in where.items] for s in where.systems], dtype=np.float64)
     return _scaled(x), _scaled(y)

@@ -7,9 +7,12 @@ instance holds counts, not a score of its own: refused.
 
 from __future__ import annotations
 
+import numbers
 from typing import TYPE_CHECKING, Any, Hashable, Mapping, Optional, Sequence
 
-from ..errors import UsageError
+import numpy as np
+
+from ..errors import ComputeError, UsageError, described
 from ..results import eval_id_of
 
 if TYPE_CHECKING:
@@ -84,3 +87,25 @@ def _eval_key(eval_id: Hashable) -> tuple[int, int, str, str]:
             return (0, int(eval_id), eval_id, kind)
         return (1, 0, eval_id, kind)
     return (2, 0, repr(eval_id), kind)
+
+
+def finite_table(
+    label: str, rows: Sequence[Sequence[Any]], systems: Sequence[str], items: Sequence[Hashable], use: str
+) -> np.ndarray:
+    """Scores as systems x items floats; a score that is not a number (a UsageError) or not a
+    finite one (a ComputeError: nothing can be concluded from it) is refused, naming the system
+    and item. ``use`` says what needs them (``"a paired test"``)."""
+    for system, row in zip(systems, rows):
+        for item, value in zip(items, row):
+            if not isinstance(value, numbers.Real) or isinstance(value, bool):
+                where = f"{label}: the score of system {system!r} on item {item!r}"
+                raise UsageError(f"{where} is not a number: {described(value)}")
+    table = np.array(rows, dtype=np.float64).reshape(len(systems), len(items))
+    bad = np.argwhere(~np.isfinite(table))
+    if bad.size:
+        system, item = bad[0]
+        raise ComputeError(
+            f"{label}: the score of system {systems[system]!r} on item {items[item]!r} is "
+            f"{table[system, item]}: {use} needs finite scores"
+        )
+    return table

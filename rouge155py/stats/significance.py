@@ -33,7 +33,7 @@ import numpy as np
 
 from .._version import __version__
 from ..errors import ComputeError, LimitError, UsageError, described
-from .scores import ItemScores, item_scores, measure_index, scores_table
+from .scores import ItemScores, finite_table, item_scores, measure_index, scores_table
 
 if TYPE_CHECKING:
     from ..report import Report
@@ -289,15 +289,8 @@ def _checked_table(
     metric: str, rows: list[list[float]], names: Sequence[str], items: Sequence[Hashable]
 ) -> np.ndarray:
     """The scores as systems x items, refused where a test could not mean anything: a score that
-    is not a finite number (named: system and item), fewer than two items, sums that overflow."""
-    table = np.array(rows, dtype=np.float64)
-    bad = np.argwhere(~np.isfinite(table))
-    if bad.size:
-        system, item = bad[0]
-        raise ComputeError(
-            f"{metric}: the score of system {names[system]!r} on item {items[item]!r} is "
-            f"{table[system, item]}: a paired test needs finite scores"
-        )
+    is not a finite number (:func:`finite_table`), fewer than two items, sums that overflow."""
+    table = finite_table(metric, rows, names, items, "a paired test")
     if len(items) < 2:
         raise ComputeError(
             f"{metric}: {len(items)} item scored by every system: a paired test needs two or more "

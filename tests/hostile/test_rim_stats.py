@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner, Result
 
-from rouge155py import ComputeError, ConfigError, evaluate_args
+from rouge155py import ComputeError, ConfigError, UsageError, evaluate_args
 from rouge155py.cli import main
 from rouge155py.errors import LimitError
 from rouge155py.stats import judgments as judgments_module
@@ -75,6 +75,23 @@ def test_non_finite_scores_are_refused_naming_system_and_item(bad: float, test: 
     scores = two_systems([0.1, 0.2, 0.3, 0.4], [0.5, bad, 0.2, 0.1])
     with pytest.raises(ComputeError, match=rf"M: the score of system 'B' on item '1' is {bad}: "):
         compare_items(scores, settings=CompareSettings(test, samples=50))
+
+
+@pytest.mark.parametrize("bad", ["0.5", None, True, [0.5]])
+def test_scores_that_are_not_numbers_are_refused_not_converted(bad: Any) -> None:
+    scores = two_systems([0.1, 0.2, 0.3], [0.5, 0.4, 0.2])
+    scores["M"]["B"]["2"] = bad
+    with pytest.raises(UsageError, match=r"M: the score of system 'B' on item '2' is not a number"):
+        compare_items(scores)
+    rows = [
+        {"eval_id": i, "system": s, "q": float(k + j)}
+        for k, i in enumerate("012")
+        for j, s in enumerate("ABC")
+    ]
+    variant = {s: {str(i): 0.1 * (i + j) for i in range(3)} for j, s in enumerate("ABC")}
+    variant["B"]["2"] = bad
+    with pytest.raises(UsageError, match=r"V: the score of system 'B' on item '2' is not a number"):
+        correlate({"V": variant}, Judgments.from_rows(rows), settings=CorrelateSettings(samples=10))
 
 
 def test_scores_whose_sums_overflow_are_refused() -> None:
