@@ -19,7 +19,9 @@ same draws for every metric, so a subset of metrics gives the same numbers.
 
 Scores of a report are R, P or F rounded to 5 decimals: they are counted in
 units of 1e-5, exact integers, so that sums and ties do not depend on the order
-of additions.
+of additions. Other scores tie within a relative 1e-9 of the scores themselves.
+A score that is not a finite number, or fewer than two items, is refused: a
+p-value from them would be noise.
 """
 
 from __future__ import annotations
