@@ -204,7 +204,7 @@ def test_judgment_cells_follow_a_strict_number_grammar(
     assert_refused(write_judgments(tmp_path, name, cell), pattern)
 
 
-def test_judgments_near_the_largest_double_correlate_as_their_scaled_values(tmp_path: Path) -> None:
+def test_judgments_near_the_largest_double_correlate_as_their_scaled_values() -> None:
     scipy_stats = pytest.importorskip("scipy.stats")
     report = evaluate_args([*BASE, "-n", "1", CONFIG])
     variants = report_variants(report, ["F"])
