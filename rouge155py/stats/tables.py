@@ -59,7 +59,7 @@ def _shown(cell: Cell, fmt: str) -> str:
 
 def render(header: Sequence[str], rows: Sequence[Sequence[Cell]], fmt: str, caption: str = "") -> str:
     """A table in a format of :data:`TABLE_FORMATS`; ``caption`` below it (a LaTeX caption)."""
-    if fmt not in TABLE_FORMATS:
+    if not isinstance(fmt, str) or fmt not in TABLE_FORMATS:
         raise UsageError(f"the table format must be one of {', '.join(TABLE_FORMATS)}, got {fmt!r}")
     head = [(name, False, False) for name in header]
     shown = [[_shown(cell, fmt) for cell in row] for row in [head, *rows]]
