@@ -23,7 +23,7 @@ import re
 from typing import Optional, Union
 
 from .config import EvalConfig, config_from_documents
-from .errors import ConfigError, DataError, InputError, RougeError, UsageError, described
+from .errors import ConfigError, DataError, InputError, MissingResource, RougeError, UsageError, described
 from .evaluation import evaluate
 from .files import read_file
 from .options import parse_command_line
@@ -141,7 +141,7 @@ class Rouge155:
         except ImportError:
             raise UsageError("split_sentences needs nltk: pip install nltk") from None
         except LookupError:
-            raise UsageError(
+            raise MissingResource(
                 "split_sentences needs nltk's Punkt model: python -m nltk.downloader punkt_tab"
             ) from None
         self._split.update(("system", "model"))

@@ -25,7 +25,7 @@ from typing import Any, Hashable, Iterable, Optional, Sequence
 
 from .._kernel import accel
 from ..collector import paused_gc
-from ..errors import UsageError
+from ..errors import MissingResource, UsageError
 from ..metrics import ModelCounts, clipped_hits, lcs
 from ..metrics.lcs import LcsText, check_table_size, lcs_marks, score_lcs
 from ..metrics.ngram import NGram
@@ -242,7 +242,7 @@ def _nltk_sentences(text: Any) -> list[str]:
     try:
         return nltk.sent_tokenize(text)  # type: ignore[no-any-return]
     except LookupError:
-        raise UsageError(
+        raise MissingResource(
             "split_summaries needs nltk's punkt sentence model, which is not installed: "
             "python -m nltk.downloader punkt_tab"
         ) from None
