@@ -5,17 +5,29 @@ arguments (``log_level=``, ``stemming=``, as files2rouge and SummEval pass them)
 
 from __future__ import annotations
 
+import importlib
+import random
+import re
+import types
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 import nltk
+import numpy as np
 import pytest
+import rouge_score.io as their_io
 import rouge_score.rouge_scorer as their_scorer
+import rouge_score.scoring as their_scoring
+import rouge_score.tokenize as their_tokenize
 
+import rouge155py.rouge_score as drop_in
 from rouge155py import Rouge155, UsageError
 from rouge155py.errors import InvalidValue, MissingResource
 from rouge155py.hf import compute
+from rouge155py.rouge_score import io as our_io
 from rouge155py.rouge_score import rouge_scorer as our_scorer
+from rouge155py.rouge_score import scoring as our_scoring
+from rouge155py.rouge_score import tokenize as our_tokenize
 
 TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
 # rouge-score 0.1.2's modules that a program imports (rouge and create_pyrouge_files are absl
@@ -30,6 +42,226 @@ def outcome(call: Callable[..., Any], *args: Any) -> tuple[str, Any]:
         return "ok", call(*args)
     except Exception as error:
         return type(error).__name__, str(error)
+
+
+# -- every public name of rouge-score's modules ------------------------------------------------
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_every_public_name_of_rouge_score_is_in_the_drop_in(name: str) -> None:
+    """``dir()`` of each rouge-score module is within the drop-in's, and each name is the same
+    object (a module, a pattern, a builtin, a ``__future__`` feature) or the drop-in's own
+    (a class, a function, a sibling module)."""
+    theirs = importlib.import_module(f"rouge_score.{name}")
+    ours = importlib.import_module(f"rouge155py.rouge_score.{name}")
+    names = [n for n in dir(theirs) if not n.startswith("__")]
+    assert sorted(set(names) - set(dir(ours))) == []
+    for n in names:
+        mine, their = getattr(ours, n), getattr(theirs, n)
+        if isinstance(their, types.ModuleType) and their.__name__.startswith("rouge_score."):
+            assert mine is getattr(drop_in, their.__name__.split(".")[1]), n
+        elif isinstance(their, (types.ModuleType, re.Pattern, str, type(print))) or n in (
+            "absolute_import",
+            "division",
+            "print_function",
+            "Dict",
+        ):
+            assert mine is their or mine == their, n
+        else:
+            assert callable(mine) and type(mine) is type(their), n
+
+
+def test_tokenizers_porter_is_nltks_module() -> None:
+    """``tokenizers.porter.PorterStemmer()`` stems as rouge-score's default stemmer."""
+    from rouge155py.rouge_score import tokenizers
+
+    stemmer = tokenizers.porter.PorterStemmer()
+    words = ["running", "cats", "generalization", "flies"]
+    assert [stemmer.stem(w) for w in words] == [tokenizers.PorterStemmer().stem(w) for w in words]
+    with pytest.raises(AttributeError, match="no attribute 'nothing_here'"):
+        _ = tokenizers.nothing_here
+
+
+# -- re-pointed tokenizer patterns -------------------------------------------------------------
+
+
+@pytest.fixture
+def repoint(monkeypatch: pytest.MonkeyPatch) -> Callable[..., None]:
+    """Sets the same attributes on rouge-score's ``tokenize`` and the drop-in's (undone after)."""
+
+    def set_both(**patterns: Any) -> None:
+        for module in (their_tokenize, our_tokenize):
+            for name, value in patterns.items():
+                monkeypatch.setattr(module, name, value)
+
+    return set_both
+
+
+def both(types_: list[str], stem: bool, target: Any, prediction: Any) -> tuple[Any, Any, Any]:
+    """rouge-score's scores of a pair; the drop-in's by score() and by score_batch()."""
+    theirs = their_scorer.RougeScorer(types_, use_stemmer=stem).score(target, prediction)
+    ours = our_scorer.RougeScorer(types_, use_stemmer=stem)
+    return theirs, ours.score(target, prediction), ours.score_batch([target], [prediction])[0]
+
+
+@pytest.mark.parametrize("stem", [False, True])
+def test_bengali_patterns_score_as_rouge_score(repoint: Callable[..., None], stem: bool) -> None:
+    """The public training code's Bengali patterns: rouge1 P 1.0, R 0.5, as rouge-score gives."""
+    repoint(
+        NON_ALPHANUM_RE=re.compile(r"[^\u0980-\u09FFa-z0-9]+"),
+        VALID_TOKEN_RE=re.compile(r"^[\u0980-\u09FFa-z0-9]+$"),
+    )
+    theirs, ours, batch = both(TYPES, stem, *BENGALI)
+    assert (theirs["rouge1"].precision, theirs["rouge1"].recall) == (1.0, 0.5)
+    assert ours == theirs and batch == theirs
+    targets = [BENGALI[0], "আমি গান গাই\nবাংলার গান", ""]
+    multi = our_scorer.RougeScorer(TYPES, use_stemmer=stem).score_multi(targets, BENGALI[1])
+    assert multi == their_scorer.RougeScorer(TYPES, use_stemmer=stem).score_multi(targets, BENGALI[1])
+
+
+WORDS = "The cat-sat on the mat. КОШКА сидит на ковре, 1999 u.s. café naïve über-cool running flies e-mail"
+
+
+def random_pairs(seed: int, count: int) -> Iterator[tuple[str, str]]:
+    rng = random.Random(seed)
+    words = [*WORDS.split(), "-", "--", "\t", "日本語", "ﬁne"]
+
+    def text() -> str:
+        lines = [
+            " ".join(rng.choice(words) for _ in range(rng.randint(0, 12))) for _ in range(rng.randint(1, 3))
+        ]
+        return "\n".join(lines)
+
+    for _ in range(count):
+        yield text(), text()
+
+
+REPOINTED = {
+    "cyrillic": {
+        "NON_ALPHANUM_RE": re.compile(r"[^а-яёa-z0-9]+"),
+        "VALID_TOKEN_RE": re.compile(r"^[а-яёa-z0-9]+$"),
+    },
+    "any letter": {"NON_ALPHANUM_RE": re.compile(r"[\W_]+"), "VALID_TOKEN_RE": re.compile(r"^\w+$")},
+    "hyphens kept": {
+        "NON_ALPHANUM_RE": re.compile(r"[^a-z0-9-]+"),
+        "VALID_TOKEN_RE": re.compile(r"^[a-z0-9-]+$"),
+    },
+    "letters only": {"VALID_TOKEN_RE": re.compile(r"^[a-z]+$")},
+    "split at e": {"SPACES_RE": re.compile(r"[\se]+")},
+    "an equal copy": {"NON_ALPHANUM_RE": re.compile(r"[^a-z0-9]+", re.ASCII)},
+}
+
+
+@pytest.mark.parametrize("name", sorted(REPOINTED))
+def test_repointed_patterns_score_as_rouge_score(repoint: Callable[..., None], name: str) -> None:
+    repoint(**REPOINTED[name])
+    for stem in (False, True):
+        for target, prediction in random_pairs(hash(name) % 1000 + stem, 40):
+            assert our_tokenize.tokenize(target, None) == their_tokenize.tokenize(target, None)
+            theirs, ours, batch = both(TYPES, stem, target, prediction)
+            assert ours == theirs and batch == theirs, (target, prediction)
+
+
+def test_a_repointed_tokenize_function_is_called(repoint: Callable[..., None]) -> None:
+    """rouge-score's DefaultTokenizer calls ``tokenize.tokenize`` by the module's attribute."""
+    original = (their_tokenize.tokenize, our_tokenize.tokenize)
+    repoint(tokenize=lambda text, stemmer: [w for w in text.lower().split() if w != "the"])
+    assert their_tokenize.tokenize is not original[0] and our_tokenize.tokenize is not original[1]
+    for target, prediction in random_pairs(5, 30):
+        theirs, ours, batch = both(TYPES, False, target, prediction)
+        assert ours == theirs and batch == theirs
+
+
+def test_the_kernel_path_is_taken_with_the_default_patterns_only(
+    repoint: Callable[..., None], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The patterns are looked at on each call: the kernel path while they are the module's own."""
+    calls: list[int] = []
+    kernel = our_scorer.RougeScorer._kernel_scores
+
+    def counted(self: Any, *args: Any) -> Any:
+        calls.append(1)
+        return kernel(self, *args)
+
+    monkeypatch.setattr(our_scorer.RougeScorer, "_kernel_scores", counted)
+    scorer = our_scorer.RougeScorer(TYPES)
+    pairs = list(random_pairs(9, 20))
+    before = scorer.score_batch([t for t, _ in pairs], [p for _, p in pairs])
+    assert len(calls) == 1
+    repoint(NON_ALPHANUM_RE=re.compile(r"[^a-zа-я0-9]+"))
+    scorer.score_batch([t for t, _ in pairs], [p for _, p in pairs])
+    assert len(calls) == 1
+    repoint(NON_ALPHANUM_RE=our_tokenize._OWN[0])
+    assert scorer.score_batch([t for t, _ in pairs], [p for _, p in pairs]) == before
+    assert len(calls) == 2
+
+
+# -- what rouge-score raises for generators -------------------------------------------------
+
+
+class GeneratorTokenizer:
+    def tokenize(self, text: str) -> Any:
+        return (w for w in text.split())
+
+
+class MapTokenizer:
+    def tokenize(self, text: str) -> Any:
+        return map(str.lower, text.split())
+
+
+class SetTokenizer:
+    def tokenize(self, text: str) -> Any:
+        return set(text.split())
+
+
+TEXTS = [("a b", "a c"), ("", "a b"), ("a", "a"), ("", ""), ("a b\nc", "\n"), ("a\nb", "b\na")]
+TYPE_LISTS = [["rouge1"], ["rouge2"], ["rouge3"], ["rougeL"], ["rougeLsum"], ["rouge1", "rougeLsum"]]
+
+
+@pytest.mark.parametrize("tokenizer", [GeneratorTokenizer(), MapTokenizer(), SetTokenizer()], ids=type)
+def test_tokens_rouge_score_cannot_measure_raise_its_type_error(tokenizer: Any) -> None:
+    """A tokenizer returning a generator (or a set): rouge-score's TypeError at score(), where
+    it raises one (rougeN and rougeL always, rougeLsum when both texts have sentences), else its
+    scores, on every path of the drop-in."""
+    for types_ in TYPE_LISTS:
+        for target, prediction in TEXTS:
+            theirs = their_scorer.RougeScorer(types_, tokenizer=tokenizer)
+            ours = our_scorer.RougeScorer(types_, tokenizer=tokenizer)
+            expected = outcome(theirs.score, target, prediction)
+            batch = outcome(ours.score_batch, [target], [prediction])
+            found = [
+                outcome(ours.score, target, prediction),
+                (batch[0], batch[1][0]) if batch[0] == "ok" else batch,
+                outcome(ours.score_multi, [target], prediction),
+            ]
+            for got in found:
+                assert got[0] == expected[0], (types_, target, prediction, got, expected)
+                if expected[0] != "ok" or not isinstance(tokenizer, SetTokenizer):  # a set's order
+                    assert got == expected, (types_, target, prediction)
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: (t for t in ["rouge1"]),
+        lambda: iter(["rougeL", "rouge2"]),
+        lambda: {"rouge1"},
+        lambda: "rouge1",
+    ],
+    ids=["generator", "iterator", "set of one", "str"],
+)
+def test_rouge_types_as_rouge_score_reads_them(make: Callable[[], Any]) -> None:
+    """Built without complaint, then at score() (and score_multi, score_batch) what rouge-score
+    raises: a TypeError for a generator (no len()) or a set of one (no [0])."""
+    for method, args in (
+        ("score", ("a b", "a")),
+        ("score_multi", (["a b", "a"], "a")),
+        ("score_multi", ([], "a")),
+    ):
+        theirs = outcome(getattr(their_scorer.RougeScorer(make()), method), *args)
+        assert outcome(getattr(our_scorer.RougeScorer(make()), method), *args) == theirs
+        if theirs[0] == "TypeError":
+            assert outcome(our_scorer.RougeScorer(make()).score_batch, ["a b"], ["a"]) == theirs
 
 
 # -- exception classes users catch ----------------------------------------------------------------
@@ -78,3 +310,46 @@ def test_error_classes_keep_their_exit_codes() -> None:
     from rouge155py.names import UnknownName
 
     assert issubclass(UnknownName, KeyError) and issubclass(UnknownName, ValueError)
+
+
+# -- rouge-score's io --------------------------------------------------------------------------
+
+
+def run_io(
+    module: Any, scorer_module: Any, scoring_module: Any, tmp: Path, aggregate: bool, **kw: Any
+) -> str:
+    np.random.seed(12)
+    out = tmp / f"{module.__name__}.{aggregate}.csv"
+    scorer = scorer_module.RougeScorer(["rouge1", "rougeL"], use_stemmer=True)
+    aggregator = scoring_module.BootstrapAggregator(n_samples=50) if aggregate else None
+    module.compute_scores_and_write_to_csv(
+        str(tmp / "t*.txt"), str(tmp / "p*.txt"), str(out), scorer, aggregator, **kw
+    )
+    return out.read_text(encoding="utf-8") if out.exists() else "(no file)"
+
+
+@pytest.mark.filterwarnings("ignore:The 'warn' function is deprecated:DeprecationWarning")  # rouge-score's
+def test_io_writes_rouge_scores_csv(tmp_path: Path) -> None:
+    pairs = list(random_pairs(21, 12))
+    for k in (0, 1):
+        (tmp_path / f"t{k}.txt").write_text("".join(t.replace("\n", " ") + "\n" for t, _ in pairs[k::2]))
+        (tmp_path / f"p{k}.txt").write_bytes(
+            b"".join(p.replace("\n", " ").encode() + b"\r\n" for _, p in pairs[k::2])
+        )
+    for aggregate in (False, True):
+        expected = run_io(their_io, their_scorer, their_scoring, tmp_path, aggregate)
+        assert run_io(our_io, our_scorer, our_scoring, tmp_path, aggregate) == expected
+    (tmp_path / "p1.txt").write_text("one record without its delimiter")
+    for module, scorer_module in ((their_io, their_scorer), (our_io, our_scorer)):
+        with pytest.raises(ValueError, match="equal number of lines"):
+            run_io(module, scorer_module, our_scoring, tmp_path, False)
+        with pytest.raises(ValueError, match="equal and positive number"):
+            module.compute_scores_and_write_to_csv(
+                str(tmp_path / "none*"), str(tmp_path / "p*"), "x", None, None
+            )
+    (tmp_path / "t1.txt").write_text("a:b:c:")
+    (tmp_path / "p1.txt").write_text("a:c:b:")
+    (tmp_path / "t0.txt").write_text("")
+    (tmp_path / "p0.txt").write_text("")
+    expected = run_io(their_io, their_scorer, their_scoring, tmp_path, False, delimiter=":")
+    assert run_io(our_io, our_scorer, our_scoring, tmp_path, False, delimiter=":") == expected
