@@ -6,6 +6,8 @@ arguments (``log_level=``, ``stemming=``, as files2rouge and SummEval pass them)
 from __future__ import annotations
 
 import importlib
+import inspect
+import logging
 import random
 import re
 import types
@@ -353,3 +355,77 @@ def test_io_writes_rouge_scores_csv(tmp_path: Path) -> None:
     (tmp_path / "p0.txt").write_text("")
     expected = run_io(their_io, their_scorer, their_scoring, tmp_path, False, delimiter=":")
     assert run_io(our_io, our_scorer, our_scoring, tmp_path, False, delimiter=":") == expected
+
+
+# -- pltrdy's pyrouge fork: log_level=, stemming= -------------------------------------------------
+
+# pyrouge/Rouge155.py of github.com/pltrdy/pyrouge (2020): its constructor's parameters.
+FORK_PARAMETERS = [("rouge_dir", None), ("rouge_args", None), ("log_level", None), ("stemming", False)]
+
+
+def test_rouge155_takes_the_forks_arguments() -> None:
+    parameters = list(inspect.signature(Rouge155).parameters.values())
+    assert [p.name for p in parameters] == [name for name, _ in FORK_PARAMETERS]
+    assert Rouge155().stemming is True  # pyrouge 0.1.3's -m unless the fork's stemming= says
+    assert Rouge155(stemming=False).stemming is False
+    logger = Rouge155().log
+    level = logger.level
+    try:
+        assert Rouge155(log_level=logging.ERROR).log.level == logging.ERROR
+        assert Rouge155(log_level="WARNING").log.level == logging.WARNING
+        for bad in ("LOUD", [1]):
+            with pytest.raises(UsageError, match="log_level"):
+                Rouge155(log_level=bad)
+        with pytest.raises(UsageError, match="stemming"):
+            Rouge155(stemming="yes")  # type: ignore[arg-type]
+    finally:
+        logger.setLevel(level)
+
+
+def write_plain(root: Path) -> tuple[Path, Path]:
+    """files2rouge's folders: s.N.txt and m.A.N.txt, words that only stemming matches."""
+    systems, models = root / "system", root / "model"
+    systems.mkdir(parents=True)
+    models.mkdir()
+    for n, (s, m) in enumerate([("the cats were running", "a cat runs"), ("flies flew", "the fly flies")]):
+        (systems / f"s.{n}.txt").write_text(s + "\n", encoding="utf-8")
+        (models / f"m.A.{n}.txt").write_text(m + "\n", encoding="utf-8")
+    return systems, models
+
+
+def perl_output(oracle: Any, tmp: Path, systems: Path, models: Path, args: list[str]) -> str:
+    """The Perl on the HTML files and configuration pyrouge writes."""
+    html = tmp / "html"
+    Rouge155.convert_summaries_to_rouge_format(str(systems), str(html / "system"))
+    Rouge155.convert_summaries_to_rouge_format(str(models), str(html / "model"))
+    config = html / "conf.xml"
+    Rouge155.write_config_static(
+        str(html / "system"), r"s.(\d+).txt", str(html / "model"), "m.[A-Z].#ID#.txt", str(config), 1
+    )
+    done = oracle.run([*args, str(config)], cwd=tmp)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.decode("utf-8")  # type: ignore[no-any-return]
+
+
+def test_files2rouge_and_summeval_calls_equal_the_perl(oracle: Any, tmp_path: Path) -> None:
+    """files2rouge: ``Rouge155(rouge_dir=..., log_level=ERROR, stemming=...)``, its arguments
+    with ``-e``; SummEval: ``Rouge155(rouge_dir=..., rouge_args=..., log_level=ERROR)``."""
+    systems, models = write_plain(tmp_path / "plain")
+    home = str(oracle.data_dir.parent)
+    args = f"-e {oracle.data_dir} -c 95 -r 1000 -n 2 -a"
+    outputs = {}
+    for stemming in (True, False):
+        r = Rouge155(rouge_dir=home, log_level=logging.ERROR, stemming=stemming)
+        r.system_dir, r.model_dir = str(systems), str(models)
+        r.system_filename_pattern, r.model_filename_pattern = r"s.(\d+).txt", "m.[A-Z].#ID#.txt"
+        outputs[stemming] = r.convert_and_evaluate(rouge_args=args)
+        expected = perl_output(
+            oracle, tmp_path / str(stemming), systems, models, args.split() + ["-m"] * stemming
+        )
+        assert outputs[stemming] == expected
+    assert outputs[True] != outputs[False]
+    summeval = Rouge155(rouge_dir=home, rouge_args="-c 95 -r 1000 -n 2 -a", log_level=logging.ERROR)
+    summeval.system_dir, summeval.model_dir = str(systems), str(models)
+    summeval.system_filename_pattern, summeval.model_filename_pattern = r"s.(\d+).txt", "m.[A-Z].#ID#.txt"
+    output = summeval.convert_and_evaluate(rouge_args=f"-e {summeval.data_dir} " + summeval.args)
+    assert output == outputs[True]
