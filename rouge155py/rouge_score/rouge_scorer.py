@@ -72,10 +72,12 @@ class RougeScorer(scoring.BaseScorer):
         """The scores of a prediction against one target, per ROUGE type."""
         return self._score_pairs([target], [prediction])[0]
 
-    def score_multi(self, targets: Sequence[Any], prediction: Any) -> dict[str, scoring.Score]:
-        """Per ROUGE type, the scores against the target with the highest F (the first of equals)."""
+    def score_multi(self, targets: Iterable[Any], prediction: Any) -> dict[str, scoring.Score]:
+        """Per ROUGE type, the scores against the target with the highest F (the first of equals);
+        ``targets`` any iterable, as rouge-score reads them once."""
+        group = list(targets)
         # No target: no score() in rouge-score either, whose rouge_types are read only below.
-        found = self._score_pairs(list(targets), [prediction] * len(targets)) if len(targets) else []
+        found = self._score_pairs(group, [prediction] * len(group)) if group else []
         return {k: found[best_index([s[k].fmeasure for s in found])][k] for k in self.rouge_types}
 
     def score_batch(

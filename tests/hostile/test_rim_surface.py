@@ -242,6 +242,16 @@ def test_tokens_rouge_score_cannot_measure_raise_its_type_error(tokenizer: Any) 
                     assert got == expected, (types_, target, prediction)
 
 
+def test_score_multi_reads_targets_from_any_iterable() -> None:
+    """rouge-score scores each of ``targets`` in a list comprehension: a generator serves."""
+    targets = ["the cat sat", "a dog", "the mat"]
+    theirs = their_scorer.RougeScorer(TYPES).score_multi((t for t in targets), "the cat on the mat")
+    assert our_scorer.RougeScorer(TYPES).score_multi((t for t in targets), "the cat on the mat") == theirs
+    for types_ in (TYPES, []):
+        expected = outcome(their_scorer.RougeScorer(types_).score_multi, iter([]), "a")
+        assert outcome(our_scorer.RougeScorer(types_).score_multi, iter([]), "a") == expected
+
+
 @pytest.mark.parametrize(
     "make",
     [
