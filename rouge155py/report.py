@@ -272,7 +272,7 @@ def _metric_text(result: MetricResult, confidence: str, per_eval: bool, counting
                 f"({confidence}%-conf.int. {fmt5(s.lower[k])} - {fmt5(s.upper[k])})"
             )
     else:
-        m, p, h = result.counts or (0, 0, 0)
+        m, p, h = (perl_number(c) for c in result.counts or (0, 0, 0))
         lines.append(f"{head} M_count: {m} P_count: {p} H_count: {h}")
     if per_eval:
         show = perl_number if counting else fmt5
