@@ -18,11 +18,14 @@ here runs and the report is the Perl's, byte for byte.
 from __future__ import annotations
 
 import json
+import math
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from ..errors import UsageError
+from ..report import perl_number
+from ..writing import escape_surrogates, escaped_strings, spreadsheet_safe
 from .tables import TABLE_FORMATS
 
 if TYPE_CHECKING:
@@ -114,7 +117,7 @@ class Analysis:
                     "signature": correlations.signature,
                     "rows": correlations.to_dicts(),
                 }
-            return json.dumps(_defined(document), indent=2, allow_nan=False) + "\n"
+            return json.dumps(escaped_strings(_defined(document)), indent=2, allow_nan=False) + "\n"
         if fmt == "csv":
             return _csv((comparisons or correlations).to_dicts())
         table_format = "text" if fmt == "legacy" else fmt
@@ -143,6 +146,15 @@ def _defined(value: Any) -> Any:
     return value
 
 
+def _cell(value: Any) -> Any:
+    """A CSV cell: a text never read as a formula, an infinity or NaN spelled as the Perl does."""
+    if isinstance(value, str):
+        return spreadsheet_safe(value)
+    if isinstance(value, float) and not math.isfinite(value):
+        return perl_number(value)
+    return value
+
+
 def _csv(rows: list[dict[str, Any]]) -> str:
     import csv
     import io
@@ -150,8 +162,8 @@ def _csv(rows: list[dict[str, Any]]) -> str:
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, fieldnames=list(rows[0]) if rows else [], lineterminator="\n")
     writer.writeheader()
-    writer.writerows(rows)
-    return buffer.getvalue()
+    writer.writerows({key: _cell(value) for key, value in row.items()} for row in rows)
+    return escape_surrogates(buffer.getvalue())
 
 
 def analysis_of(request: Request) -> Optional[Analysis]:
