@@ -310,3 +310,34 @@ def test_catalogue_band_cases_build(tmp_path: Path) -> None:
     case = next(c for c in CASES if c.name == "w-band-0.005")
     build(case, tmp_path)
     assert (tmp_path / "sums" / "p2_3.spl").is_file()
+
+
+def test_any_text_keeps_the_tables_shape() -> None:
+    """2,000 random IDs of ASCII punctuation, controls, surrogates and wide characters: each
+    Markdown row keeps its cells, each LaTeX row its ``&``s, no line is added or left empty."""
+    import random
+
+    from rouge155py.stats.tables import render
+
+    rng = random.Random(7)
+    alphabet = [chr(c) for c in range(0x7F + 1)] + ["\ud800", "\udce9", "\u2028", "\x85", "é", "Ω", "†"]
+    for _ in range(200):
+        cells = ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 12))) for _ in range(10)]
+        rows = [[(cells[2 * k], k % 2 == 0, k % 3 == 0), (cells[2 * k + 1], False, False)] for k in range(5)]
+        for fmt in ("markdown", "latex", "text"):
+            text = render(["system", "metric"], rows, fmt, caption=cells[0])
+            text.encode("utf-8")  # no lone surrogate left
+            lines = text.split("\n")
+            if fmt == "markdown":
+                table = lines[: 2 + len(rows)]
+                assert lines[2 + len(rows)] == ""
+                for line in table:
+                    assert len(re.findall(r"(?<!\\)\|", line.replace("\\\\", ""))) == 3, line
+                assert not re.search(r"<[A-Za-z/!?]", text)
+            elif fmt == "latex":
+                body = lines[lines.index("\\midrule") + 1 : lines.index("\\bottomrule")]
+                assert len(body) == len(rows)
+                for line in body:
+                    assert len(re.findall(r"(?<!\\)&", line.replace("\\\\", ""))) == 1, line
+            else:
+                assert len(lines) == 2 + len(rows) + (3 if cells[0] else 1) and lines[-1] == ""
