@@ -58,6 +58,7 @@ __all__ = [
     "perl_number",
     "perl_printed",
     "rows",
+    "strict_json",
     "write",
 ]
 
@@ -337,11 +338,17 @@ def json_document(report: Report) -> dict[str, Any]:
     }
     if o.paraphrases is not None:
         document["paraeval_inexact"] = report.inexact
-    if not all(map(_all_finite, report.results)):
-        spelled: dict[str, str] = {}
-        document = _finite(document, "", spelled)
-        document["non_finite"] = spelled
-    return document
+    return document if all(map(_all_finite, report.results)) else strict_json(document)
+
+
+def strict_json(document: dict[str, Any]) -> dict[str, Any]:
+    """``document`` as JSON can hold it: each infinity or NaN as None, and ``"non_finite"``
+    naming each (its JSON Pointer -> ``"Inf"``, ``"-Inf"``, ``"NaN"``) where there is one."""
+    spelled: dict[str, str] = {}
+    found: dict[str, Any] = _finite(document, "", spelled)
+    if spelled:
+        found["non_finite"] = spelled
+    return found
 
 
 def _all_finite(result: MetricResult) -> bool:

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from ..errors import UsageError
-from ..report import perl_number
+from ..report import perl_number, strict_json
 from ..writing import escape_surrogates, escaped_strings, spreadsheet_safe
 from .tables import TABLE_FORMATS
 
@@ -117,7 +117,7 @@ class Analysis:
                     "signature": correlations.signature,
                     "rows": correlations.to_dicts(),
                 }
-            return json.dumps(escaped_strings(_defined(document)), indent=2, allow_nan=False) + "\n"
+            return json.dumps(escaped_strings(strict_json(document)), indent=2, allow_nan=False) + "\n"
         if fmt == "csv":
             return _csv((comparisons or correlations).to_dicts())
         table_format = "text" if fmt == "legacy" else fmt
@@ -133,17 +133,6 @@ class Analysis:
                         correlation_table(correlations, table_format, coefficient, judgment, intervals=True)
                     )
         return "\n".join(parts)
-
-
-def _defined(value: Any) -> Any:
-    """A JSON-ready value with each NaN (an undefined coefficient or bound) as None (null)."""
-    if isinstance(value, float) and value != value:
-        return None
-    if isinstance(value, dict):
-        return {key: _defined(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_defined(item) for item in value]
-    return value
 
 
 def _cell(value: Any) -> Any:

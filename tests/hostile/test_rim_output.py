@@ -341,3 +341,30 @@ def test_any_text_keeps_the_tables_shape() -> None:
                     assert len(re.findall(r"(?<!\\)&", line.replace("\\\\", ""))) == 1, line
             else:
                 assert len(lines) == 2 + len(rows) + (3 if cells[0] else 1) and lines[-1] == ""
+
+
+def test_analysis_json_is_strict_json_or_refused(tmp_path: Path) -> None:
+    """Scores that are infinite or NaN reach --compare: its JSON is strict (null, "non_finite")
+    or the run is refused with one error line, never a traceback or a bare NaN."""
+    config = band(tmp_path)
+    args = ["-e", DATA, "-a", "-n", "0", "-w", "0.003", "--compare", "permutation", "--samples", "100"]
+    outcome = fuzz.run_isolated([*args, "--format", "json", str(config)], tmp_path, timeout=120)
+    assert fuzz.judge(outcome) in fuzz.GOOD, outcome.stderr.decode("utf-8", "backslashreplace")
+    if outcome.exit_code == 0:
+        document = json.loads(outcome.stdout, parse_constant=lambda c: 1 / 0)
+        assert set(document["non_finite"].values()) <= {"Inf", "-Inf", "NaN"}
+    else:
+        assert outcome.exit_code == 6
+
+
+def test_strict_json_names_what_it_nulls() -> None:
+    from rouge155py.report import strict_json
+
+    document = {"a": [1.0, math.inf], "b/c": {"~d": math.nan, "e": -math.inf}, "f": "NaN"}
+    assert strict_json(document) == {
+        "a": [1.0, None],
+        "b/c": {"~d": None, "e": None},
+        "f": "NaN",
+        "non_finite": {"/a/1": "Inf", "/b~1c/~0d": "NaN", "/b~1c/e": "-Inf"},
+    }
+    assert strict_json({"a": 1.0}) == {"a": 1.0}
