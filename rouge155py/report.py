@@ -198,7 +198,8 @@ class Report:
         "confidence", "resamples", "items", "systems": {system: {name: {"mean",
         "bootstrap_mean", "low", "high": {"precision", "recall", "fmeasure"}, "items": [...]}}}}``;
         ``items`` is a list, position i = input item i (``"eval_ids"`` names the evals where
-        they are not the API's 1..N)."""
+        they are not the API's 1..N). An infinite or NaN score stays a float here (ROUGE-W
+        where ``-w`` overflows): :func:`strict_json` makes the dict strict JSON."""
         from .views import report_dict
 
         return report_dict(self)
