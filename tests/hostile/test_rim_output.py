@@ -28,8 +28,6 @@ from . import fuzz
 from .catalogue import BAND_CONFIG, BAND_TEXTS
 from .support import DATA, build
 
-pytest.importorskip("numpy")
-
 HOSTILE_IDS = {
     "newline": "sys\nA",
     "formula": '=HYPERLINK("http://127.0.0.1:9/x","click")',
@@ -258,7 +256,6 @@ def test_comparison_csv_ids_are_never_formulas_and_numbers_stay_numbers(tmp_path
 
 
 def test_judgments_csv_ids_are_never_formulas(tmp_path: Path) -> None:
-    pytest.importorskip("scipy")
     systems = ["=1+1", "@x", "plain", "-y"]
     items = systems_items(systems, items=5)
     judged = tmp_path / "judged.csv"
