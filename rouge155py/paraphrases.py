@@ -273,34 +273,63 @@ class PhraseTable:
         found[hit[same]] = phrase[same]
         return found
 
-    def linked(self, left: np.ndarray, right: np.ndarray) -> np.ndarray:
-        """For phrases ``left`` (m) and ``right`` (n, ascending): an m × n mask of the pairs in the table.
+    def links(self, left: np.ndarray, right: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """For phrases ``left`` and ``right`` (ascending): the pairs the table holds, as indices
+        (i, j) of ``left[i]`` and ``right[j]``.
 
         Each left phrase's partners are one run of the sorted keys: they are looked up in
-        ``right`` when they are fewer than m × n, else each of the m × n pairs in the keys.
+        ``right`` when they are fewer than ``right``, else each pair (left phrase, right phrase)
+        in the keys. Left phrases are taken a block at a time, so that what is held at once
+        stays under :data:`_LINK_BLOCK` lookups whatever the phrases.
         """
         import numpy as np
 
-        mask = np.zeros((len(left), len(right)), bool)
+        none = np.zeros(0, np.int64)
         if not len(self.keys) or not len(left) or not len(right):
-            return mask
+            return none, none
         first = left * self.phrases
         lo = np.searchsorted(self.keys, first)
         sizes = np.searchsorted(self.keys, first + self.phrases) - lo
-        total = int(sizes.sum())
-        if not total:
-            return mask
-        if total > mask.size:  # common phrases have many partners: look up each of the m × n pairs
-            wanted = (first[:, None] + right[None, :]).ravel()
+        by_partners = sizes <= len(right)
+        found_i, found_j = [], []
+        for rows in _blocks(np.flatnonzero(by_partners), sizes[by_partners]):
+            owner = np.repeat(rows, sizes[rows])
+            ends = np.cumsum(sizes[rows])
+            at = np.arange(len(owner)) + np.repeat(lo[rows] - (ends - sizes[rows]), sizes[rows])
+            partner = self.keys[at] - first[owner]
+            found = np.minimum(np.searchsorted(right, partner), len(right) - 1)
+            hit = right[found] == partner
+            found_i.append(owner[hit])
+            found_j.append(found[hit])
+        dense = np.flatnonzero(~by_partners)
+        for rows in _blocks(dense, np.full(len(dense), len(right))):
+            # common phrases have many partners: look up each pair in the keys
+            wanted = (first[rows][:, None] + right[None, :]).ravel()
             at = np.minimum(np.searchsorted(self.keys, wanted), len(self.keys) - 1)
-            return (self.keys[at] == wanted).reshape(mask.shape)
-        owner = np.repeat(np.arange(len(left)), sizes)
-        at = np.arange(total) + np.repeat(lo - (np.cumsum(sizes) - sizes), sizes)
-        partner = self.keys[at] - first[owner]
-        found = np.minimum(np.searchsorted(right, partner), len(right) - 1)
-        hit = right[found] == partner
-        mask[owner[hit], found[hit]] = True
-        return mask
+            hit = np.flatnonzero(self.keys[at] == wanted)
+            found_i.append(rows[hit // len(right)])
+            found_j.append(hit % len(right))
+        if not found_i:
+            return none, none
+        return np.concatenate(found_i), np.concatenate(found_j)
+
+
+#: The most lookups :meth:`PhraseTable.links` makes at once (a few arrays of 8 bytes each).
+_LINK_BLOCK = 1 << 20
+
+
+def _blocks(rows: np.ndarray, cost: np.ndarray) -> Iterator[np.ndarray]:
+    """``rows`` in consecutive blocks whose ``cost`` adds up to at most :data:`_LINK_BLOCK`
+    (one row a block where its own cost is more)."""
+    import numpy as np
+
+    total = np.cumsum(cost)
+    begin = 0
+    while begin < len(rows):
+        base = total[begin - 1] if begin else 0
+        end = max(int(np.searchsorted(total, base + _LINK_BLOCK, "right")), begin + 1)
+        yield rows[begin:end]
+        begin = end
 
 
 Encoder = Callable[[list[Any]], tuple[array, array]]
