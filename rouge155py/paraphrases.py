@@ -22,16 +22,19 @@ builds a table by pivoting a Moses phrase table (Bannard & Callison-Burch
 
 from __future__ import annotations
 
+import functools
 import gzip
 import hashlib
+import io
 import os
 import stat
 import sys
+import zlib
 from array import array
 from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING, Any, Callable, Iterable, Iterator, Optional, Sequence
 
-from .errors import InputError, RougeError, UsageError
+from .errors import InputError, LimitError, RougeError, UsageError
 
 if TYPE_CHECKING:
     import numpy as np
@@ -40,11 +43,12 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DEFAULT_PPDB_FEATURE",
+    "MAX_LINE_BYTES",
     "PhraseTable",
+    "TableFile",
     "TableSpec",
     "build_table",
     "main",
-    "open_table",
     "phrase_hashes",
     "pivot",
     "read_pairs",
@@ -71,43 +75,114 @@ class TableSpec:
     threshold: Optional[float] = None
 
 
-def _open_file(path: str) -> IO[bytes]:
-    """A table file's stored bytes; a regular file only, so that a FIFO without a writer is never
-    waited on."""
+#: The longest line of a table read (its newline included): a longer one is refused before it
+#: is all held (or, in a ``.gz`` file, inflated).
+MAX_LINE_BYTES = 2**20
+#: The bytes of lines read at most before they are tokenized, with :data:`_CHUNK_LINES`.
+_CHUNK_BYTES = 64 * 2**20
+
+
+class _Hashed(io.RawIOBase):
+    """A file descriptor read once, front to back, and the SHA-256 of every byte read from it."""
+
+    def __init__(self, fd: int) -> None:
+        self._fd = fd
+        self.sha256 = hashlib.sha256()
+
+    def readable(self) -> bool:
+        return True
+
+    def fileno(self) -> int:
+        return self._fd
+
+    def readinto(self, buffer: Any) -> int:
+        data = os.read(self._fd, len(buffer))
+        buffer[: len(data)] = data
+        self.sha256.update(data)
+        return len(data)
+
+    def close(self) -> None:
+        if not self.closed:
+            os.close(self._fd)
+        super().close()
+
+
+def _open_descriptor(path: str) -> int:
+    """A table file opened once for reading; a regular file only, so that a FIFO without a writer
+    is never waited on (the check is of the descriptor opened: no other file can take its name
+    in between)."""
     try:
-        status = os.stat(path)
-        if not stat.S_ISREG(status.st_mode):
-            raise InputError(f"paraphrase table {path} is not a regular file")
-        return open(path, "rb", buffering=1 << 20)
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
     except OSError as exc:
         raise InputError(f"cannot open paraphrase table {path}: {exc.strerror}") from None
     except ValueError:
         raise InputError(f"cannot open paraphrase table {path!r}: the name holds a NUL byte") from None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise InputError(f"paraphrase table {path} is not a regular file")
+    os.set_blocking(fd, True)
+    return fd
 
 
-def open_table(path: str) -> IO[bytes]:
-    """A table file opened for reading as bytes (``.gz``: decompressed)."""
-    handle = _open_file(path)
-    if path.endswith(".gz"):
-        return gzip.GzipFile(fileobj=handle, mode="rb")  # type: ignore[return-value]
-    return handle
+class TableFile:
+    """A table file (``.gz``: decompressed), opened once: its lines, each bounded, and the digest
+    of the bytes read (:func:`table_digest`); a context manager."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self._raw = _Hashed(_open_descriptor(path))
+        self._stored = io.BufferedReader(self._raw, 1 << 20)
+        self._text: IO[bytes] = self._stored
+        if path.endswith(".gz"):
+            self._text = gzip.GzipFile(fileobj=self._stored, mode="rb")  # type: ignore[assignment]
+
+    def __enter__(self) -> TableFile:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._text.close()
+        self._stored.close()
+
+    def lines(self) -> Iterator[tuple[int, bytes]]:
+        """Each line and its number; a line over :data:`MAX_LINE_BYTES` is a :class:`LimitError`,
+        a file that cannot be read (a corrupt ``.gz`` too) an :class:`InputError`. At the end
+        the file's digest is what :func:`table_digest` gives for its path."""
+        read = functools.partial(self._text.readline, MAX_LINE_BYTES + 1)
+        try:
+            for number, line in enumerate(iter(read, b""), 1):
+                if len(line) > MAX_LINE_BYTES:
+                    raise LimitError(
+                        f"paraphrase table {self.path}, line {number}: longer than "
+                        f"{MAX_LINE_BYTES >> 20} MiB: refused"
+                    )
+                yield number, line
+        except (OSError, EOFError, zlib.error) as exc:
+            raise InputError(f"cannot read paraphrase table {self.path}: {exc}") from None
+        self.digest()
+
+    def digest(self) -> str:
+        """The first 16 hex digits of the SHA-256 of the file's bytes as stored (read to its end)."""
+        try:
+            while self._stored.read(1 << 20):
+                pass
+        except OSError as exc:
+            raise InputError(f"cannot read paraphrase table {self.path}: {exc.strerror}") from None
+        found = _DIGESTS[os.path.abspath(self.path)] = self._raw.sha256.hexdigest()[:16]
+        return found
 
 
-_DIGESTS: dict[tuple[str, int, int], str] = {}
+# The digest of each table path as this process last read it: a run's signature names the bytes
+# its table was loaded from.
+_DIGESTS: dict[str, str] = {}
 
 
 def table_digest(path: str) -> str:
-    """The first 16 hex digits of the SHA-256 of a table file's bytes (as stored: ``.gz`` too)."""
-    with _open_file(path) as handle:
-        status = os.fstat(handle.fileno())
-    key = (os.path.abspath(path), status.st_size, status.st_mtime_ns)
-    found = _DIGESTS.get(key)
+    """The first 16 hex digits of the SHA-256 of a table file's bytes (as stored: ``.gz`` too), as
+    this process last read them (loading the table reads them): else read now."""
+    found = _DIGESTS.get(os.path.abspath(path))
     if found is None:
-        digest = hashlib.sha256()
-        with _open_file(path) as handle:
-            for block in iter(lambda: handle.read(1 << 20), b""):
-                digest.update(block)
-        found = _DIGESTS[key] = digest.hexdigest()[:16]
+        with TableFile(path) as table:
+            found = table.digest()
     return found
 
 
@@ -159,50 +234,47 @@ def read_pairs(spec: TableSpec) -> Iterator[tuple[list[str], list[str]]]:
     lefts: list[bytes] = []
     rights: list[bytes] = []
     separator = _SEPARATOR.encode()
-    with open_table(path) as handle:
-        try:
-            for number, raw in enumerate(handle, 1):
-                line = raw.rstrip(b"\r\n")
-                if not line.strip():
+    held = 0
+    with TableFile(path) as table:
+        for number, raw in table.lines():
+            line = raw.rstrip(b"\r\n")
+            if not line.strip():
+                continue
+            if ppdb is None:
+                ppdb = separator in line
+                if not ppdb and spec.feature is not None:
+                    raise UsageError(f"--paraphrase-feature {spec.feature}: {path} is a TSV table, not PPDB")
+            if ppdb:
+                fields = line.split(separator)
+                if len(fields) < 4:
+                    raise InputError(
+                        f"paraphrase table {path}, line {number}: expected "
+                        "LHS ||| phrase ||| paraphrase ||| features (PPDB)"
+                    )
+                if b"[" in fields[1] or b"[" in fields[2]:
+                    continue  # a syntactic rule: its nonterminals ([NN,1]) are no words
+                if (
+                    threshold is not None
+                    and not _feature_value(fields[3], feature, path, number) >= threshold
+                ):
                     continue
-                if ppdb is None:
-                    ppdb = separator in line
-                    if not ppdb and spec.feature is not None:
-                        raise UsageError(
-                            f"--paraphrase-feature {spec.feature}: {path} is a TSV table, not PPDB"
-                        )
-                if ppdb:
-                    fields = line.split(separator)
-                    if len(fields) < 4:
-                        raise InputError(
-                            f"paraphrase table {path}, line {number}: expected "
-                            "LHS ||| phrase ||| paraphrase ||| features (PPDB)"
-                        )
-                    if b"[" in fields[1] or b"[" in fields[2]:
-                        continue  # a syntactic rule: its nonterminals ([NN,1]) are no words
-                    if (
-                        threshold is not None
-                        and not _feature_value(fields[3], feature, path, number) >= threshold
-                    ):
-                        continue
-                    lefts.append(fields[1])
-                    rights.append(fields[2])
-                else:
-                    fields = line.split(b"\t")
-                    if len(fields) not in (2, 3):
-                        raise InputError(
-                            f"paraphrase table {path}, line {number}: expected phrase<TAB>paraphrase"
-                            "[<TAB>score] (TSV)"
-                        )
-                    if threshold is not None and not _score(fields, path, number) >= threshold:
-                        continue
-                    lefts.append(fields[0])
-                    rights.append(fields[1])
-                if len(lefts) >= _CHUNK_LINES:
-                    yield _lowered(lefts), _lowered(rights)
-                    lefts, rights = [], []
-        except (OSError, EOFError, gzip.BadGzipFile) as exc:
-            raise InputError(f"cannot read paraphrase table {path}: {exc}") from None
+                lefts.append(fields[1])
+                rights.append(fields[2])
+            else:
+                fields = line.split(b"\t")
+                if len(fields) not in (2, 3):
+                    raise InputError(
+                        f"paraphrase table {path}, line {number}: expected phrase<TAB>paraphrase"
+                        "[<TAB>score] (TSV)"
+                    )
+                if threshold is not None and not _score(fields, path, number) >= threshold:
+                    continue
+                lefts.append(fields[0])
+                rights.append(fields[1])
+            held += len(line)
+            if len(lefts) >= _CHUNK_LINES or held >= _CHUNK_BYTES:
+                yield _lowered(lefts), _lowered(rights)
+                lefts, rights, held = [], [], 0
     if lefts:
         yield _lowered(lefts), _lowered(rights)
 
@@ -489,8 +561,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--p-e-given-f", type=int, default=P_E_GIVEN_F, help="score column of p(e|f) (0)")
     args = parser.parse_args(argv)
     try:
-        with open_table(args.moses) as handle:
-            pairs = pivot(handle, args.threshold, args.p_f_given_e, args.p_e_given_f, args.moses)
+        with TableFile(args.moses) as table:
+            lines = (line for _, line in table.lines())
+            pairs = pivot(lines, args.threshold, args.p_f_given_e, args.p_e_given_f, args.moses)
         text = "".join(f"{e1}\t{e2}\t{p:.6g}\n" for e1, e2, p in pairs)
         if args.out == "-":
             sys.stdout.write(text)

@@ -9,14 +9,18 @@ pipe, a table checked by name and opened by name again.
 
 from __future__ import annotations
 
+import gzip
+import hashlib
 import os
 import resource
 import subprocess
 import sys
+import zlib
 from pathlib import Path
 
 import pytest
 
+from rouge155py import score
 from rouge155py.metrics import paraeval
 from rouge155py.metrics.paraeval import Candidate, ParaEval, candidates, greedy, match_pair, solve_phrases
 
@@ -183,3 +187,80 @@ def _texts(metric: ParaEval, peer: list[str], model: list[str]):
         return paraeval.Text(np.asarray(ids, np.int64), list(offsets), table)
 
     return text(model), text(peer), table
+
+
+# -- item: a table's lines are read with a limit, .gz too ------------------------------------
+
+
+def test_a_gz_table_whose_first_line_inflates_past_the_limit_is_refused(tmp_path: Path) -> None:
+    packer = zlib.compressobj(9, zlib.DEFLATED, 31)
+    block = b"a" * (1 << 20)
+    data = b"".join(packer.compress(block) for _ in range(96)) + packer.compress(b"\tb\n") + packer.flush()
+    assert len(data) < 200_000
+    done = _paraeval_run(tmp_path, "a b", "a b", data, "long.gz")
+    line = _one_error_line(done, 7, "paraphrase table long.gz, line 1")
+    assert "1 MiB" in line
+
+
+def test_a_table_line_past_the_limit_is_refused_with_its_number(tmp_path: Path) -> None:
+    table = b"a\tb\n" + b"c" * (2 << 20) + b"\td\n"
+    done = _paraeval_run(tmp_path, "a b", "a b", table)
+    _one_error_line(done, 7, "paraphrase table t.tsv, line 2")
+
+
+# -- item: a corrupt .gz table is one line ----------------------------------------------------
+
+
+CORRUPT_GZ = bytes.fromhex("1f8b0800000000000003") + b"\xff" * 20  # a gzip header, then no deflate block
+
+
+def test_a_corrupt_gz_table_is_one_line(tmp_path: Path) -> None:
+    done = _paraeval_run(tmp_path, "a b", "a b", CORRUPT_GZ, "bad.gz")
+    _one_error_line(done, 4, "cannot read paraphrase table bad.gz")
+
+
+def test_a_corrupt_gz_moses_table_is_one_line(tmp_path: Path) -> None:
+    (tmp_path / "bad.gz").write_bytes(CORRUPT_GZ)
+    done = _run(["rouge155py.paraphrases", "--moses", "bad.gz", "--out", "out.tsv"], tmp_path)
+    _one_error_line(done, 4, "cannot read paraphrase table bad.gz")
+
+
+# -- item: the table is opened once, checked and digested from that descriptor ---------------
+
+
+@pytest.mark.parametrize("name", ["t.tsv", "t.gz"])
+def test_the_table_is_opened_once_and_its_digest_is_of_the_bytes_loaded(
+    name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table = tmp_path / name
+    loaded = b"bombing\tblowing up\n"
+    if name.endswith(".gz"):
+        loaded = gzip.compress(loaded)
+    table.write_bytes(loaded)
+    opened: list[str] = []
+    real_open = os.open
+
+    def counting_open(path, *args, **kwargs):
+        if os.fspath(path) == str(table):
+            opened.append(os.fspath(path))
+        return real_open(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", counting_open)
+    monkeypatch.setattr("builtins.open", _refuse(str(table), open))
+    report = score(["the bombing"], ["the blowing up"], paraphrases=str(table), lcs=False)
+    table.write_bytes(b"another\ttable\n")  # the file changes after the run read it
+    signature = report.to_json()["signature"]
+    assert report.result("ParaEval-3").instances["1.1"][0] == 1.0
+    assert len(opened) == 1
+    assert f"pp:sha256-{hashlib.sha256(loaded).hexdigest()[:16]}" in signature
+
+
+def _refuse(path: str, real_open):
+    """``open`` that fails the test when it opens ``path`` by name (the table is read from the
+    one descriptor its check was made on)."""
+
+    def guarded(file, *args, **kwargs):
+        assert not (isinstance(file, (str, os.PathLike)) and os.fspath(file) == path), "opened by name"
+        return real_open(file, *args, **kwargs)
+
+    return guarded
