@@ -34,7 +34,8 @@ from array import array
 from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING, Any, Callable, Iterable, Iterator, Optional, Sequence
 
-from .errors import InputError, LimitError, RougeError, UsageError
+from .errors import InputError, LimitError, OutputError, RougeError, UsageError
+from .writing import write_all
 
 if TYPE_CHECKING:
     import numpy as np
@@ -508,18 +509,23 @@ P_F_GIVEN_E, P_E_GIVEN_F = 2, 0
 
 
 def pivot(
-    lines: Iterator[bytes],
+    lines: Iterable[bytes],
     threshold: float,
     f_given_e: int = P_F_GIVEN_E,
     e_given_f: int = P_E_GIVEN_F,
     name: str = "phrase table",
-) -> list[tuple[str, str, float]]:
+) -> Iterator[tuple[str, str, float]]:
     """Paraphrase pairs (e1, e2, p(e2|e1)) with p(e2|e1) = Σ_f p(f|e1)·p(e2|f) >= threshold,
-    e1 != e2, from Moses lines ``english ||| foreign ||| scores``, sorted by e1 then e2.
+    e1 != e2, from Moses lines ``english ||| foreign ||| scores``, in order of e1 then e2.
 
-    The sum runs over the foreign phrases in the order of their first line.
+    The sum runs over the foreign phrases in the order of their first line. The lines are
+    held (each English phrase's foreign phrases, each foreign phrase's English ones), and the
+    pairs made one e1 at a time: what is held beside the lines is one e1's partners, however
+    many pairs the table makes (n lines sharing one foreign phrase make n² of them).
     """
-    by_foreign: dict[str, list[tuple[str, float, float]]] = {}
+    by_foreign: dict[str, list[tuple[str, float]]] = {}  # f: (e, p(e|f)) by line
+    by_english: dict[str, list[tuple[int, float]]] = {}  # e: (f's first line, p(f|e)) by line
+    first: dict[str, int] = {}
     for number, raw in enumerate(lines, 1):
         line = raw.decode("utf-8", "surrogateescape").rstrip("\r\n")
         if not line.strip():
@@ -534,19 +540,52 @@ def pivot(
             raise InputError(
                 f"{name}, line {number}: no scores in columns {f_given_e} and {e_given_f}"
             ) from None
-        by_foreign.setdefault(fields[1].strip(), []).append((fields[0].strip(), p_f_e, p_e_f))
-    total: dict[tuple[str, str], float] = {}
-    for entries in by_foreign.values():
-        for e1, p_f_e1, _ in entries:
-            for e2, _, p_e2_f in entries:
+        english, foreign = fields[0].strip(), fields[1].strip()
+        by_foreign.setdefault(foreign, []).append((english, p_e_f))
+        by_english.setdefault(english, []).append((first.setdefault(foreign, len(first)), p_f_e))
+    foreigns = list(by_foreign.values())
+    del by_foreign, first
+    for e1 in sorted(by_english):
+        total: dict[str, float] = {}
+        # sorted() is stable: one f's lines keep their order, as the sum over lines of f did.
+        for f, p_f_e1 in sorted(by_english[e1], key=lambda entry: entry[0]):
+            for e2, p_e2_f in foreigns[f]:
                 if e1 != e2:
-                    key = (e1, e2)
-                    total[key] = total.get(key, 0.0) + p_f_e1 * p_e2_f
-    return sorted((e1, e2, p) for (e1, e2), p in total.items() if p >= threshold)
+                    total[e2] = total.get(e2, 0.0) + p_f_e1 * p_e2_f
+        for e2 in sorted(total):
+            if total[e2] >= threshold:
+                yield e1, e2, total[e2]
+
+
+def _write_table(pairs: Iterable[tuple[str, str, float]], out: str) -> None:
+    """The pairs as TSV to ``out`` ('-': standard output), every byte of it, or an
+    :class:`OutputError` (a pipe whose reader went away, a full disk): never a table cut short
+    that exits 0."""
+    where = "standard output" if out == "-" else out
+    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = 1 if out == "-" else os.open(out, flags, 0o666)
+        try:
+            block: list[str] = []
+            size = 0
+            for e1, e2, p in pairs:
+                row = f"{e1}\t{e2}\t{p:.6g}\n"
+                block.append(row)
+                size += len(row)
+                if size >= 1 << 20:
+                    write_all(fd, "".join(block).encode("utf-8", "surrogateescape"))
+                    block, size = [], 0
+            write_all(fd, "".join(block).encode("utf-8", "surrogateescape"))
+        finally:
+            if fd != 1:
+                os.close(fd)
+    except OSError as exc:
+        raise OutputError(f"cannot write the table to {where}: {exc.strerror}") from None
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    """``python -m rouge155py.paraphrases --moses FILE --out FILE [--threshold P]``."""
+    """``python -m rouge155py.paraphrases --moses FILE --out FILE [--threshold P]``: exit 0, or one
+    ``rouge155py: error:`` line and the exit code of its class (README, "Errors and limits")."""
     import argparse
 
     parser = argparse.ArgumentParser(
@@ -564,18 +603,13 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         with TableFile(args.moses) as table:
             lines = (line for _, line in table.lines())
             pairs = pivot(lines, args.threshold, args.p_f_given_e, args.p_e_given_f, args.moses)
-        text = "".join(f"{e1}\t{e2}\t{p:.6g}\n" for e1, e2, p in pairs)
-        if args.out == "-":
-            sys.stdout.write(text)
-        else:
-            with open(args.out, "w", encoding="utf-8", errors="surrogateescape") as out:
-                out.write(text)
+            _write_table(pairs, args.out)
     except RougeError as error:
         print(f"rouge155py: error: {error}", file=sys.stderr)
         return error.exit_code
-    except OSError as error:
-        print(f"rouge155py: error: {args.out}: {error.strerror}", file=sys.stderr)
-        return 4
+    except MemoryError:
+        print("rouge155py: error: out of memory", file=sys.stderr)
+        return 1
     return 0
 
 

@@ -225,6 +225,43 @@ def test_a_corrupt_gz_moses_table_is_one_line(tmp_path: Path) -> None:
     _one_error_line(done, 4, "cannot read paraphrase table bad.gz")
 
 
+# -- item: the pivot builder is bounded, and its output written whole or refused --------------
+
+
+def test_pivoting_lines_that_share_one_foreign_phrase_is_bounded(tmp_path: Path) -> None:
+    # 3,000 English phrases of one foreign phrase: 9 million pairs, held at once before.
+    (tmp_path / "moses.txt").write_text("".join(f"e{i} ||| f ||| 0.5 0.1 0.5 0.1\n" for i in range(3000)))
+    done = _run(
+        ["rouge155py.paraphrases", "--moses", "moses.txt", "--out", "-", "--threshold", "0.3"], tmp_path
+    )
+    assert done.returncode == 0, done.stderr.decode()
+    assert done.stdout == b"" and done.stderr == b""
+    done = _run(
+        ["rouge155py.paraphrases", "--moses", "moses.txt", "--out", "out.tsv", "--threshold", "0.2"], tmp_path
+    )
+    assert done.returncode == 0, done.stderr.decode()
+    with open(tmp_path / "out.tsv", "rb") as out:
+        assert out.readline() == b"e0\te1\t0.25\n"
+        assert sum(1 for _ in out) == 3000 * 2999 - 1
+
+
+def test_the_pivot_builder_writing_to_a_closed_pipe_is_exit_1(tmp_path: Path) -> None:
+    (tmp_path / "moses.txt").write_text("".join(f"e{i} ||| f ||| 0.5 0.1 0.5 0.1\n" for i in range(300)))
+    read, write = os.pipe()
+    os.close(read)  # the reader is gone before a byte is written (as `| head -c 10` once it has them)
+    try:
+        done = _run(["rouge155py.paraphrases", "--moses", "moses.txt", "--out", "-"], tmp_path, stdout=write)
+    finally:
+        os.close(write)
+    _one_error_line(done, 1, "cannot write the table to standard output")
+
+
+def test_the_pivot_builder_writing_to_a_full_disk_is_exit_1(tmp_path: Path) -> None:
+    (tmp_path / "moses.txt").write_text("a ||| f ||| 0.5 0.1 0.5 0.1\nb ||| f ||| 0.5 0.1 0.5 0.1\n")
+    done = _run(["rouge155py.paraphrases", "--moses", "moses.txt", "--out", "/dev/full"], tmp_path)
+    _one_error_line(done, 1, "cannot write the table to /dev/full")
+
+
 # -- item: the table is opened once, checked and digested from that descriptor ---------------
 
 
