@@ -76,8 +76,8 @@ class TableSpec:
     threshold: Optional[float] = None
 
 
-#: The longest line of a table read (its newline included): a longer one is refused before it
-#: is all held (or, in a ``.gz`` file, inflated).
+#: The longest line of a table read (its newline not counted): a longer one is refused before
+#: it is all held (or, in a ``.gz`` file, inflated).
 MAX_LINE_BYTES = 2**20
 #: The bytes of lines read at most before they are tokenized, with :data:`_CHUNK_LINES`.
 _CHUNK_BYTES = 64 * 2**20
@@ -144,21 +144,31 @@ class TableFile:
         self._text.close()
         self._stored.close()
 
-    def lines(self) -> Iterator[tuple[int, bytes]]:
-        """Each line and its number; a line over :data:`MAX_LINE_BYTES` is a :class:`LimitError`,
-        a file that cannot be read (a corrupt ``.gz`` too) an :class:`InputError`. At the end
-        the file's digest is what :func:`table_digest` gives for its path."""
-        read = functools.partial(self._text.readline, MAX_LINE_BYTES + 1)
+    def lines(self) -> Iterator[tuple[int, list[bytes]]]:
+        """The file's lines, without their newline, a block at a time with the number of the
+        block's first line; a line over :data:`MAX_LINE_BYTES` is a :class:`LimitError` (met
+        within a block or two of reading: never all held), a file that cannot be read (a
+        corrupt ``.gz`` too) an :class:`InputError`. At the end the file's digest is what
+        :func:`table_digest` gives for its path."""
+        number, carry = 1, b""
         try:
-            for number, line in enumerate(iter(read, b""), 1):
-                if len(line) > MAX_LINE_BYTES:
+            for data in iter(functools.partial(self._text.read, MAX_LINE_BYTES), b""):
+                lines = (carry + data).split(b"\n")
+                carry = lines.pop()
+                # A block holds no whole line longer than itself: only one joined to the carry can be.
+                if len(carry) > MAX_LINE_BYTES or (lines and len(lines[0]) > MAX_LINE_BYTES):
+                    long = number + len(lines) if len(carry) > MAX_LINE_BYTES else number
                     raise LimitError(
-                        f"paraphrase table {self.path}, line {number}: longer than "
+                        f"paraphrase table {self.path}, line {long}: longer than "
                         f"{MAX_LINE_BYTES >> 20} MiB: refused"
                     )
-                yield number, line
+                if lines:
+                    yield number, lines
+                    number += len(lines)
         except (OSError, EOFError, zlib.error) as exc:
             raise InputError(f"cannot read paraphrase table {self.path}: {exc}") from None
+        if carry:
+            yield number, [carry]
         self.digest()
 
     def digest(self) -> str:
@@ -237,45 +247,48 @@ def read_pairs(spec: TableSpec) -> Iterator[tuple[list[str], list[str]]]:
     separator = _SEPARATOR.encode()
     held = 0
     with TableFile(path) as table:
-        for number, raw in table.lines():
-            line = raw.rstrip(b"\r\n")
-            if not line.strip():
-                continue
-            if ppdb is None:
-                ppdb = separator in line
-                if not ppdb and spec.feature is not None:
-                    raise UsageError(f"--paraphrase-feature {spec.feature}: {path} is a TSV table, not PPDB")
-            if ppdb:
-                fields = line.split(separator)
-                if len(fields) < 4:
-                    raise InputError(
-                        f"paraphrase table {path}, line {number}: expected "
-                        "LHS ||| phrase ||| paraphrase ||| features (PPDB)"
-                    )
-                if b"[" in fields[1] or b"[" in fields[2]:
-                    continue  # a syntactic rule: its nonterminals ([NN,1]) are no words
-                if (
-                    threshold is not None
-                    and not _feature_value(fields[3], feature, path, number) >= threshold
-                ):
+        for first, block in table.lines():
+            for number, raw in enumerate(block, first):
+                line = raw.rstrip(b"\r\n")
+                if not line.strip():
                     continue
-                lefts.append(fields[1])
-                rights.append(fields[2])
-            else:
-                fields = line.split(b"\t")
-                if len(fields) not in (2, 3):
-                    raise InputError(
-                        f"paraphrase table {path}, line {number}: expected phrase<TAB>paraphrase"
-                        "[<TAB>score] (TSV)"
-                    )
-                if threshold is not None and not _score(fields, path, number) >= threshold:
-                    continue
-                lefts.append(fields[0])
-                rights.append(fields[1])
-            held += len(line)
-            if len(lefts) >= _CHUNK_LINES or held >= _CHUNK_BYTES:
-                yield _lowered(lefts), _lowered(rights)
-                lefts, rights, held = [], [], 0
+                if ppdb is None:
+                    ppdb = separator in line
+                    if not ppdb and spec.feature is not None:
+                        raise UsageError(
+                            f"--paraphrase-feature {spec.feature}: {path} is a TSV table, not PPDB"
+                        )
+                if ppdb:
+                    fields = line.split(separator)
+                    if len(fields) < 4:
+                        raise InputError(
+                            f"paraphrase table {path}, line {number}: expected "
+                            "LHS ||| phrase ||| paraphrase ||| features (PPDB)"
+                        )
+                    if b"[" in fields[1] or b"[" in fields[2]:
+                        continue  # a syntactic rule: its nonterminals ([NN,1]) are no words
+                    if (
+                        threshold is not None
+                        and not _feature_value(fields[3], feature, path, number) >= threshold
+                    ):
+                        continue
+                    lefts.append(fields[1])
+                    rights.append(fields[2])
+                else:
+                    fields = line.split(b"\t")
+                    if len(fields) not in (2, 3):
+                        raise InputError(
+                            f"paraphrase table {path}, line {number}: expected phrase<TAB>paraphrase"
+                            "[<TAB>score] (TSV)"
+                        )
+                    if threshold is not None and not _score(fields, path, number) >= threshold:
+                        continue
+                    lefts.append(fields[0])
+                    rights.append(fields[1])
+                held += len(line)
+                if len(lefts) >= _CHUNK_LINES or held >= _CHUNK_BYTES:
+                    yield _lowered(lefts), _lowered(rights)
+                    lefts, rights, held = [], [], 0
     if lefts:
         yield _lowered(lefts), _lowered(rights)
 
@@ -365,25 +378,26 @@ class PhraseTable:
         sizes = np.searchsorted(self.keys, first + self.phrases) - lo
         by_partners = sizes <= len(right)
         found_i, found_j = [], []
-        for rows in _blocks(np.flatnonzero(by_partners), sizes[by_partners]):
-            owner = np.repeat(rows, sizes[rows])
-            ends = np.cumsum(sizes[rows])
-            at = np.arange(len(owner)) + np.repeat(lo[rows] - (ends - sizes[rows]), sizes[rows])
+        partners = np.flatnonzero(by_partners)
+        for rows in _blocks(partners, np.cumsum(sizes[partners])):
+            counts = sizes[rows]
+            owner = np.repeat(rows, counts)
+            at = np.arange(len(owner)) + np.repeat(lo[rows] - (np.cumsum(counts) - counts), counts)
             partner = self.keys[at] - first[owner]
             found = np.minimum(np.searchsorted(right, partner), len(right) - 1)
             hit = right[found] == partner
             found_i.append(owner[hit])
             found_j.append(found[hit])
         dense = np.flatnonzero(~by_partners)
-        for rows in _blocks(dense, np.full(len(dense), len(right))):
+        for rows in _blocks(dense, len(right) * np.arange(1, len(dense) + 1)):
             # common phrases have many partners: look up each pair in the keys
             wanted = (first[rows][:, None] + right[None, :]).ravel()
             at = np.minimum(np.searchsorted(self.keys, wanted), len(self.keys) - 1)
             hit = np.flatnonzero(self.keys[at] == wanted)
             found_i.append(rows[hit // len(right)])
             found_j.append(hit % len(right))
-        if not found_i:
-            return none, none
+        if len(found_i) == 1:
+            return found_i[0], found_j[0]
         return np.concatenate(found_i), np.concatenate(found_j)
 
 
@@ -391,12 +405,14 @@ class PhraseTable:
 _LINK_BLOCK = 1 << 20
 
 
-def _blocks(rows: np.ndarray, cost: np.ndarray) -> Iterator[np.ndarray]:
-    """``rows`` in consecutive blocks whose ``cost`` adds up to at most :data:`_LINK_BLOCK`
-    (one row a block where its own cost is more)."""
+def _blocks(rows: np.ndarray, total: np.ndarray) -> Iterator[np.ndarray]:
+    """``rows`` in consecutive blocks whose costs (``total``: their running sum) add up to at
+    most :data:`_LINK_BLOCK` (one row a block where its own cost is more)."""
     import numpy as np
 
-    total = np.cumsum(cost)
+    if len(rows) and total[-1] <= _LINK_BLOCK:  # the usual case: one block
+        yield rows
+        return
     begin = 0
     while begin < len(rows):
         base = total[begin - 1] if begin else 0
@@ -601,7 +617,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     args = parser.parse_args(argv)
     try:
         with TableFile(args.moses) as table:
-            lines = (line for _, line in table.lines())
+            lines = (line for _, block in table.lines() for line in block)
             pairs = pivot(lines, args.threshold, args.p_f_given_e, args.p_e_given_f, args.moses)
             _write_table(pairs, args.out)
     except RougeError as error:

@@ -74,6 +74,8 @@ MAX_SEARCH_BYTES = 64 * 2**20
 # What the search holds per state (a dict entry, its key and value) and per candidate, beside
 # the ints of peer words (width / 8 bytes each).
 _STATE_BYTES, _CANDIDATE_BYTES = 240, 200
+# Candidates are listed through a mask of model spans x peer spans up to this many cells.
+_MASK_CELLS = 1 << 22
 #: The most candidates of one or two words (tier 2's) of a pair held at once: past it tier 2
 #: takes them in the same order without holding them (a word repeated in both texts makes a
 #: candidate of every pair of its places).
@@ -347,32 +349,52 @@ class _Links:
         self.model, self.peer = model, peer
         left, left_at = np.unique(model.span_phrases, return_inverse=True)
         right, right_at = np.unique(peer.span_phrases, return_inverse=True)
-        self.model_at = left_at.reshape(-1)  # the distinct phrase of each model span
+        # The distinct phrase of each span.
+        self.model_at, self.peer_at = left_at.reshape(-1), right_at.reshape(-1)
+        self.phrases = (len(left), len(right))
         self.left, self.right = table.links(left, right)
         self.left_length = (table.starts[left + 1] - table.starts[left])[self.left]
         self.right_length = (table.starts[right + 1] - table.starts[right])[self.right]
         #: Links whose phrases are of two words or more each (tier 1's).
         self.multi = (self.left_length > 1) & (self.right_length > 1)
-        # The spans of each distinct phrase, by start: spans[first[k]:first[k + 1]].
-        self.model_spans, self.model_first = _by_phrase(self.model_at, len(left))
-        self.peer_spans, self.peer_first = _by_phrase(right_at.reshape(-1), len(right))
-        self.sizes = np.diff(self.model_first)[self.left] * np.diff(self.peer_first)[self.right]
+        places = (
+            np.bincount(self.model_at, minlength=len(left)),
+            np.bincount(self.peer_at, minlength=len(right)),
+        )
+        self.sizes = places[0][self.left] * places[1][self.right]
 
-    def count(self, chosen: np.ndarray) -> int:
-        """The candidates of the ``chosen`` links."""
-        return int(self.sizes[chosen].sum())
+    def count(self, chosen: Optional[np.ndarray]) -> int:
+        """The candidates of the ``chosen`` links (None: all)."""
+        return int((self.sizes if chosen is None else self.sizes[chosen]).sum())
 
-    def rows(self, chosen: np.ndarray) -> np.ndarray:
-        """The candidates of the ``chosen`` links, as rows (model start, model length, peer
-        start, peer length), sorted."""
+    @functools.cached_property
+    def spans(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The spans of each distinct phrase, by start, model's and peer's:
+        ``spans[first[k]:first[k + 1]]``, as (model spans, model first, peer spans, peer first)."""
+        return (*_by_phrase(self.model_at, self.phrases[0]), *_by_phrase(self.peer_at, self.phrases[1]))
+
+    def rows(self, chosen: Optional[np.ndarray] = None) -> np.ndarray:
+        """The candidates of the ``chosen`` links (None: all), as rows (model start, model
+        length, peer start, peer length), sorted."""
         import numpy as np
 
-        sizes = self.sizes[chosen]
-        link = np.repeat(np.flatnonzero(chosen), sizes)
-        step = np.arange(len(link)) - np.repeat(np.cumsum(sizes) - sizes, sizes)
-        across = np.diff(self.peer_first)[self.right[link]]
-        m = self.model_spans[self.model_first[self.left[link]] + step // across]
-        p = self.peer_spans[self.peer_first[self.right[link]] + step % across]
+        if len(self.model_at) * len(self.peer_at) <= _MASK_CELLS:  # small texts: one mask of spans
+            linked = np.zeros(self.phrases, bool)
+            if chosen is None:
+                linked[self.left, self.right] = True
+            else:
+                linked[self.left[chosen], self.right[chosen]] = True
+            m, p = np.nonzero(linked[self.model_at][:, self.peer_at])
+        else:
+            model_spans, model_first, peer_spans, peer_first = self.spans
+            if chosen is None:
+                chosen = np.ones(len(self.sizes), bool)
+            sizes = self.sizes[chosen]
+            link = np.repeat(np.flatnonzero(chosen), sizes)
+            step = np.arange(len(link)) - np.repeat(np.cumsum(sizes) - sizes, sizes)
+            across = np.diff(peer_first)[self.right[link]]
+            m = model_spans[model_first[self.left[link]] + step // across]
+            p = peer_spans[peer_first[self.right[link]] + step % across]
         model, peer = self.model, self.peer
         rows = np.stack(
             (model.span_starts[m], model.span_lengths[m], peer.span_starts[p], peer.span_lengths[p]), 1
@@ -385,8 +407,9 @@ class _Links:
         span of its partners (a peer span found not free stays so, and is passed for good)."""
         import numpy as np
 
+        _, _, peer_spans, peer_first = self.spans
         taken = []
-        sizes = sorted(set(zip(self.left_length[chosen].tolist(), self.right_length[chosen].tolist())))
+        sizes = set(zip(self.left_length[chosen].tolist(), self.right_length[chosen].tolist()))
         for ml, pl in sorted(sizes, key=lambda s: (-s[0], -s[1])):
             these = np.flatnonzero(chosen & (self.left_length == ml) & (self.right_length == pl))
             partners: dict[int, list[int]] = {}
@@ -395,7 +418,7 @@ class _Links:
             places: dict[int, list[int]] = {}
             passed: dict[int, int] = {}
             for b in set(self.right[these].tolist()):
-                spans = self.peer_spans[self.peer_first[b] : self.peer_first[b + 1]]
+                spans = peer_spans[peer_first[b] : peer_first[b + 1]]
                 places[b], passed[b] = self.peer.span_starts[spans].tolist(), 0
             spans = np.flatnonzero(self.model.span_lengths == ml)
             spans = spans[np.isin(self.model_at[spans], self.left[these])]
@@ -429,10 +452,7 @@ def _by_phrase(phrase_at: np.ndarray, phrases: int) -> tuple[np.ndarray, np.ndar
 def candidate_rows(model: Text, peer: Text, table: PhraseTable) -> np.ndarray:
     """Every (model phrase, peer phrase) pair of the table found in the two texts, as rows
     (model start, model length, peer start, peer length), sorted."""
-    import numpy as np
-
-    links = _Links(model, peer, table)
-    return links.rows(np.ones(len(links.multi), bool))
+    return _Links(model, peer, table).rows()
 
 
 def candidates(model: Text, peer: Text, table: PhraseTable) -> list[Candidate]:
@@ -455,9 +475,13 @@ def match_pair(model: Text, peer: Text, table: PhraseTable, limit: Optional[int]
     links = _Links(model, peer, table)
     multi = links.multi
     # Each tier's candidates are listed where they are few enough, else taken by links.greedy.
-    phrases_held = links.count(multi) <= limit
-    words_held = links.count(~multi) <= MAX_CANDIDATES
-    rows = links.rows((multi & phrases_held) | (~multi & words_held))
+    if links.count(None) <= min(limit, MAX_CANDIDATES):  # the usual case: both are
+        phrases_held = words_held = True
+        rows = links.rows()
+    else:
+        phrases_held = links.count(multi) <= limit
+        words_held = links.count(~multi) <= MAX_CANDIDATES
+        rows = links.rows((multi & phrases_held) | (~multi & words_held))
     row_multi = (rows[:, 1] > 1) & (rows[:, 3] > 1)
     model_used: set[int] = set()
     peer_used: set[int] = set()

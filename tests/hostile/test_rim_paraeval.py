@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from rouge155py import score
+from rouge155py import paraphrases, score
 from rouge155py.metrics import paraeval
 from rouge155py.metrics.paraeval import Candidate, ParaEval, candidates, greedy, match_pair, solve_phrases
 
@@ -147,12 +147,17 @@ def test_candidates_not_held_are_taken_in_greedys_order(monkeypatch: pytest.Monk
         ]
         metric = ParaEval("3", pairs=pairs)
         listed = metric.match_tokens(peer, model)
+        found = _texts(metric, peer, model)
         monkeypatch.setattr(paraeval, "MAX_CANDIDATES", 0)
         streamed = metric.match_tokens(peer, model)
+        monkeypatch.setattr(paraeval, "_MASK_CELLS", 0)  # listed from each link's places, no mask
+        monkeypatch.setattr(paraphrases, "_LINK_BLOCK", 1)  # the table's pairs looked up a phrase at a time
+        assert streamed == metric.match_tokens(peer, model)
+        expanded = candidates(*found)
         monkeypatch.undo()
         assert streamed.words == listed.words and streamed.tier3 == listed.tier3
+        assert expanded == candidates(*found)
         # Tier 1 with no state to search: greedy over every multi-word candidate.
-        found = _texts(metric, peer, model)
         multi = [c for c in candidates(*found) if c.model_length > 1 and c.peer_length > 1]
         cut = match_pair(*found, limit=0)
         assert list(cut.phrases) == sorted(greedy(multi, set(), set()))
