@@ -65,7 +65,7 @@ __all__ = [
 #: The most states tier 1's exact search keeps for one pair of summaries, all its groups of
 #: overlapping candidates together (a state takes a few hundred bytes and a few microseconds).
 #: A group past what is left of it is matched greedily (tier 2's order), and the instance is
-#: reported as not exact; so is every group of a pair with more candidates than this.
+#: reported as not exact; so is every group of a pair with more multi-word candidates than this.
 MAX_STATES = 100_000
 #: The most bytes one group's search holds: a state's peer words are an int as wide as the
 #: peer words the group's candidates cover, so a wide group has fewer states than
@@ -76,7 +76,7 @@ MAX_SEARCH_BYTES = 64 * 2**20
 _STATE_BYTES, _CANDIDATE_BYTES = 240, 200
 # Candidates are listed through a mask of model spans x peer spans up to this many cells.
 _MASK_CELLS = 1 << 22
-#: The most candidates of one or two words (tier 2's) of a pair held at once: past it tier 2
+#: The most candidates with a one-word side (tier 2's) of a pair listed at once: past it tier 2
 #: takes them in the same order without holding them (a word repeated in both texts makes a
 #: candidate of every pair of its places).
 MAX_CANDIDATES = 1_000_000
@@ -496,11 +496,11 @@ def match_pair(model: Text, peer: Text, table: PhraseTable, limit: Optional[int]
     model_ids, peer_ids = model.ids.tolist(), peer.ids.tolist()
     tier1 = (len(model_used), len(peer_used))
     after_tier1 = _clipped(_left(model_ids, model_used), _left(peer_ids, peer_used))
-    if not words_held:
-        words = links.greedy(~multi, model_used, peer_used)
-    else:
+    if words_held:
         single = rows[~row_multi]
         words = greedy(single, model_used, peer_used) if len(single) else []
+    else:
+        words = links.greedy(~multi, model_used, peer_used)
     tier2 = (len(model_used) - tier1[0], len(peer_used) - tier1[1])
     tier3 = _clipped(_left(model_ids, model_used), _left(peer_ids, peer_used)) if words else after_tier1
     return PairMatch(
