@@ -26,6 +26,7 @@ import functools
 import gzip
 import hashlib
 import io
+import numbers
 import os
 import stat
 import sys
@@ -34,7 +35,7 @@ from array import array
 from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING, Any, Callable, Iterable, Iterator, Optional, Sequence
 
-from .errors import InputError, LimitError, OutputError, RougeError, UsageError
+from .errors import InputError, LimitError, OutputError, RougeError, UsageError, described
 from .writing import write_all
 
 if TYPE_CHECKING:
@@ -539,6 +540,11 @@ def pivot(
     pairs made one e1 at a time: what is held beside the lines is one e1's partners, however
     many pairs the table makes (n lines sharing one foreign phrase make n² of them).
     """
+    if not isinstance(threshold, numbers.Real) or isinstance(threshold, bool):
+        raise UsageError(f"the threshold must be a number, got {described(threshold)}")
+    for column in (f_given_e, e_given_f):
+        if not isinstance(column, int) or isinstance(column, bool) or column < 0:
+            raise UsageError(f"a score column is a whole number from 0, got {described(column)}")
     by_foreign: dict[str, list[tuple[str, float]]] = {}  # f: (e, p(e|f)) by line
     by_english: dict[str, list[tuple[int, float]]] = {}  # e: (f's first line, p(f|e)) by line
     first: dict[str, int] = {}

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from rouge155py import paraphrases, score
+from rouge155py import UsageError, paraphrases, score
 from rouge155py.metrics import paraeval
 from rouge155py.metrics.paraeval import Candidate, ParaEval, candidates, greedy, match_pair, solve_phrases
 
@@ -306,3 +306,15 @@ def _refuse(path: str, real_open):
         return real_open(file, *args, **kwargs)
 
     return guarded
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [({"a": 1},), ("0.5",), (None,), (0.0, "2"), (0.0, 2, -1), (0.0, True)],
+    ids=["dict", "str", "none", "column str", "column negative", "column bool"],
+)
+def test_pivot_refuses_arguments_of_another_kind(arguments: tuple) -> None:
+    from rouge155py.paraphrases import pivot
+
+    with pytest.raises(UsageError):
+        list(pivot([b"a ||| f ||| 0.5 0.5 0.5 0.5", b"b ||| f ||| 0.5 0.5 0.5 0.5"], *arguments))
