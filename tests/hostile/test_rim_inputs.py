@@ -17,12 +17,17 @@ import pty
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
+from differential.generate import make_case
+from differential.runner import run_both
 
 from rouge155py.config import read_xml_config
-from rouge155py.errors import ConfigError
+from rouge155py.errors import ComputeError, ConfigError
+from rouge155py.evaluation import evaluate_args
 from rouge155py.files import MAX_JSON_DEPTH, json_value
+from rouge155py.report import format_legacy
 from rouge155py.sources import read_jsonl
 
 from .support import DATA, REPO
@@ -250,3 +255,93 @@ def test_an_unknown_encoding_is_exit_3_on_the_command_line(tmp_path: Path) -> No
     assert one_error(done.stderr).startswith(
         "rouge155py: error: config.xml: invalid XML: unknown encoding 'ascii'"
     )
+
+
+# --------------------------------------------------------------------------
+# The Perl's partial report, then its error
+# --------------------------------------------------------------------------
+
+#: Seeds of the differential generator (tests/differential) whose cases make the Perl die after
+#: printing part of its report: ROUGE-W on a model without tokens, a bad Basic Element line,
+#: a peer file missing for a later system. Found among seeds 0-1,999 and 100,000-101,999, where
+#: these were the failing cases whose stdout differed from the Perl's.
+PARTIAL_SEEDS = [611, 756, 1213, 1537]  # -n only
+PARTIAL_SEEDS += [
+    100362,
+    100364,
+    100714,
+    100895,
+    101199,
+    101218,
+    101252,
+    101286,
+    101411,
+    101446,
+]  # every metric
+
+
+@pytest.mark.parametrize("seed", PARTIAL_SEEDS)
+def test_the_perls_partial_report_then_one_error_line(seed: int, oracle: Any, tmp_path: Path) -> None:
+    case = make_case(seed, tmp_path / "case", "ALL" if seed >= 100_000 else "N")
+    result = run_both(case, oracle)
+    assert result.perl.returncode != 0 and result.perl.stdout, (
+        "the case no longer makes the Perl die part-way"
+    )
+    assert result.port.returncode in (4, 6), result.port.stderr
+    assert result.port.stdout == result.perl.stdout
+    assert result.port.stderr.decode().splitlines()[-1].startswith("rouge155py: error: ")
+
+
+PYROUGE_ARGS = ["-c", "95", "-2", "-1", "-U", "-r", "1000", "-n", "4", "-w", "1.2", "-a"]
+
+
+def russian_model_config(root: Path) -> Path:
+    """Two systems, two evals; eval 2's model is Russian text: no token the Perl reads."""
+    (root / "p1").write_text("the cat sat on the mat .\nit was happy .\n")
+    (root / "p2").write_text("a cat sat on a mat .\n")
+    (root / "m1").write_text("the cat was on the mat .\n")
+    (root / "ru").write_text("кошка сидела на ковре .\n", encoding="utf-8")
+    evals = [("1", "p1", "p2", "m1"), ("2", "p2", "p1", "ru")]
+    body = "".join(
+        f'<EVAL ID="{e}"><PEER-ROOT>{root}</PEER-ROOT><MODEL-ROOT>{root}</MODEL-ROOT>'
+        '<INPUT-FORMAT TYPE="SPL"/>'
+        f'<PEERS><P ID="A">{a}</P><P ID="B">{b}</P></PEERS><MODELS><M ID="1">{m}</M></MODELS></EVAL>'
+        for e, a, b, m in evals
+    )
+    path = root / "config.xml"
+    path.write_text(f'<ROUGE-EVAL version="1.0">{body}</ROUGE-EVAL>\n')
+    return path
+
+
+def test_the_partial_report_is_the_blocks_before_rouge_w(tmp_path: Path) -> None:
+    """pyrouge's arguments: system A's ROUGE-1..4 and ROUGE-L, each as a run of those metrics prints
+    it, then the error line (exit 6); the same from Python, where the error holds that part."""
+    config = russian_model_config(tmp_path)
+    done = rouge155py([*PYROUGE_ARGS, "-d", str(config)], tmp_path)
+    assert done.returncode == 6
+    assert (
+        one_error(done.stderr)
+        == "rouge155py: error: ROUGE-W: model summary "
+        + str(tmp_path / "ru")
+        + " has no tokens (division by zero)"
+    )
+    before = rouge155py(["-c", "95", "-r", "1000", "-n", "4", "-d", str(config), "A"], tmp_path)
+    assert before.returncode == 0 and before.stdout.count(b"Average_R") == 5  # ROUGE-1..4, ROUGE-L
+    assert done.stdout == before.stdout
+    with pytest.raises(ComputeError) as raised:
+        evaluate_args(["-e", DATA, *PYROUGE_ARGS, "-d", str(config)])
+    assert format_legacy(raised.value.partial).encode() == done.stdout
+    for output in ("json", "csv"):  # a document cut short would read as a whole one: none is printed
+        cut = rouge155py([*PYROUGE_ARGS, "--format", output, str(config)], tmp_path)
+        assert (cut.returncode, cut.stdout) == (6, b"")
+    assert [(r.peer_id, r.label) for r in raised.value.partial.results] == [
+        ("A", label) for label in ("ROUGE-1", "ROUGE-2", "ROUGE-3", "ROUGE-4", "ROUGE-L")
+    ]
+
+
+def test_the_partial_report_is_the_same_with_workers(tmp_path: Path) -> None:
+    config = russian_model_config(tmp_path)
+    one = rouge155py([*PYROUGE_ARGS, str(config)], tmp_path)
+    two = rouge155py([*PYROUGE_ARGS, "-j", "2", str(config)], tmp_path)
+    assert (one.returncode, one.stdout, one.stderr) == (two.returncode, two.stdout, two.stderr)
+    assert one.stdout.count(b"Average_R") == 5
