@@ -152,6 +152,7 @@ def read_file(
     reading: str,
     directory_empty: bool = False,
     limit: int = MAX_FILE_BYTES,
+    once: Optional[dict[tuple[int, int, int], bytes]] = None,
 ) -> bytes:
     """The bytes of a file; ``error`` with ``opening`` or ``reading`` (and the reason) when it fails.
 
@@ -161,6 +162,11 @@ def read_file(
     for ever; one that is this process's own output is refused (:func:`own_output`).
     The file is opened once, and everything is read from that descriptor. A file
     larger than ``limit`` bytes is refused (:class:`LimitError`).
+
+    ``once`` keeps the bytes of a file that is not a regular one (a pipe, a FIFO, a
+    device: ``--stopwords <(...)``, which gives its bytes once) by the device, inode
+    and time of the last write of the descriptor opened: a later call that opens that
+    same file gets them from there.
     """
     nonblocking = getattr(os, "O_NONBLOCK", 0)
     try:
@@ -184,6 +190,14 @@ def read_file(
         if directory_empty:
             return b""
         raise error(f"{opening}: {os.strerror(errno.EISDIR)}")
+    if once is not None and not stat.S_ISREG(mode):
+        key = (status.st_dev, status.st_ino, status.st_mtime_ns)
+        if key in once:
+            os.close(fd)
+            return once[key]
+        data = _read_open(fd, mode, error, opening, reading, limit, path, [])
+        once[key] = data
+        return data
     if stat.S_ISREG(mode) and status.st_size < min(limit, _CHUNK):
         # A small regular file: one read; a short read is its end.
         try:
@@ -197,6 +211,20 @@ def read_file(
         chunks_before = [data]  # it grew since fstat: read the rest as any file
     else:
         chunks_before = []
+    return _read_open(fd, mode, error, opening, reading, limit, path, chunks_before)
+
+
+def _read_open(
+    fd: int,
+    mode: int,
+    error: type[RougeError],
+    opening: str,
+    reading: str,
+    limit: int,
+    path: str,
+    chunks_before: list[bytes],
+) -> bytes:
+    """The rest of an open file's bytes (after ``chunks_before``), read in chunks; ``fd`` is closed."""
     with open(fd, "rb", buffering=0) as handle:
         chunks: list[bytes] = chunks_before
         try:
@@ -205,7 +233,7 @@ def read_file(
                 if first == b"":
                     raise OSError(errno.EPIPE, "a FIFO that no process is writing to")
                 chunks.append(first or b"")
-            if nonblocking:
+            if getattr(os, "O_NONBLOCK", 0):  # as read_file opened it
                 os.set_blocking(fd, True)
         except OSError as exc:
             raise error(f"{opening}: {exc.strerror}") from None

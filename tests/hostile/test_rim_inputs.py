@@ -345,3 +345,30 @@ def test_the_partial_report_is_the_same_with_workers(tmp_path: Path) -> None:
     two = rouge155py([*PYROUGE_ARGS, "-j", "2", str(config)], tmp_path)
     assert (one.returncode, one.stdout, one.stderr) == (two.returncode, two.stdout, two.stderr)
     assert one.stdout.count(b"Average_R") == 5
+
+
+def test_a_stopword_list_is_known_by_the_descriptor_it_is_read_from(monkeypatch: Any) -> None:
+    """A pipe's bytes come once and are kept for the run by the file read: the one opened and
+    read, never a name looked up before it is opened (which may name another file by then)."""
+    from rouge155py import resources
+
+    read, write = os.pipe()
+    try:
+        os.write(write, b"foo\nbar\n")
+        os.close(write)
+        path = f"/proc/self/fd/{read}"
+
+        looked_up: list[Any] = []
+        stat = os.stat
+
+        def by_name(name: Any, *args: Any, **kwargs: Any) -> Any:
+            looked_up.append(name)
+            return stat(name, *args, **kwargs)
+
+        monkeypatch.setattr(os, "stat", by_name)
+        assert resources.stopword_file_lines(path) == [b"foo", b"bar", b""]
+        assert resources.stopword_file_lines(path) == [b"foo", b"bar", b""]  # the pipe is spent: kept
+        monkeypatch.undo()
+        assert path not in looked_up
+    finally:
+        os.close(read)
