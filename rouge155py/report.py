@@ -291,6 +291,8 @@ def format_legacy(report: Report) -> str:
         if k < len(report.traces):
             lines.extend(report.traces[k])
         lines.extend(_metric_text(result, o.confidence_label, o.per_eval, o.counting))
+    if len(report.traces) == len(report.results) + 1:  # a partial report: the block the Perl died in
+        lines.extend(report.traces[-1])
     return "".join(perl_printed(line) + "\n" for line in lines)
 
 
