@@ -54,6 +54,7 @@ from .engine import (
     Grouped,
     RowTable,
     Scorer,
+    group_rows,
     instance_tables,
     kernel_grouped,
     merge_rows,
@@ -61,13 +62,12 @@ from .engine import (
     score_evals,
     table_summaries,
 )
-from .errors import RougeError, UsageError, described
-from .metrics.base import Metric
+from .errors import InputError, RougeError, UsageError, described
+from .metrics.base import Metric, Task
 from .metrics.batch import rs_text_rows
 from .metrics.plan import metric_plan
 from .options import HoldsOptions, Options, as_options
 from .planning import (
-    check_models,
     check_resamples,
     eval_chunks,
     first_missing_model,
@@ -364,19 +364,34 @@ class _Scoring:
         for metric in plan:
             batch.inexact.extend(metric.take_inexact())
 
-    def failure(self, ev: Eval) -> Optional[Failure]:
-        """The error scoring one eval meets first, metric by metric, then peer by peer."""
+    def failure(self, ev: Eval, batch: ScoredBatch) -> Optional[Failure]:
+        """The error scoring one eval meets first in the Perl's walk (peer by peer, then metric
+        by metric); the rows of the tasks the walk makes before it are added to the batch:
+        the Perl prints them before it dies (:attr:`~rouge155py.errors.RougeError.partial`)."""
         stem_now = None if self.switch is None else False
         tasks = plan_tasks(self.options.text, [ev], self.plan, self.peers, stem_now)
+        done: list[Task] = []
+        rows: list[Row] = []
+        found = None
         try:
-            for task in sorted(tasks, key=lambda t: t.metric_index):
+            for task in tasks:
                 try:
-                    self.scorer.rows(self.plan, [task])
+                    rows.extend(self.scorer.rows(self.plan, [task]))
                 except RougeError as error:
-                    return Failure(task.metric_index, task.peer_id, error)
+                    found = Failure(task.metric_index, task.peer_id, error)
+                    break
+                done.append(task)
+            merge_rows(batch.rows, group_rows(done, rows))
+            if self.switch is not None and ev.models:  # the same tasks with the peer stemmed
+                before = self.switch + 1
+                stemmed = plan_tasks(self.options.text, [ev], self.plan, self.peers, True)[: len(done)]
+                stemmed = [task for task in stemmed if task.metric_index < before]
+                merge_rows(batch.stemmed_rows, group_rows(stemmed, self.scorer.rows(self.plan, stemmed)))
+        except RougeError:
+            pass  # the rows the walk makes before the failure cannot be had: the failure is kept
         finally:
             self.scorer.corpus.clear()
-        return None
+        return found
 
 
 def _missing_models(run: _Scoring, evals: list[Eval], peers: list[str]) -> dict[str, str]:
@@ -432,21 +447,21 @@ def score_batch(items: Iterable[Item], options: Union[Options, HoldsOptions]) ->
                     try:
                         run.score([ev], batch)
                     except RougeError as error:
-                        failures[ev.eval_id] = run.failure(ev) or Failure(0, peers[0], error)
+                        failures[ev.eval_id] = run.failure(ev, batch) or Failure(0, peers[0], error)
     except Exception:
         missing = _missing_models(run, evals, peers)
         if not missing:
             raise
-    else:
-        # Every model of a scored eval has been read: none can be missing where none failed.
-        missing = _missing_models(run, evals, peers) if failures else {}
-    if missing:  # the report stops at a missing model before it scores anything: nothing scored is kept
+        # The report stops at a missing model; what was scored before this error is not whole.
         failures.clear()
         batch.rows.clear()
         batch.stemmed_rows.clear()
         batch.inexact.clear()
         for metric in plan:
             metric.take_inexact()
+    else:
+        # Every model of a scored eval has been read: none can be missing where none failed.
+        missing = _missing_models(run, evals, peers) if failures else {}
     table = batch.table
     for row, (position, ev) in enumerate(placed):  # EvalTable.add, by columns (a hot loop)
         names = tuple(ev.peers)
@@ -554,20 +569,27 @@ def _stand_ins(records: list[EvalRecord]) -> list[Eval]:
     return out
 
 
-def _raise_first_failure(
-    options: Options, config: EvalConfig, peers: list[str], records: list[EvalRecord]
-) -> None:
-    """Raise the error one process meets first: by chunk of evals, then metric, peer and eval."""
-    failed = [(order, r.failure) for order, r in enumerate(records) if r.failure is not None]
-    if not failed:
-        return
+def _first_failure(peers: list[str], records: list[EvalRecord]) -> Optional[tuple[Failure, int]]:
+    """The error the Perl's walk meets first (peer, then metric, then eval) and the place of its
+    eval in the run's order, if any: an eval's scoring error, or a model file that does not
+    exist, which the Perl looks for when its walk first meets the eval (its first evaluated
+    peer, the first metric) and finds missing before it reads anything."""
     rank = {peer_id: i for i, peer_id in enumerate(peers)}
-    chunks = eval_chunks(config.evals, peers, options.text.stems_across_evals)
-    chunk_of = {ev.eval_id: k for k, chunk in enumerate(chunks) for ev in chunk}
-    _, first = min(
-        failed, key=lambda f: (chunk_of[records[f[0]].eval_id], f[1].metric_index, rank[f[1].peer_id], f[0])
-    )
-    raise first.error
+    first: Optional[tuple[tuple[int, int, int, int], Failure, int]] = None
+    for order, record in enumerate(records):
+        found = []
+        if record.missing_model is not None:
+            met = min((rank[p] for p in record.peer_ids if p in rank), default=None)
+            if met is not None:
+                error = InputError(f"Cannot find model summary: {record.missing_model}")
+                found.append(((met, 0, order, 0), Failure(0, peers[met], error)))
+        failure = record.failure
+        if failure is not None:
+            found.append(((rank[failure.peer_id], failure.metric_index, order, 1), failure))
+        for key, met_first in found:
+            if first is None or key < first[0]:
+                first = (key, met_first, order)
+    return None if first is None else (first[1], first[2])
 
 
 def _restem(
@@ -683,9 +705,6 @@ def summarize_batches(
     order = _eval_order(evals)
     peer_sets = set(evals.peer_ids)  # few: equal tuples are shared
     peers = options.selection.evaluated({p for names in peer_sets for p in names} | set(named))
-    if evals.missing:  # else no eval has a model to look for
-        missing = {k: evals.missing[row] for k, row in enumerate(order) if row in evals.missing}
-        check_models(peers, _in_order(evals.peer_ids, order), missing.get)
     if all(names.issuperset(peers) for names in map(set, peer_sets)):  # every eval holds every peer
         report.warnings = []
     else:
@@ -697,21 +716,52 @@ def summarize_batches(
 
         report.inexact = sorted(inexact)
         report.warnings.append(inexact_warning(report.inexact))
-    if evals.failures or stemmed:  # the evals themselves are needed: stand-ins, made only now
+    first = None
+    if evals.missing or evals.failures or stemmed:  # the evals are needed: stand-ins, made only now
         ordered = [evals.record(row) for row in order]
         config = EvalConfig(_stand_ins(ordered), set(peers))
-        _raise_first_failure(options, config, peers, ordered)
+        first = _first_failure(peers, ordered)
         _restem(options, plan, config, peers, grouped, stemmed)
         stemmed.clear()
+        if first is not None:
+            report.warnings = _warned_before(first, peers, ordered, report.warnings, options)
     del evals, order
     tables = instance_tables(plan, peers, grouped)
     grouped.clear()
+    if first is not None:  # the Perl prints the blocks before the one it dies in
+        rank = {peer_id: k for k, peer_id in enumerate(peers)}
+        stop = (rank[first[0].peer_id], first[0].metric_index)
+        tables = [t for t in tables if (rank[t[0]], t[1]) < stop]
     summed = summaries([rows for _, _, rows in tables], options, progress)
     report.results = [
         metric_result(plan[index], peer_id, rows, summary)
         for (peer_id, index, rows), summary in zip(tables, summed)
     ]
+    if first is not None:
+        error = first[0].error
+        error.partial = report
+        raise error
     return report
+
+
+def _warned_before(
+    first: tuple[Failure, int],
+    peers: list[str],
+    records: list[EvalRecord],
+    warned: list[str],
+    options: Options,
+) -> list[str]:
+    """The missing-peer warnings the Perl's walk prints before it dies of ``first`` (each as it
+    meets the eval, at the first metric), then the run's other warnings."""
+    failure, at = first
+    k = peers.index(failure.peer_id)
+    eval_ids = [r.eval_id for r in records]
+    peer_ids = [r.peer_ids for r in records]
+    before = peer_warnings(peers[:k], eval_ids, peer_ids, options.shown_peer_id)
+    upto = len(records) if failure.metric_index else at
+    before += peer_warnings([failure.peer_id], eval_ids[:upto], peer_ids[:upto], options.shown_peer_id)
+    missing = set(peer_warnings(peers, eval_ids, peer_ids, options.shown_peer_id))
+    return before + [w for w in warned if w not in missing]
 
 
 def _eval_order(evals: EvalTable) -> Sequence[int]:

@@ -268,6 +268,13 @@ def _run(argv: Sequence[str]) -> int:
     progress = terminal_progress(sys.stderr, request.quiet)
     try:
         report = evaluate(options, None, progress)
+    except RougeError as error:
+        if progress is not None:
+            progress.close()
+            progress = None
+        if error.partial is not None and analysis is None:
+            _print_partial(error.partial, request.output_format)
+        raise
     finally:
         if progress is not None:
             progress.close()
@@ -284,6 +291,19 @@ def _run(argv: Sequence[str]) -> int:
     else:
         analysis.run(report, _say, _output)
     return 0
+
+
+def _print_partial(report: Report, output_format: str) -> None:
+    """What the Perl prints before it dies part-way (the report's blocks before the one it dies
+    in, and the warnings met until then), written out before the error line; the Perl's own
+    format only: a JSON or CSV document cut short would read as a whole one."""
+    from .report import format_legacy
+
+    if output_format not in ("legacy", "text"):
+        return
+    for warning in report.warnings:
+        _say(warning)
+    _output(format_legacy(report))
 
 
 # What the dynamic loader says when a shared object finds no room in the address space.

@@ -449,12 +449,62 @@ class XmlEvalStream:
         return not self.finished
 
 
+# The encodings ROUGE-1.5.5.pl's XML parser reads (XML::Parser on expat), by name in any case:
+# expat's own, and the encoding maps XML::Parser ships. It dies on any other name a
+# declaration gives ("Couldn't open encmap ascii.enc"), where libxml2 knows many more.
+_PERL_ENCODINGS = frozenset(
+    {
+        "utf-8",
+        "utf-16",
+        "utf-16le",
+        "utf-16be",
+        "iso-8859-1",
+        "us-ascii",
+        "big5",
+        "euc-kr",
+        "ibm866",
+        "koi8-r",
+        *(f"iso-8859-{n}" for n in (2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 14, 15, 16)),
+        *(f"windows-{n}" for n in range(1250, 1259)),
+        "x-euc-jp-jisx0221",
+        "x-euc-jp-unicode",
+        "x-sjis-cp932",
+        "x-sjis-jdk117",
+        "x-sjis-jisx0221",
+        "x-sjis-unicode",
+    }
+)
+_DECLARED = re.compile(
+    "<[?]xml[ \t\r\n]+version[ \t\r\n]*=[ \t\r\n]*(?:\"[^\"]*\"|'[^']*')"
+    "[ \t\r\n]+encoding[ \t\r\n]*=[ \t\r\n]*(?:\"([^\"]*)\"|'([^']*)')"
+)
+
+
+def _check_encoding(path: str, data: bytes) -> None:
+    """Refuse an encoding declared that the Perl's XML parser does not read (``ascii``,
+    ``latin1``, ``utf8``, ``cp1252``...: ``us-ascii``, ``iso-8859-1``, ``utf-8`` are its names)."""
+    head = data[:400]
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
+        text = head.decode("utf-16", "replace")
+    else:
+        text = head[3:].decode("latin-1") if head.startswith(b"\xef\xbb\xbf") else head.decode("latin-1")
+    found = _DECLARED.match(text)
+    if found is None:
+        return  # no encoding declared, or a declaration the parser refuses anyway
+    name = found.group(1) if found.group(1) is not None else found.group(2)
+    if name.lower() not in _PERL_ENCODINGS:
+        raise ConfigError(
+            f"{path}: invalid XML: unknown encoding {name!r} (ROUGE-1.5.5.pl's XML parser has no map for it)"
+        )
+
+
 def _read_steps(path: str, walk: _EvalWalk) -> tuple[Iterator[bool], bool]:
     """The steps of the walk of a configuration file into ``walk`` (the file is read whole now),
     and whether they are walked already: a plain file is, at once, without the XML parser
     (:func:`_plain_walk`); any other is walked as the parser's events come."""
     opening, reading = f"cannot open configuration file {path}", f"cannot read configuration file {path}"
     data = read_file(path, ConfigError, opening, reading, limit=MAX_CONFIG_BYTES)
+    _check_encoding(path, data)
     plain = _plain_walk(path, data)
     if plain is not None:
         return _replayed(*plain, walk), True

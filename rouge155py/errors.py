@@ -6,6 +6,8 @@ exit code of its class; nothing else reaches the user as a traceback.
 
 from __future__ import annotations
 
+from typing import Any
+
 __all__ = [
     "ComputeError",
     "ConfigError",
@@ -26,6 +28,10 @@ class RougeError(Exception):
     """Base class: the evaluation cannot be carried out."""
 
     exit_code = 1
+    #: Where the Perl prints part of its report before it dies of this error (ROUGE-W on a
+    #: model without tokens, after ROUGE-1..N and ROUGE-L): that part, a
+    #: :class:`~rouge155py.report.Report`, which the command prints before the error line.
+    partial: Any = None
 
 
 class UsageError(RougeError):

@@ -38,7 +38,7 @@ from .hints import SAMPLED_EVALS, unread_script_hint
 from .metrics.batch import kernel_applies
 from .metrics.plan import metric_plan
 from .options import Options, parse_command_line
-from .planning import check_models, check_resamples, first_missing_model
+from .planning import check_resamples, first_missing_model
 from .progress import ProgressFn
 from .readers import Document
 from .report import Report
@@ -249,7 +249,9 @@ def evaluate(
             except RougeError:
                 evals.whole()  # the configuration is read first, and its error is the first
                 raise
-            traces = _verbose_traces(options, evals.whole(), scorer.corpus.exists) if options.verbose else []
+            traced = None
+            if options.verbose:
+                traced = _verbose_traces(options, evals.whole(), scorer.corpus.exists)
             legacy_text = options.be_mode is None and not options.unicode_text
             hint = unread_script_hint(evals.first(SAMPLED_EVALS)) if legacy_text else None
             executor.start()
@@ -257,10 +259,19 @@ def evaluate(
             whole = evals.whole()
             peer_ids, notes = whole.peer_ids, whole.notes
             del evals, whole
-            report = summarize_batches(_handed_over(batches), options, peer_ids, progress, executor.summaries)
+            try:
+                report = summarize_batches(
+                    _handed_over(batches), options, peer_ids, progress, executor.summaries
+                )
+            except RougeError as error:
+                if error.partial is not None and traced is not None:
+                    error.partial.traces = traced[0]  # down to the lines the Perl prints before it dies
+                raise
+            if traced is not None and traced[1] is not None:
+                raise traced[1]
         finally:
             executor.close()
-        report.traces = traces
+        report.traces = [] if traced is None else traced[0]
         report.notes = [*notes, hint] if hint is not None else notes
         report.processes = executor.processes
         return report
@@ -268,14 +279,16 @@ def evaluate(
 
 def _verbose_traces(
     options: Options, config: EvalConfig, exists: Callable[[Document], bool]
-) -> list[list[str]]:
-    """``-v``'s lines, once every model is known to exist (the Perl looks before it reads)."""
+) -> tuple[list[list[str]], Optional[RougeError]]:
+    """``-v``'s lines, and the error the Perl's walk meets, if any (a model that does not exist,
+    which the Perl looks for before it reads: :func:`~rouge155py.verbose.verbose_traces`)."""
     from .verbose import verbose_traces
 
     peers = options.selection.evaluated(config.peer_ids)
     evals = config.evals
-    check_models(peers, [ev.peers for ev in evals], lambda k: first_missing_model(evals[k], exists))
-    return verbose_traces(options, config, metric_plan(options.metrics), peers)
+    return verbose_traces(
+        options, config, metric_plan(options.metrics), peers, lambda k: first_missing_model(evals[k], exists)
+    )
 
 
 def evaluate_args(argv: list[str]) -> Report:

@@ -11,11 +11,21 @@ import errno
 import os
 import stat
 import sys
-from typing import Callable, Optional
+from typing import Any, Callable, Optional, Union
 
 from .errors import LimitError, RougeError
 
-__all__ = ["MAX_CONFIG_BYTES", "MAX_FILE_BYTES", "perl_string", "read_file", "read_stdin", "too_large"]
+__all__ = [
+    "MAX_CONFIG_BYTES",
+    "MAX_FILE_BYTES",
+    "MAX_JSON_DEPTH",
+    "json_value",
+    "own_output",
+    "perl_string",
+    "read_file",
+    "read_stdin",
+    "too_large",
+]
 
 #: The largest summary file read: its text takes many times its size in memory
 #: once tokenized, and /dev/zero never ends.
@@ -23,11 +33,86 @@ MAX_FILE_BYTES = 64 * 2**20
 #: The largest configuration or file list (about 600,000 evals).
 MAX_CONFIG_BYTES = 256 * 2**20
 _CHUNK = 2**20
+#: The deepest nesting of arrays and objects read in a JSON value given by a user (a
+#: ``--jsonl`` line needs 3 levels): Python's parser recurses once a level, and 50,000
+#: ``[`` would end in a RecursionError.
+MAX_JSON_DEPTH = 100
+
+
+class JsonTooDeep(ValueError):
+    """A JSON value nested deeper than :data:`MAX_JSON_DEPTH` (a ``ValueError``, as
+    :func:`json.loads` raises for any text that is not JSON)."""
+
+
+def json_value(text: Union[str, bytes]) -> Any:
+    """The value of a JSON text given by a user, nested :data:`MAX_JSON_DEPTH` levels deep at
+    most; ``ValueError`` for one that is not JSON or is nested deeper.
+
+    A text with no more ``[`` and ``{`` than the limit cannot be deeper (the common
+    case: two counts in C); any other is parsed, then measured.
+    """
+    import json
+
+    opening = ("[", "{") if isinstance(text, str) else (b"[", b"{")
+    if text.count(opening[0]) + text.count(opening[1]) <= MAX_JSON_DEPTH:  # type: ignore[arg-type]
+        return json.loads(text)
+    try:
+        value = json.loads(text)
+    except RecursionError:
+        raise JsonTooDeep(f"nested deeper than {MAX_JSON_DEPTH} levels") from None
+    if _depth_over(value, MAX_JSON_DEPTH):
+        raise JsonTooDeep(f"nested deeper than {MAX_JSON_DEPTH} levels")
+    return value
+
+
+def _depth_over(value: Any, limit: int) -> bool:
+    """Whether arrays and objects nest more than ``limit`` levels in a parsed JSON value (a walk
+    with a stack of its own: no recursion)."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, (list, dict)):
+            if depth > limit:
+                return True
+            children = item.values() if isinstance(item, dict) else item
+            stack.extend((child, depth + 1) for child in children if isinstance(child, (list, dict)))
+    return False
 
 
 def too_large(name: str, limit: int = MAX_FILE_BYTES) -> LimitError:
     """The refusal of an input of more than ``limit`` bytes, the same whatever door it came by."""
     return LimitError(f"{name} is larger than {limit >> 20} MiB: refused")
+
+
+def own_output(fd: int, status: Optional[os.stat_result] = None) -> Optional[str]:
+    """Which of this process's own outputs (``"standard output"``, ``"standard error"``) the open
+    file ``fd`` is, where reading it would wait for ever; else None.
+
+    ``--hyp /dev/stdout | cat`` opens the pipe this process writes to: the only
+    writer is the reader, which waits for bytes it would write itself. So do a
+    FIFO or socket, and a terminal (that is not also standard input, where the
+    user types): each is refused. A regular file or ``/dev/null`` that is also
+    standard output is read as any file (it ends).
+    """
+    status = os.fstat(fd) if status is None else status
+    mode = status.st_mode
+    if not (stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or stat.S_ISCHR(mode)):
+        return None
+    if stat.S_ISCHR(mode) and (not os.isatty(fd) or _same_file(0, status)):
+        return None
+    for own, name in ((1, "standard output"), (2, "standard error")):
+        if _same_file(own, status):
+            return name
+    return None
+
+
+def _same_file(fd: int, status: os.stat_result) -> bool:
+    """Whether descriptor ``fd`` of this process is open on the file ``status`` describes."""
+    try:
+        own = os.fstat(fd)
+    except OSError:  # closed
+        return False
+    return (own.st_dev, own.st_ino) == (status.st_dev, status.st_ino)
 
 
 def _read_chunks(read: Callable[[int], Optional[bytes]], chunks: list[bytes], limit: int) -> int:
@@ -67,13 +152,21 @@ def read_file(
     reading: str,
     directory_empty: bool = False,
     limit: int = MAX_FILE_BYTES,
+    once: Optional[dict[tuple[int, int, int], bytes]] = None,
 ) -> bytes:
     """The bytes of a file; ``error`` with ``opening`` or ``reading`` (and the reason) when it fails.
 
     With ``directory_empty`` a directory reads as empty (the Perl reads nothing
     from a summary that is one), else it is an error. A FIFO is read
     only when a writer is already there: opening one without a writer would wait
-    for ever. A file larger than ``limit`` bytes is refused (:class:`LimitError`).
+    for ever; one that is this process's own output is refused (:func:`own_output`).
+    The file is opened once, and everything is read from that descriptor. A file
+    larger than ``limit`` bytes is refused (:class:`LimitError`).
+
+    ``once`` keeps the bytes of a file that is not a regular one (a pipe, a FIFO, a
+    device: ``--stopwords <(...)``, which gives its bytes once) by the device, inode
+    and time of the last write of the descriptor opened: a later call that opens that
+    same file gets them from there.
     """
     nonblocking = getattr(os, "O_NONBLOCK", 0)
     try:
@@ -88,11 +181,23 @@ def read_file(
         raise error(f"{opening}: the file name holds a NUL byte") from None
     status = os.fstat(fd)
     mode = status.st_mode
+    own = own_output(fd, status)
+    if own is not None:
+        os.close(fd)
+        raise error(f"{opening}: it is this process's own {own}, which it would wait on for ever")
     if stat.S_ISDIR(mode):
         os.close(fd)
         if directory_empty:
             return b""
         raise error(f"{opening}: {os.strerror(errno.EISDIR)}")
+    if once is not None and not stat.S_ISREG(mode):
+        key = (status.st_dev, status.st_ino, status.st_mtime_ns)
+        if key in once:
+            os.close(fd)
+            return once[key]
+        data = _read_open(fd, mode, error, opening, reading, limit, path, [])
+        once[key] = data
+        return data
     if stat.S_ISREG(mode) and status.st_size < min(limit, _CHUNK):
         # A small regular file: one read; a short read is its end.
         try:
@@ -106,6 +211,20 @@ def read_file(
         chunks_before = [data]  # it grew since fstat: read the rest as any file
     else:
         chunks_before = []
+    return _read_open(fd, mode, error, opening, reading, limit, path, chunks_before)
+
+
+def _read_open(
+    fd: int,
+    mode: int,
+    error: type[RougeError],
+    opening: str,
+    reading: str,
+    limit: int,
+    path: str,
+    chunks_before: list[bytes],
+) -> bytes:
+    """The rest of an open file's bytes (after ``chunks_before``), read in chunks; ``fd`` is closed."""
     with open(fd, "rb", buffering=0) as handle:
         chunks: list[bytes] = chunks_before
         try:
@@ -114,7 +233,7 @@ def read_file(
                 if first == b"":
                     raise OSError(errno.EPIPE, "a FIFO that no process is writing to")
                 chunks.append(first or b"")
-            if nonblocking:
+            if getattr(os, "O_NONBLOCK", 0):  # as read_file opened it
                 os.set_blocking(fd, True)
         except OSError as exc:
             raise error(f"{opening}: {exc.strerror}") from None

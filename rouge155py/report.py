@@ -304,6 +304,8 @@ def format_legacy(report: Report) -> str:
         if k < len(report.traces):
             lines.extend(report.traces[k])
         lines.extend(_metric_text(result, o.confidence_label, o.per_eval, o.counting))
+    if len(report.traces) == len(report.results) + 1:  # a partial report: the block the Perl died in
+        lines.extend(report.traces[-1])
     text = "".join(perl_printed(line) + "\n" for line in lines)
     # An ID from JSON may hold a lone surrogate, which no encoding writes: shown as \uDXXX.
     return text if text.isascii() else escape_unencodable(text)

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 import re
-import stat
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Optional
@@ -155,19 +154,13 @@ _ONE_SHOT: dict[tuple[int, int, int], bytes] = {}
 
 
 def _stopword_file(path: str) -> bytes:
-    try:
-        status = os.stat(path)
-        key = None if stat.S_ISREG(status.st_mode) else (status.st_dev, status.st_ino, status.st_mtime_ns)
-    except (OSError, ValueError):  # read_file names the error
-        key = None
-    if key is not None and key in _ONE_SHOT:
-        return _ONE_SHOT[key]
-    data = read_file(
-        path, DataError, f"cannot open stopword list {path}", f"cannot read stopword list {path}"
+    return read_file(
+        path,
+        DataError,
+        f"cannot open stopword list {path}",
+        f"cannot read stopword list {path}",
+        once=_ONE_SHOT,
     )
-    if key is not None:
-        _ONE_SHOT[key] = data
-    return data
 
 
 def stopword_file_lines(path: str) -> list[bytes]:

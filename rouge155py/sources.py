@@ -34,7 +34,7 @@ from .config import (
     read_xml_config,
 )
 from .errors import ConfigError, InputError, UsageError, described
-from .files import MAX_CONFIG_BYTES, MAX_FILE_BYTES, read_file, read_stdin, too_large
+from .files import MAX_CONFIG_BYTES, MAX_FILE_BYTES, json_value, read_file, read_stdin, too_large
 from .readers import Document, SummaryText
 
 __all__ = [
@@ -618,8 +618,6 @@ def read_jsonl(
     Objects with an empty prediction or reference are named in the notes; ``skip_empty``
     leaves them out (an eval's default ID stays its object's number).
     """
-    import json
-
     evals: list[Eval] = []
     peer_ids: set[str] = set()
     seen: set[str] = set()
@@ -630,8 +628,8 @@ def read_jsonl(
             continue
         where = f"{path}:{number}"
         try:
-            item = json.loads(line)
-        except ValueError as error:  # not JSON, or not UTF-8
+            item = json_value(line)
+        except ValueError as error:  # not JSON, nested too deep, or not UTF-8
             raise ConfigError(f"{where}: not a JSON object ({error})") from None
         if not isinstance(item, dict):
             raise ConfigError(f"{where}: a line holds a JSON object, got {type(item).__name__}")

@@ -24,6 +24,7 @@ from typing import Callable, Hashable, Iterator, Optional
 
 from .config import EvalConfig
 from .corpus import Corpus
+from .errors import InputError, RougeError
 from .files import perl_string
 from .metrics.base import Metric, Task
 from .metrics.be import BasicElements
@@ -45,25 +46,42 @@ _COUNT_KEY = "_cn_"
 
 
 def verbose_traces(
-    options: Options, config: EvalConfig, plan: list[Metric], peers: list[str]
-) -> list[list[str]]:
-    """The ``-v`` lines printed before each (peer, metric) block, in the report's order."""
+    options: Options,
+    config: EvalConfig,
+    plan: list[Metric],
+    peers: list[str],
+    missing: Callable[[int], Optional[str]],
+) -> tuple[list[list[str]], Optional[RougeError]]:
+    """The ``-v`` lines printed before each (peer, metric) block, in the report's order, and the
+    error the walk meets, if any: then the last block's lines are those the Perl prints before it
+    dies (``missing(k)`` names eval k's first model that does not exist, which the Perl looks
+    for before it reads the eval)."""
     stage = text_stage(options.text)
     corpus = Corpus(stage, options.length_limit, options.byte_limit)
     dump = _Dump(options, stage, corpus)
     tasks = walk_tasks(options.text, config.evals, plan, peers)
-    traces = []
-    for peer_id in peers:
-        for metric in plan:
-            lines: list[str] = []
-            for ev in config.evals:
-                if isinstance(metric, NGram):
-                    lines.append(f"@Eval ({ev.eval_id})")
-                if peer_id in ev.peers:
-                    lines.extend(dump.task(metric, next(tasks)))
-                    corpus.clear()
-            traces.append(lines)
-    return traces
+    traces: list[list[str]] = []
+    checked: set[int] = set()
+    try:
+        for peer_id in peers:
+            for metric in plan:
+                lines: list[str] = []
+                traces.append(lines)
+                for k, ev in enumerate(config.evals):
+                    if isinstance(metric, NGram):
+                        lines.append(f"@Eval ({ev.eval_id})")
+                    if peer_id in ev.peers:
+                        if k not in checked:
+                            name = missing(k)
+                            if name is not None:
+                                raise InputError(f"Cannot find model summary: {name}")
+                            checked.add(k)
+                        lines.extend(dump.task(metric, next(tasks)))  # what it yields before an error stays
+                        corpus.clear()
+    except RougeError as error:
+        corpus.clear()
+        return traces, error
+    return traces, None
 
 
 def _pairs(units: Counter[Hashable], total: int, count_first: bool, separator: str) -> str:
@@ -155,8 +173,9 @@ class _Dump:
                 yield words
                 yield units(tokens)
 
+        peer = list(text(task.peer, task.peer_stem))  # read first: the Perl dies there, before its line
         yield f"***P {self._name(task.peer)}"
-        yield from text(task.peer, task.peer_stem)
+        yield from peer
         for model, (stem, _) in zip(task.models, task.model_stems):
             yield from text(model, stem)
             yield f"***M {self._name(model)}"
@@ -187,6 +206,8 @@ class _Dump:
             sentences, model = self._lcs_text(document, stem, unigram_stem)
             for hits in counted_hits(model, peer, weight):
                 yield label + (" ".join(map(str, hits)) if hits else "-")
+            if weight is not None and not any(model.sentences):
+                return  # the Perl divides by the model's length here and dies: the totals raise
             yield f"***M {self._name(document)}"
             yield from self._sentences(sentences, model)
 
@@ -199,8 +220,8 @@ class _Dump:
                 return _EMPTY, grams.counts
             return _pairs(grams.counts, grams.total, True, "#"), grams.counts
 
+        text, peer = units(task.peer, task.peer_stem)  # read first: the Perl dies there, before its line
         yield f"***P {self._name(task.peer)}"
-        text, peer = units(task.peer, task.peer_stem)
         yield text
         for document, (stem, _) in zip(task.models, task.model_stems):
             text, model = units(document, stem)

@@ -132,9 +132,10 @@ def test_the_first_error_is_the_one_of_the_first_metric_then_peer(tmp_path: Path
         assert _outcome(_in_batches, eval_items(config), options, seed) == one
 
 
-def test_the_first_error_is_in_the_first_chunk_of_evals(tmp_path: Path) -> None:
-    # 300 evals of two documents: one process scores them in two chunks, so eval 10's
-    # ROUGE-W error (chunk 1) comes before eval 200's unreadable peer (chunk 2, ROUGE-1).
+def test_the_first_error_is_the_perls_across_chunks_of_evals(tmp_path: Path) -> None:
+    # 300 evals of two documents: one process scores them in two chunks, but the Perl scores
+    # ROUGE-1 of every eval before ROUGE-W: eval 200's unreadable peer (chunk 2, ROUGE-1)
+    # comes before eval 10's ROUGE-W error (chunk 1).
     def peer(i: int) -> Document:
         return SummaryFile(str(tmp_path / "missing-200"), "SPL") if i == 200 else _text(f"dogs bark {i}")
 
@@ -142,7 +143,7 @@ def test_the_first_error_is_in_the_first_chunk_of_evals(tmp_path: Path) -> None:
     config = config_from_documents({"1": [peer(i) for i in range(1, 301)]}, models)
     options = Options(all_systems=True, max_ngram=1, wlcs_weight=1.2, resamples=10)
     one = _outcome(evaluate, options, config)
-    assert one[0] == "ComputeError" and "ROUGE-W" in one[1], one
+    assert one[0] == "InputError" and "missing-200" in one[1], one
     for seed in range(5):
         assert _outcome(_in_batches, eval_items(config), options, seed) == one
 

@@ -3,8 +3,9 @@
 Each case is a command line (without ``-e``) run in a fresh directory holding
 its files. It expects either the Perl's bytes (``PERL``: exit 0, the same
 stdout as ROUGE-1.5.5.pl, compared live where the Perl is installed, else with
-``perl_archive.json``) or a refusal: one ``rouge155py: error:`` line matching a
-pattern, with a documented exit code. ``perl`` says what ROUGE-1.5.5.pl does
+``perl_archive.json``), a refusal (one ``rouge155py: error:`` line matching a
+pattern, with a documented exit code), or both (``Partial``: the part of its
+report the Perl prints before it dies, then the error line). ``perl`` says what ROUGE-1.5.5.pl does
 with the case (checked by ``archive.py`` when it rewrites the archive):
 ``same`` (the same bytes), ``dies``, ``hangs`` (no end within 20 s) or
 ``succeeds`` (a deliberate refusal, README "Errors and limits").
@@ -15,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Optional, Union
 
-__all__ = ["CASES", "PERL", "Case", "Fifo", "Refused", "Symlink"]
+__all__ = ["CASES", "PERL", "Case", "Fifo", "Partial", "Refused", "Symlink"]
 
 
 @dataclass(frozen=True)
@@ -27,6 +28,15 @@ class Refused:
 
 
 PERL = "perl"  # the Perl's stdout bytes, exit 0
+
+
+@dataclass(frozen=True)
+class Partial:
+    """Where the Perl prints part of its report, then dies: the same bytes on stdout (flushed
+    first), then one error line matching ``pattern`` and this exit code."""
+
+    exit_code: int
+    pattern: str
 
 
 @dataclass(frozen=True)
@@ -55,7 +65,7 @@ class Case:
     category: str
     args: tuple[str, ...]
     files: dict[str, Content] = field(default_factory=dict)
-    expect: Union[str, Refused] = PERL
+    expect: Union[str, Refused, Partial] = PERL
     perl: str = "same"
     data: bool = True  # run with -e DATA first
     why: str = ""
@@ -354,7 +364,7 @@ FILE_CASES = [
     file_case("model-empty", models=("empty.spl", "a.spl"), files={"sums/empty.spl": b""}, args=NO_W),
     file_case(
         "model-empty-rouge-w",
-        Refused(6, "ROUGE-W: model summary sums/empty.spl has no tokens"),
+        Partial(6, "ROUGE-W: model summary sums/empty.spl has no tokens"),
         "dies",
         models=("empty.spl",),
         files={"sums/empty.spl": b""},
@@ -639,3 +649,107 @@ BAND_CASES = [
 ]
 
 CASES: list[Case] = XML_CASES + FILE_CASES + LIST_CASES + ID_CASES + OPTION_CASES + BAND_CASES
+
+# --------------------------------------------------------------------------
+# Where the Perl prints part of its report and dies, and the encodings its XML parser reads
+# --------------------------------------------------------------------------
+
+PYROUGE = ("-c", "95", "-2", "-1", "-U", "-r", "1000", "-n", "4", "-w", "1.2", "-a")  # pyrouge's defaults
+RUSSIAN = "кошка сидела на ковре .\n".encode()
+CHINESE = "猫坐在垫子上。\n".encode()
+NO_TOKENS = "ROUGE-W: model summary sums/{} has no tokens"
+
+
+def systems_xml(*evals: tuple[dict[str, str], tuple[str, ...]]) -> bytes:
+    """Evals of several systems: (system ID -> peer file, model files) each."""
+    body = "".join(
+        eval_xml(
+            eval_id=f'ID="{k}"',
+            peers="<PEERS>" + "".join(f'<P ID="{p}">{f}</P>' for p, f in peers.items()) + "</PEERS>",
+            models=models,
+        )
+        for k, (peers, models) in enumerate(evals, 1)
+    )
+    return config(body=body)
+
+
+def partial_case(name: str, args: tuple[str, ...], xml: bytes, expect: Partial, **files: bytes) -> Case:
+    return Case(name, "files", (*args, "config.xml"), with_config(xml, **files), expect, "dies")
+
+
+TWO_SYSTEMS = systems_xml(
+    ({"A": "peer.spl", "B": "b.spl"}, ("a.spl",)),
+    ({"A": "b.spl", "B": "peer.spl"}, ("ru.spl", "a.spl")),
+    ({"B": "a.spl"}, ("b.spl",)),
+)
+PARTIAL_CASES = [
+    partial_case(
+        "pyrouge-russian-model",
+        PYROUGE,
+        config(models=("ru.spl",)),
+        Partial(6, NO_TOKENS.format("ru.spl")),
+        **{"sums/ru.spl": RUSSIAN},
+    ),
+    partial_case(
+        "pyrouge-chinese-model",
+        PYROUGE,
+        config(models=("zh.spl",)),
+        Partial(6, NO_TOKENS.format("zh.spl")),
+        **{"sums/zh.spl": CHINESE},
+    ),
+    partial_case(
+        "pyrouge-punctuation-model-per-eval",
+        (*PYROUGE, "-d"),
+        TWO_SYSTEMS,
+        Partial(6, NO_TOKENS.format("ru.spl")),
+        **{"sums/ru.spl": b"-- !! ,, .\n"},
+    ),
+    partial_case(
+        "empty-model-two-systems-without-skip-bigrams",
+        ("-a", "-n", "2", "-w", "1.2", "-d", "-r", "100"),
+        TWO_SYSTEMS,
+        Partial(6, NO_TOKENS.format("ru.spl")),
+        **{"sums/ru.spl": RUSSIAN},
+    ),
+    partial_case(
+        "empty-model-one-system-counts",
+        ("-a", "-n", "2", "-w", "1.2", "-t", "2", "-d", "-m", "-s"),
+        systems_xml(({"A": "peer.spl"}, ("a.spl",)), ({"A": "b.spl"}, ("ru.spl",))),
+        Partial(6, NO_TOKENS.format("ru.spl")),
+        **{"sums/ru.spl": RUSSIAN},
+    ),
+    partial_case(
+        "peer-missing-for-the-second-system",
+        ("-a", "-n", "2", "-w", "1.2", "-2", "4", "-U", "-d", "-r", "100"),
+        systems_xml(
+            ({"A": "peer.spl", "B": "b.spl"}, ("a.spl",)), ({"A": "b.spl", "B": "nope.spl"}, ("a.spl",))
+        ),
+        Partial(4, "Cannot open sums/nope.spl: No such file"),
+    ),
+    partial_case(
+        "model-missing-met-by-the-second-system",
+        ("-a", "-n", "2", "-r", "100"),
+        systems_xml(({"A": "peer.spl", "B": "b.spl"}, ("a.spl",)), ({"B": "peer.spl"}, ("nope.spl",))),
+        Partial(4, "Cannot find model summary: sums/nope.spl"),
+    ),
+    partial_case(
+        "basic-elements-of-spl-after-rouge-1",
+        ("-a", "-n", "1", "-3", "HM", "-r", "100"),
+        config(),
+        Partial(4, "Unknown input format 'SPL' for BE file sums/peer.spl"),
+    ),
+    *(
+        xml_case(
+            f"encoding-{name}",
+            f'<?xml version="1.0" encoding="{name}"?>\n'.encode() + config(),
+            Refused(3, f"invalid XML: unknown encoding '{name}'"),
+            "dies",
+        )
+        for name in ("ascii", "ASCII", "latin1", "utf8", "cp1252")
+    ),
+    *(
+        xml_case(f"encoding-{name}", f'<?xml version="1.0" encoding="{name}"?>\n'.encode() + config())
+        for name in ("US-ASCII", "us-ascii", "ISO-8859-1", "windows-1252", "UTF-8")
+    ),
+]
+CASES += PARTIAL_CASES
