@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 import math
 import os
 import re
@@ -28,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any, Optional, Union
 
 from ..errors import ConfigError, InputError, LimitError, UsageError, described
-from ..files import MAX_CONFIG_BYTES, MAX_FILE_BYTES, read_file
+from ..files import MAX_CONFIG_BYTES, MAX_FILE_BYTES, json_value, read_file
 
 __all__ = ["ITEM_COLUMNS", "SYSTEM_COLUMNS", "Judgments", "read_judgments"]
 
@@ -106,10 +105,6 @@ def _identifier(value: Any, where: str) -> str:
 #: A judgment in text: decimal digits, a point, an exponent (or NaN or infinity, refused as not
 #: finite); not the ``_``, hex or other digits that Python's float() would take too.
 _NUMBER = re.compile(r"[+-]?(?:(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|nan|inf|infinity)", re.I)
-#: The deepest nesting of a JSONL line read: a row is one flat object.
-MAX_JSON_DEPTH = 32
-_JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
-_JSON_NESTING = re.compile(r"[\[\]{}]")
 
 
 def _number(value: Any, where: str, column: str) -> float:
@@ -122,10 +117,12 @@ def _number(value: Any, where: str, column: str) -> float:
         try:
             number = float(value)
         except OverflowError:
-            raise ConfigError(
-                f"{where}: {column} is an integer of {len(str(abs(value)))} digits, "
-                "beyond the range of a number"
-            ) from None
+            size = (
+                f"an integer of {len(str(abs(value)))} digits"
+                if value.bit_length() < 13_000
+                else described(value)
+            )
+            raise ConfigError(f"{where}: {column} is {size}, beyond the range of a number") from None
     else:
         raise ConfigError(f"{where}: {column} is not a number: {described(value)}")
     if not math.isfinite(number):
@@ -134,17 +131,9 @@ def _number(value: Any, where: str, column: str) -> float:
 
 
 def _json_row(raw: str, where: str) -> Any:
-    """One JSONL line parsed, its nesting bounded first (the parser recurses once a level)."""
-    depth = deepest = 0
-    for bracket in _JSON_NESTING.findall(_JSON_STRING.sub("", raw)):
-        depth += 1 if bracket in "[{" else -1
-        deepest = max(deepest, depth)
-    if deepest > MAX_JSON_DEPTH:
-        raise ConfigError(
-            f"{where}: nested {deepest} levels deep (at most {MAX_JSON_DEPTH}): a row is one object"
-        )
+    """One JSONL line parsed, its nesting bounded (the parser recurses once a level)."""
     try:
-        return json.loads(raw)
+        return json_value(raw)
     except ValueError as error:
         raise ConfigError(f"{where}: not a JSON object ({error})") from None
 

@@ -246,7 +246,7 @@ def test_pearson_of_values_near_the_largest_double_is_scipys_of_the_scaled_value
 def test_a_deeply_nested_jsonl_line_is_one_line_exit_3(tmp_path: Path) -> None:
     path = tmp_path / "deep.jsonl"
     path.write_text('{"eval_id": "D01", "system": "1", "q": 0.5}\n' + "[" * 50_000 + "\n", encoding="utf-8")
-    pattern = r"deep\.jsonl, line 2: nested 50000 levels deep \(at most 32\)"
+    pattern = r"deep\.jsonl, line 2: not a JSON object \(nested deeper than 100 levels\)"
     assert_refused(path, pattern)
 
 
@@ -354,3 +354,9 @@ def test_a_table_format_of_another_kind_is_described(fmt: Any) -> None:
 
     with pytest.raises(UsageError, match="the table format must be one of"):
         render(["a"], [["b"]], fmt)
+
+
+def test_a_judgment_past_the_digits_python_prints_is_described() -> None:
+    rows = [{"item": "1", "system": "a", "q": 10**5000}]
+    with pytest.raises(ConfigError, match="q is an int of 16610 bits, beyond the range of a number"):
+        Judgments.from_rows(rows)
