@@ -21,6 +21,7 @@ from typing import Any, Callable, Optional
 import pytest
 
 from rouge155py import Rouge, RougeAccumulator
+from rouge155py.workers import max_workers
 
 Step = Callable[[RougeAccumulator], Any]
 
@@ -203,3 +204,47 @@ def test_a_merge_interrupted_at_any_step_leaves_the_state_as_it_was(by_id: bool)
 
 def test_a_reset_interrupted_at_any_step_leaves_the_state_as_it_was() -> None:
     _every_step(lambda: _filled(STEM, False), lambda acc: acc.reset())
+
+
+def _threads_started(monkeypatch: pytest.MonkeyPatch) -> list[threading.Thread]:
+    """The threads started from now on (the list grows as they start)."""
+    started: list[threading.Thread] = []
+    start = threading.Thread.start
+
+    def counted(thread: threading.Thread) -> None:
+        started.append(thread)
+        start(thread)
+
+    monkeypatch.setattr(threading.Thread, "start", counted)
+    return started
+
+
+@pytest.mark.parametrize("jobs", [2000, 10**9])
+def test_jobs_starts_no_more_threads_than_chunks_nor_than_j_may(
+    monkeypatch: pytest.MonkeyPatch, jobs: int
+) -> None:
+    """``jobs=`` is lowered as ``-j`` is (twice the CPUs, at least 8), and to the chunks of work;
+    the report is the one of ``jobs=1``."""
+    predictions, references = (
+        ["the cat sat", "a dog barked", "cars"],
+        ["the cat sat down", "dogs bark", "a car"],
+    )
+    runs = [
+        (predictions[:1], references[:1]),
+        (predictions * 700, references * 700),
+        (predictions, references),
+    ]
+    alone = Rouge(max_ngram=2, resamples=50)
+    expected = [alone.score(*run).to_legacy() for run in runs]
+    started = _threads_started(monkeypatch)
+    rouge = Rouge(max_ngram=2, resamples=50, jobs=jobs)
+    assert rouge.score(*runs[0]).to_legacy() == expected[0]
+    assert len(started) == 1  # one item: one chunk
+    del started[:]
+    assert rouge.score(*runs[1]).to_legacy() == expected[1]  # 2,100 items
+    assert 0 < len(started) <= max_workers()
+    del started[:]
+    acc = rouge.accumulator()
+    acc.update(*runs[2])
+    assert acc.compute().to_legacy() == expected[2]
+    assert not started  # the accumulator scores in the caller's thread
