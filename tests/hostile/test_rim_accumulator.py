@@ -20,7 +20,7 @@ from typing import Any, Callable, Optional
 
 import pytest
 
-from rouge155py import Rouge, RougeAccumulator
+from rouge155py import Rouge, RougeAccumulator, UsageError
 from rouge155py.workers import max_workers
 
 Step = Callable[[RougeAccumulator], Any]
@@ -248,3 +248,16 @@ def test_jobs_starts_no_more_threads_than_chunks_nor_than_j_may(
     acc.update(*runs[2])
     assert acc.compute().to_legacy() == expected[2]
     assert not started  # the accumulator scores in the caller's thread
+
+
+@pytest.mark.parametrize("dialect", [None, "rouge-score"])
+@pytest.mark.parametrize("aggregate", [True, False])
+def test_the_hf_module_refuses_no_items_in_one_clear_error(dialect: Optional[str], aggregate: bool) -> None:
+    """HF's ``evaluate`` refuses empty inputs (IndexError, before its rouge module runs): so does the
+    module, with its own error instead of a KeyError or empty lists."""
+    from rouge155py.hf import compute
+
+    empty = r"^predictions and references are empty: there is no item to score$"
+    with pytest.raises(UsageError, match=empty):
+        compute(predictions=[], references=[], dialect=dialect, use_aggregator=aggregate)
+    assert compute(["a b"], ["a b"], dialect=dialect, use_aggregator=aggregate)["rouge1"] in (1.0, [1.0])
