@@ -178,7 +178,9 @@ class RougeAccumulator:
         """Add a batch of ``count`` items already scored (and checked): all of it or none of it."""
         state = self._settled()
         try:
-            self._state = state._replace(undo=(state.batch.mark(), frozenset(ids)))
+            self._state = _State(
+                state.batch, state.ids, state.items, state.by_id, (state.batch.mark(), frozenset(ids))
+            )
             state.batch.extend(batch)
             state.ids.update(ids)
             self._state = _State(state.batch, state.ids, state.items + count, by_id)  # the change is made
@@ -236,11 +238,9 @@ class RougeAccumulator:
         if self.options.multi_ref is None:  # items with several references need a rule, as in score()
             check_multi_ref(None, config.model_counts())
         notice_missing_kernel()
-        scored = ScoredBatch(self.options.rows_settings)  # this update's alone until the commit
         with paused_gc():
-            for batch in score_text_chunks(config, self.options, None, TEXT_CHUNK):
-                scored.extend(batch)
-        self._commit(scored, count, ids is not None, places if ids is not None else ())
+            (scored,) = score_text_chunks(config, self.options, None, TEXT_CHUNK)  # one batch: this update's
+            self._commit(scored, count, ids is not None, places if ids is not None else ())
 
     def merge(self, other: RougeAccumulator) -> RougeAccumulator:
         """Take in the items of another state, scored with the same options (it is left as it was):
