@@ -189,6 +189,7 @@ class RougeAccumulator:
             raise
 
     def __getstate__(self) -> dict[str, Any]:
+        """What pickles: the state without the rows a change cut short had left."""
         self._settled()
         return self.__dict__
 
