@@ -203,6 +203,14 @@ class EvalTable:
         self.missing.update((rows + k, name) for k, name in other.missing.items())
         self.failures.update((rows + k, failure) for k, failure in other.failures.items())
 
+    def truncate(self, length: int) -> None:
+        """Keep the first ``length`` evals (see :meth:`ScoredBatch.truncate`)."""
+        del self.positions[length:], self.eval_ids[length:], self.peer_ids[length:], self.models[length:]
+        for extra in [row for row in self.missing if row >= length]:
+            del self.missing[extra]
+        for extra in [row for row in self.failures if row >= length]:
+            del self.failures[extra]
+
     def record(self, row: int) -> EvalRecord:
         """One eval's record."""
         return EvalRecord(
@@ -213,6 +221,15 @@ class EvalTable:
             self.missing.get(row),
             self.failures.get(row),
         )
+
+
+class BatchMark(NamedTuple):
+    """The lengths of a :class:`ScoredBatch`'s tables at one moment (:meth:`ScoredBatch.mark`)."""
+
+    evals: int
+    rows: dict[tuple[str, int], int]
+    stemmed_rows: dict[tuple[str, int], int]
+    inexact: int
 
 
 @dataclass
@@ -246,6 +263,26 @@ class ScoredBatch:
         merge_rows(self.rows, other.rows)
         merge_rows(self.stemmed_rows, other.stemmed_rows)
         self.inexact.extend(other.inexact)
+
+    def mark(self) -> BatchMark:
+        """How far each of this batch's tables reaches now, to :meth:`truncate` back to."""
+        return BatchMark(
+            len(self.table),
+            {key: len(table) for key, table in self.rows.items()},
+            {key: len(table) for key, table in self.stemmed_rows.items()},
+            len(self.inexact),
+        )
+
+    def truncate(self, mark: BatchMark) -> None:
+        """Undo every :meth:`extend` since ``mark`` was taken, finished or cut short by an interrupt.
+        Only drops what is past the mark, so a call that is itself interrupted is finished by the next."""
+        self.table.truncate(mark.evals)
+        for grouped, lengths in ((self.rows, mark.rows), (self.stemmed_rows, mark.stemmed_rows)):
+            for extra in [key for key in grouped if key not in lengths]:
+                del grouped[extra]
+            for key, length in lengths.items():
+                grouped[key].truncate(length)
+        del self.inexact[mark.inexact :]
 
     def instances(self) -> Iterator[InstanceRow]:
         """Every instance row of the batch (under ``-m -M``, as scored without the peer stemmed)."""

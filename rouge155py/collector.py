@@ -18,8 +18,8 @@ def paused_gc() -> Iterator[None]:
     with the number of pairs. Reference counting frees what the run drops, as it does without it.
     """
     was_on = gc.isenabled()
-    gc.disable()
-    try:
+    try:  # disabled inside: an interrupt right after it still turns the collector back on
+        gc.disable()
         yield
     finally:
         if was_on:

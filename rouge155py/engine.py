@@ -94,6 +94,16 @@ class RowTable:
         for instance_id, row in other.items():
             self.add(instance_id, row)
 
+    def truncate(self, length: int) -> None:
+        """Keep the first ``length`` rows: an extension cut short is undone by dropping what it added
+        (again and again if need be: the same call finishes what an interrupted one began)."""
+        del self.ids[length:]
+        if self._rows is None:
+            del self._values[3 * length :]
+        else:
+            del self._rows[length:]
+        self._index = None
+
     def _tuples(self) -> list[Row]:
         """The rows as tuples, from now on (a row that is not three floats came)."""
         if self._rows is None:

@@ -149,14 +149,21 @@ class Threads(ThisProcess):
     pool runs both steps."""
 
     def __init__(self, jobs: int) -> None:
-        self.jobs = jobs
+        from .workers import max_workers  # -j's cap: more threads only compete for the CPUs
+
+        self.jobs = min(jobs, max_workers())
         self._pool: Optional[ThreadPool] = None
 
     def start(self) -> None:
-        """Start the threads."""
-        from .pool import ThreadPool  # imported where threads run
+        """Nothing yet: the threads start with the first tasks, no more of them than tasks."""
 
-        self._pool = ThreadPool(self.jobs)
+    def _threads(self, tasks: int) -> ThreadPool:
+        """The pool, made at its first use: ``jobs`` threads, or fewer where fewer ``tasks`` share them."""
+        if self._pool is None:
+            from .pool import ThreadPool  # imported where threads run
+
+            self._pool = ThreadPool(max(1, min(self.jobs, tasks)))
+        return self._pool
 
     def close(self) -> None:
         """Stop the threads (each ends once its task is done); chunks not started are dropped (a
@@ -167,14 +174,14 @@ class Threads(ThisProcess):
 
     def score(self, evals: Evals, options: Options, progress: Optional[ProgressFn]) -> list[ScoredBatch]:
         """The batches of every eval, chunks scored by the threads (each with its own scorer)."""
-        assert self._pool is not None, "Threads.score before start()"
         config = evals.whole()
-        jobs, submit = self.jobs, self._pool.submit
+        jobs = self.jobs
         if isinstance(config, TextConfig):
             total = config.items
             # Chunks of equal size, as many for each thread, of at most TEXT_CHUNK items.
             pieces = jobs * max(1, -(-total // (jobs * TEXT_CHUNK)))
             size = max(1, -(-total // pieces))
+            submit = self._threads(-(-total // size)).submit
             futures = [
                 submit(score_texts, config, start, start + size, options) for start in range(0, total, size)
             ]
@@ -182,6 +189,7 @@ class Threads(ThisProcess):
             total = len(config.evals)
             size = max(1, min(CHUNK_EVALS, -(-total // jobs)))
             entries = config.evals
+            submit = self._threads(-(-total // size)).submit
             futures = [
                 submit(
                     score_batch,
@@ -201,8 +209,7 @@ class Threads(ThisProcess):
         self, tables: list[RowTable], options: Options, progress: Optional[ProgressFn] = None
     ) -> list[Union[Summary, Counts]]:
         """The bootstrap of each table, by the threads (the kernel's sums let the GIL go)."""
-        assert self._pool is not None, "Threads.summaries before start()"
-        out = table_summaries(options.scoring, options.resampling, tables, self._pool)
+        out = table_summaries(options.scoring, options.resampling, tables, self._threads(self.jobs))
         if progress is not None:
             for done in range(1, len(tables) + 1):
                 progress("bootstrap", done, len(tables))

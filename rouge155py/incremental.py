@@ -30,6 +30,11 @@ accumulator's first update:
   0 .. N-1, item ``i`` is eval ``i + 1``). An ID given twice (in two updates
   or two merged states) is an error: a sampler that pads its last batch with
   repeated items must drop them.
+
+A change of the state (:meth:`~RougeAccumulator.update`,
+:meth:`~RougeAccumulator.merge`, :meth:`~RougeAccumulator.reset`) is all or
+nothing: one cut short by an exception or a KeyboardInterrupt leaves the state
+as it was, so a loop may simply call it again.
 """
 
 from __future__ import annotations
@@ -37,10 +42,10 @@ from __future__ import annotations
 import numbers
 from array import array
 from dataclasses import fields
-from typing import Any, Callable, Optional, Sequence, Union
+from typing import Any, Callable, Collection, NamedTuple, Optional, Sequence, Union
 
 from ._kernel import notice_missing_kernel
-from .batches import TEXT_CHUNK, EvalTable, ScoredBatch, score_text_chunks, summarize_batches
+from .batches import TEXT_CHUNK, BatchMark, EvalTable, ScoredBatch, score_text_chunks, summarize_batches
 from .collector import paused_gc
 from .engine import Grouped, RowTable
 from .errors import UsageError, described
@@ -119,6 +124,20 @@ def _same(p: int) -> int:
     return p
 
 
+class _State(NamedTuple):
+    """An accumulator's state, replaced as a whole by one assignment (an interrupt cannot split it).
+
+    ``undo`` is set while items are being added to ``batch`` and ``ids``: the marks to cut them
+    back to, should the change not reach its end (see :meth:`RougeAccumulator._settled`).
+    """
+
+    batch: ScoredBatch
+    ids: set[int]  # explicit IDs taken
+    items: int  # items taken
+    by_id: Optional[bool]  # None until the first update fixes the numbering
+    undo: Optional[tuple[BatchMark, frozenset[int]]] = None
+
+
 class RougeAccumulator:
     """ROUGE over an evaluation loop: :meth:`update` per batch, :meth:`compute` the report.
 
@@ -139,23 +158,55 @@ class RougeAccumulator:
 
     def reset(self) -> None:
         """Forget every item (the options stay)."""
-        self._batch = ScoredBatch(self.options.rows_settings)
-        self._count = 0
-        self._by_id: Optional[bool] = None  # None until the first update fixes the numbering
-        self._ids: set[int] = set()
+        self._state = _State(ScoredBatch(self.options.rows_settings), set(), 0, None)
+
+    def _settled(self) -> _State:
+        """The state, after undoing what a change cut short by an interrupt had added, if any.
+
+        Called by every method before it reads the state: the undo that the interrupted change
+        began (or could not begin) is finished here, however often it was itself interrupted.
+        """
+        state = self._state
+        if state.undo is not None:
+            mark, ids = state.undo
+            state.batch.truncate(mark)
+            state.ids.difference_update(ids)
+            state = self._state = state._replace(undo=None)
+        return state
+
+    def _commit(self, batch: ScoredBatch, count: int, by_id: bool, ids: Collection[int]) -> None:
+        """Add a batch of ``count`` items already scored (and checked): all of it or none of it."""
+        state = self._settled()
+        try:
+            self._state = _State(
+                state.batch, state.ids, state.items, state.by_id, (state.batch.mark(), frozenset(ids))
+            )
+            state.batch.extend(batch)
+            state.ids.update(ids)
+            self._state = _State(state.batch, state.ids, state.items + count, by_id)  # the change is made
+        except BaseException:
+            self._settled()
+            raise
+
+    def __getstate__(self) -> dict[str, Any]:
+        """What pickles: the state without the rows a change cut short had left."""
+        self._settled()
+        return self.__dict__
 
     def __len__(self) -> int:
         """The items taken so far."""
-        return self._count
+        return self._settled().items
 
     @property
     def numbering(self) -> Optional[str]:
         """``"order"`` (items numbered as they came), ``"ids"`` (by explicit IDs), or None yet."""
-        return None if self._by_id is None else "ids" if self._by_id else "order"
+        by_id = self._settled().by_id
+        return None if by_id is None else "ids" if by_id else "order"
 
     def _check(self, by_id: bool) -> None:
         """Items numbered by ``ids`` (or not) may join this state's."""
-        if self._by_id is not None and self._by_id != by_id:
+        numbered = self._settled().by_id
+        if numbered is not None and numbered != by_id:
             raise UsageError(
                 f"this accumulator numbers items by {self.numbering}: give ids= to every update or to none"
             )
@@ -172,12 +223,13 @@ class RougeAccumulator:
         reads them (a mapping system ID -> iterable for several systems). ``ids``:
         each item's place in the whole data set (see the module's docstring).
         """
+        state = self._settled()
         systems, entries = text_inputs(predictions, references)  # read as score() reads them
         count = len(entries)
-        places: Sequence[int] = range(self._count, self._count + count)
+        places: Sequence[int] = range(state.items, state.items + count)
         if ids is not None:
             places = _item_ids(ids, count)
-            again = self._ids.intersection(places)
+            again = state.ids.intersection(places)
             if again:
                 raise UsageError(f"item ID(s) {', '.join(map(str, sorted(again)[:5]))} already taken")
         if not count:
@@ -188,12 +240,8 @@ class RougeAccumulator:
             check_multi_ref(None, config.model_counts())
         notice_missing_kernel()
         with paused_gc():
-            for batch in score_text_chunks(config, self.options, None, TEXT_CHUNK):
-                self._batch.extend(batch)
-        self._by_id = ids is not None
-        self._count += count
-        if ids is not None:
-            self._ids.update(places)
+            (scored,) = score_text_chunks(config, self.options, None, TEXT_CHUNK)  # one batch: this update's
+            self._commit(scored, count, ids is not None, places if ids is not None else ())
 
     def merge(self, other: RougeAccumulator) -> RougeAccumulator:
         """Take in the items of another state, scored with the same options (it is left as it was):
@@ -211,31 +259,31 @@ class RougeAccumulator:
                 for name in differ
             )
             raise UsageError(f"cannot merge accumulators of different options: {shown}")
-        if other._by_id is None:
+        state, theirs = self._settled(), other._settled()
+        if theirs.by_id is None:
             return self
-        self._check(other._by_id)
-        self._by_id = other._by_id
-        if other._by_id:
-            again = self._ids & other._ids
+        self._check(theirs.by_id)
+        if theirs.by_id:
+            again = state.ids & theirs.ids
             if again:
                 raise UsageError(f"item ID(s) {', '.join(map(str, sorted(again)[:5]))} in both states")
-            self._batch.extend(_renumbered(other._batch, _same))
-            self._ids |= other._ids
+            added = _renumbered(theirs.batch, _same)
         else:
-            offset = self._count
-            self._batch.extend(_renumbered(other._batch, lambda p: p + offset))
-        self._count += other._count
+            offset = state.items
+            added = _renumbered(theirs.batch, lambda p: p + offset)
+        self._commit(added, theirs.items, theirs.by_id, theirs.ids)
         return self
 
     def compute(self) -> Report:
         """The report of every item so far: one ``Rouge(...).score()`` over them (see the module's
         docstring for their order). The state is kept: more updates may follow."""
-        if self._by_id:
-            rank = {item_id: k for k, item_id in enumerate(sorted(self._ids))}
+        state = self._settled()
+        if state.by_id:
+            rank = {item_id: k for k, item_id in enumerate(sorted(state.ids))}
             moved: Callable[[int], int] = _same if len(rank) == max(rank) + 1 else rank.__getitem__
         else:
             moved = _same
         with paused_gc():
-            report = summarize_batches([_renumbered(self._batch, moved)], self.options)
+            report = summarize_batches([_renumbered(state.batch, moved)], self.options)
         report.rouge_types = self.rouge_types
         return report

@@ -121,6 +121,8 @@ def compute(
             f"{', '.join(given)}: set by rouge_types, use_stemmer, dialect and multi_ref, not given apart"
         )
     _check_texts(predictions, references)
+    if not predictions:  # HF's evaluate raises IndexError here, before its rouge module runs
+        raise UsageError("predictions and references are empty: there is no item to score")
     call = _Call(list(predictions), list(references), types, use_aggregator, use_stemmer, tokenizer)
     if dialect is None:
         return _perl(call, multi_ref, options)

@@ -1,4 +1,5 @@
-"""Soak: threads x signals x ``-j`` for a bounded time, every report byte-identical.
+"""Soak: threads x signals x ``-j``, and accumulators interrupted, for a bounded time, every
+report byte-identical.
 
 ``ROUGE155PY_SOAK_SECONDS`` sets how long each part runs (default 6 s; run it
 for minutes before a release). The API part is ``soak_worker.py`` in a process
@@ -54,6 +55,24 @@ def test_threads_and_signals_through_the_api() -> None:
     assert run.returncode == 0, f"exit {run.returncode}: {run.stdout!r}\n{err[-2000:]}"
     tally = dict(part.split("=") for part in run.stdout.decode().split())
     assert int(tally["runs"]) > 0 and tally["mismatches"] == tally["errors"] == "0", tally
+
+
+def test_accumulator_changes_interrupted_at_random_moments_and_made_again() -> None:
+    """Every update() and merge() interrupted at a random moment, then made again until it is in:
+    the report of the batches accumulated without interrupts, every time."""
+    worker = Path(__file__).with_name("soak_worker.py")
+    run = subprocess.run(
+        [sys.executable, str(worker), str(SECONDS), "interrupts"],
+        capture_output=True,
+        env=_env(),
+        timeout=SECONDS + 120,
+        start_new_session=True,
+    )
+    err = run.stderr.decode("utf-8", "backslashreplace")
+    assert run.returncode == 0, f"exit {run.returncode}: {run.stdout!r}\n{err[-2000:]}"
+    tally = dict(part.split("=") for part in run.stdout.decode().split())
+    assert int(tally["runs"]) > 0 and int(tally["interrupts"]) > 0, tally
+    assert tally["mismatches"] == tally["errors"] == "0", tally
 
 
 def test_command_runs_signalled_at_random_moments() -> None:
