@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import gc
 import os
 import re
@@ -278,7 +279,10 @@ def _run(argv: Sequence[str]) -> int:
         _say(note)
     if request.show_signature:
         _say(options.signature(__version__))
-    _output(write(request.output_format, report) if analysis is None else analysis.run(report, _say))
+    if analysis is None:
+        _output(write(request.output_format, report))
+    else:
+        analysis.run(report, _say, _output)
     return 0
 
 
@@ -379,6 +383,12 @@ def _checked(argv: Sequence[str], stop: Optional[_StopSignals] = None) -> int:
         # The reader went away (| head): no traceback, and none at exit either.
         _drop_stdout()
         return 141
+    except OSError as error:
+        # No descriptor left (ulimit -n) for a module the run imports as it needs it.
+        if error.errno not in (errno.EMFILE, errno.ENFILE):
+            raise
+        _say(f"rouge155py: error: {error.strerror} (ulimit -n): cannot open {error.filename}")
+        return 1
 
 
 def entry() -> NoReturn:

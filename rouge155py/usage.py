@@ -139,7 +139,8 @@ Analyses of a run (printed instead of the report; see the README):
   (--samples N, 1000); needs scipy: pip install 'rouge155py[stats]'.
   --format markdown|latex: the systems x metrics table (and the tables above);
   --plot FILE.png|FILE.svg: the systems with their intervals (and with
-  --judgments FILE-scatter.png); needs matplotlib: pip install 'rouge155py[plot]'.
+  --judgments FILE-scatter.png), drawn after the output (alone: the report);
+  needs matplotlib: pip install 'rouge155py[plot]'.
 Exit codes: 0 success; 1 other error (e.g. the report cannot be written);
   2 bad command line or option value; 3 bad configuration; 4 missing or invalid
   summary file or paraphrase table; 5 bad data directory or stopword list;

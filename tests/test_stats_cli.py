@@ -153,7 +153,11 @@ def test_plots_are_drawn(tmp_path: Path) -> None:
 
 def test_a_plot_that_cannot_be_written() -> None:
     pytest.importorskip("matplotlib")
-    assert_error(invoke("--format", "markdown", "--plot", "/nonexistent/x.png", CONFIG), 1, "cannot write")
+    failed = invoke("--format", "markdown", "--plot", "/nonexistent/x.png", CONFIG)
+    lines = failed.stderr_bytes.decode().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("rouge155py: error: cannot write /nonexistent/x.png")
+    assert failed.exit_code == 1
+    assert failed.stdout_bytes == invoke("--format", "markdown", CONFIG).stdout_bytes  # the tables first
 
 
 @pytest.mark.parametrize(

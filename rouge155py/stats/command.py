@@ -13,10 +13,13 @@ here runs and the report is the Perl's, byte for byte.
   correlations), ``--seed N`` (12345);
 - ``--plot FILE.png|FILE.svg``: the systems with their intervals; with
   ``--judgments`` also ``FILE-scatter.png``, the metrics against the first judgment.
+  Alone it prints the report as without it (in any ``--format``); the pictures are
+  drawn once the output is written, so that one that fails never takes it along.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import re
 from dataclasses import dataclass
@@ -55,8 +58,10 @@ class Analysis:
     plot: Optional[str] = None
     show_signature: bool = False  # --signature: each analysis's signature on stderr too
 
-    def run(self, report: Report, say: Callable[[str], None]) -> str:
-        """The output: tables in the format asked for; warnings and signatures go to ``say``."""
+    def run(self, report: Report, say: Callable[[str], None], output: Callable[[str], None]) -> None:
+        """The tables in the format asked for, handed to ``output``, then ``--plot``'s pictures:
+        a picture that cannot be drawn is an error once the tables are out, never instead of
+        them. Warnings and signatures go to ``say``."""
         from .significance import compare
 
         comparisons = correlations = None
@@ -75,9 +80,9 @@ class Analysis:
 
             judgments = read_judgments(self.judgments)
             correlations = self._correlations(report, judgments, say)
+        output(self._formatted(report, comparisons, correlations))
         if self.plot is not None:
             self._draw(report, judgments)
-        return self._formatted(report, comparisons, correlations)
 
     def _correlations(self, report: Report, judgments: Any, say: Callable[[str], None]) -> Any:
         from .correlation import CorrelateSettings, correlate, report_variants
@@ -105,6 +110,10 @@ class Analysis:
         from .tables import comparisons_table, correlation_table, systems_table
 
         fmt = self.output_format
+        if comparisons is None and correlations is None and fmt not in ("markdown", "latex"):
+            from ..report import write
+
+            return write(fmt, report)  # --plot alone: the report, as without it
         if fmt == "json":
             document: dict[str, Any] = {}
             if comparisons is not None:
@@ -170,15 +179,21 @@ def analysis_of(request: Request) -> Optional[Analysis]:
         raise UsageError(f"--compare must be one of {', '.join(TESTS)}, got {test!r}")
     if "--baseline" in given and test is None:
         raise UsageError("--baseline names the system the others are compared with: add --compare TEST")
-    if fmt == "csv" and (test is None) == ("--judgments" not in given):
-        raise UsageError("--format csv holds one table: give one of --compare and --judgments")
-    if fmt == "json" and test is None and "--judgments" not in given:
-        raise UsageError("--format json with an analysis needs --compare or --judgments")
     plot = given.get("--plot")
+    tabled = (test is not None) + ("--judgments" in given)
+    if fmt == "csv" and tabled != 1 and (tabled or plot is None):
+        raise UsageError("--format csv holds one table: give one of --compare and --judgments")
+    if fmt == "json" and not tabled and plot is None:
+        raise UsageError("--format json with an analysis needs --compare or --judgments")
     if plot is not None and not plot.lower().endswith((".png", ".svg")):
         raise UsageError(f"--plot draws a PNG or an SVG file: its name ends in .png or .svg, got {plot!r}")
-    if request.options is not None and request.options.counting:
+    if plot is not None and importlib.util.find_spec("matplotlib") is None:
+        raise UsageError("--plot needs matplotlib: pip install 'rouge155py[plot]'")
+    counting = request.options.counting if request.options is not None else 0
+    if counting and (tabled or fmt in ("markdown", "latex")):
         raise UsageError("--compare, --judgments and tables need -t 0: under -t 1/-t 2 instances hold counts")
+    if counting == 2 and plot is not None:
+        raise UsageError("--plot draws averages: under -t 2 the report holds counts (give -t 0 or -t 1)")
     seed = _whole("--seed", given["--seed"]) if "--seed" in given else 12345
     samples = _whole("--samples", given["--samples"]) if "--samples" in given else None
     checked_draws(1 if samples is None else samples, seed, 95.0)

@@ -31,7 +31,7 @@ import numpy as np
 
 from ..errors import ComputeError, ConfigError, UsageError, described
 from .judgments import Judgments
-from .scores import item_scores, measure_index
+from .scores import finite_table, item_scores, measure_index
 from .significance import _blocks, _generator, checked_draws, signature_of
 
 if TYPE_CHECKING:
@@ -70,9 +70,15 @@ def _scipy_stats() -> Any:
 
 
 def pearson(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """Pearson's r along the last axis (NaN where either side is constant)."""
-    x = np.asarray(x, dtype=np.float64)
-    y = np.asarray(y, dtype=np.float64)
+    """Pearson's r along the last axis (NaN where either side is constant), of any finite numbers
+    (each row scaled first: :func:`_scaled`)."""
+    return _pearson(
+        _scaled(np.asarray(x, dtype=np.float64), rows=True),
+        _scaled(np.asarray(y, dtype=np.float64), rows=True),
+    )
+
+
+def _pearson(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     dx = x - x.mean(axis=-1, keepdims=True)
     dy = y - y.mean(axis=-1, keepdims=True)
     nx = np.sqrt((dx * dx).sum(axis=-1))
@@ -82,10 +88,26 @@ def pearson(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return np.clip(r, -1.0, 1.0)
 
 
+#: Magnitudes whose sums of squares stay far from overflow and underflow: left as they are.
+_SAFE = (2.0**-500, 2.0**500)
+
+
+def _scaled(values: np.ndarray, rows: bool = False) -> np.ndarray:
+    """``values`` times the power of two that brings the largest magnitude (of each row along the
+    last axis, or of all) into [0.5, 1), where it lies outside the safe range. Exact, so every
+    coefficient is what it was; then no sum, mean, difference or square overflows."""
+    axis = -1 if rows else None
+    largest = np.maximum(values.max(axis=axis, keepdims=rows), -values.min(axis=axis, keepdims=rows))
+    if np.all((largest == 0) | ((largest > _SAFE[0]) & (largest < _SAFE[1]))):
+        return values
+    _, exponent = np.frexp(np.where(np.isfinite(largest), largest, 0.0))
+    return np.ldexp(values, -exponent)
+
+
 def spearman(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """Spearman's rho along the last axis: Pearson's r of the ranks (ties: their mean rank)."""
     rank = _scipy_stats().rankdata
-    return pearson(rank(x, axis=-1), rank(y, axis=-1))
+    return _pearson(rank(x, axis=-1), rank(y, axis=-1))
 
 
 def kendall_tau_b(x: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -128,8 +150,12 @@ COEFFICIENTS: dict[str, Callable[[np.ndarray, np.ndarray], np.ndarray]] = {
 
 
 def level_coefficient(level: str, coefficient: str, x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """The coefficient at a level of grids ``x``, ``y`` (..., systems, items): one value per grid."""
-    compute = COEFFICIENTS[coefficient]
+    """The coefficient at a level of grids ``x``, ``y`` (..., systems, items): one value per grid.
+
+    Each grid is scaled as a whole (:func:`_scaled`), so that its means cannot overflow either."""
+    compute = _pearson if coefficient == "pearson" else COEFFICIENTS[coefficient]
+    x = _scaled(np.asarray(x, dtype=np.float64))
+    y = _scaled(np.asarray(y, dtype=np.float64))
     if level == "system":
         return compute(x.mean(axis=-1), y.mean(axis=-1))
     if level == "summary":
@@ -284,12 +310,15 @@ def grid(variant: str, scores: Mapping[str, Mapping[str, float]], judgments: Jud
 
 
 def _arrays(
-    scores: Mapping[str, Mapping[str, float]], judgments: Judgments, name: str, where: Grid
+    variant: str, scores: Mapping[str, Mapping[str, float]], judgments: Judgments, name: str, where: Grid
 ) -> tuple[np.ndarray, np.ndarray]:
-    x = np.array([[scores[s][i] for i in where.items] for s in where.systems], dtype=np.float64)
+    """A variant's grid (its scores checked: :func:`~.scores.finite_table`) and a judgment's, each
+    scaled by a power of two (:func:`_scaled`)."""
+    rows = [[scores[s][i] for i in where.items] for s in where.systems]
+    x = finite_table(variant, rows, where.systems, where.items, "a correlation")
     table = judgments.scores[name]
     y = np.array([[table[(i, s)] for i in where.items] for s in where.systems], dtype=np.float64)
-    return x, y
+    return _scaled(x), _scaled(y)
 
 
 def _check_judgment(name: str, y: np.ndarray, judgments: Judgments, levels: Sequence[str]) -> None:
@@ -385,7 +414,7 @@ def correlate(
         if draws is None and settings.resample != "none":
             draws = _draws(settings, len(where.systems), len(where.items))
         for name in names:
-            x, y = _arrays(scores, judgments, name, where)
+            x, y = _arrays(variant, scores, judgments, name, where)
             _check_judgment(name, y, judgments, levels)
             for level in levels:
                 for coefficient in coefficients:
@@ -461,8 +490,8 @@ def correlation_difference(
     (coefficient,) = _checked_names([coefficient], tuple(COEFFICIENTS), "coefficient")
     where = grid(a, variants[a], judgments)
     grid(b, variants[b], judgments)
-    xa, y = _arrays(variants[a], judgments, judgment, where)
-    xb, _ = _arrays(variants[b], judgments, judgment, where)
+    xa, y = _arrays(a, variants[a], judgments, judgment, where)
+    xb, _ = _arrays(b, variants[b], judgments, judgment, where)
     _check_judgment(judgment, y, judgments, [level])
     value_a = float(level_coefficient(level, coefficient, xa, y))
     value_b = float(level_coefficient(level, coefficient, xb, y))

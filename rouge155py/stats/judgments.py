@@ -23,11 +23,12 @@ import io
 import json
 import math
 import os
+import re
 from dataclasses import dataclass, field
 from typing import Any, Optional, Union
 
-from ..errors import ConfigError, InputError, UsageError, described
-from ..files import MAX_CONFIG_BYTES, read_file
+from ..errors import ConfigError, InputError, LimitError, UsageError, described
+from ..files import MAX_CONFIG_BYTES, MAX_FILE_BYTES, read_file
 
 __all__ = ["ITEM_COLUMNS", "SYSTEM_COLUMNS", "Judgments", "read_judgments"]
 
@@ -102,20 +103,50 @@ def _identifier(value: Any, where: str) -> str:
     return str(value)
 
 
+#: A judgment in text: decimal digits, a point, an exponent (or NaN or infinity, refused as not
+#: finite); not the ``_``, hex or other digits that Python's float() would take too.
+_NUMBER = re.compile(r"[+-]?(?:(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|nan|inf|infinity)", re.I)
+#: The deepest nesting of a JSONL line read: a row is one flat object.
+MAX_JSON_DEPTH = 32
+_JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
+_JSON_NESTING = re.compile(r"[\[\]{}]")
+
+
 def _number(value: Any, where: str, column: str) -> float:
     if isinstance(value, str):
         text = value.strip()
-        try:
-            number = float(text)
-        except ValueError:
-            raise ConfigError(f"{where}: {column} is not a number: {described(value)}") from None
+        if not _NUMBER.fullmatch(text):
+            raise ConfigError(f"{where}: {column} is not a number: {described(value)}")
+        number = float(text)
     elif isinstance(value, (int, float)) and not isinstance(value, bool):
-        number = float(value)
+        try:
+            number = float(value)
+        except OverflowError:
+            raise ConfigError(
+                f"{where}: {column} is an integer of {len(str(abs(value)))} digits, "
+                "beyond the range of a number"
+            ) from None
     else:
         raise ConfigError(f"{where}: {column} is not a number: {described(value)}")
     if not math.isfinite(number):
         raise ConfigError(f"{where}: {column} is {described(value)}: every judgment must be a finite number")
     return number
+
+
+def _json_row(raw: str, where: str) -> Any:
+    """One JSONL line parsed, its nesting bounded first (the parser recurses once a level)."""
+    depth = deepest = 0
+    for bracket in _JSON_NESTING.findall(_JSON_STRING.sub("", raw)):
+        depth += 1 if bracket in "[{" else -1
+        deepest = max(deepest, depth)
+    if deepest > MAX_JSON_DEPTH:
+        raise ConfigError(
+            f"{where}: nested {deepest} levels deep (at most {MAX_JSON_DEPTH}): a row is one object"
+        )
+    try:
+        return json.loads(raw)
+    except ValueError as error:
+        raise ConfigError(f"{where}: not a JSON object ({error})") from None
 
 
 def _is_jsonl(path: str, text: str) -> bool:
@@ -140,14 +171,19 @@ def read_judgments(path: Union[str, os.PathLike]) -> Judgments:  # type: ignore[
             if not raw.strip():
                 continue
             where = f"{name}, line {line}"
-            try:
-                row = json.loads(raw)
-            except ValueError as error:
-                raise ConfigError(f"{where}: not a JSON object ({error})") from None
-            found._add(row, where)
+            found._add(_json_row(raw, where), where)
     else:
-        reader = csv.reader(io.StringIO(text, newline=""))
-        header: Optional[list[str]] = None
+        _read_csv(name, text, found)
+    found._check_filled()
+    return found
+
+
+def _read_csv(name: str, text: str, found: Judgments) -> None:
+    """The rows of a CSV file into ``found``; a cell may be as large as a summary file."""
+    reader = csv.reader(io.StringIO(text, newline=""))
+    header: Optional[list[str]] = None
+    limit = csv.field_size_limit(MAX_FILE_BYTES)
+    try:
         for fields in reader:
             line = reader.line_num
             if not any(cell.strip() for cell in fields):
@@ -160,5 +196,12 @@ def read_judgments(path: Union[str, os.PathLike]) -> Judgments:  # type: ignore[
             if len(fields) != len(header):
                 raise ConfigError(f"{name}, line {line}: {len(fields)} cells, the header has {len(header)}")
             found._add(dict(zip(header, (cell.strip() for cell in fields))), f"{name}, line {line}")
-    found._check_filled()
-    return found
+    except csv.Error as error:
+        where = f"{name}, line {reader.line_num}"
+        if "field limit" in str(error):
+            raise LimitError(
+                f"{where}: a cell larger than a summary file may be ({MAX_FILE_BYTES >> 20} MiB): refused"
+            ) from None
+        raise ConfigError(f"{where}: not CSV ({error})") from None
+    finally:
+        csv.field_size_limit(limit)

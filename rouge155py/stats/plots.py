@@ -4,17 +4,26 @@
   confidence interval (the report's: the Perl's bootstrap), best at the top.
 - :func:`plot_scatter`: one panel per metric, each system's mean score against
   its mean human judgment, with Pearson's r and Kendall's tau-b in the title.
+
+Each picture is drawn in matplotlib's default style whatever the caller's settings, its
+labels as plain text (a ``$`` is a dollar, never math), and is written only once it is
+drawn: the same data draws the same bytes, and a picture that cannot be drawn is an
+:class:`~rouge155py.errors.OutputError` that leaves the file untouched.
 """
 
 from __future__ import annotations
 
+import io
 import math
 import os
-from typing import TYPE_CHECKING, Any, Optional, Sequence, Union
+import re
+import warnings
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Optional, Sequence, Union
 
 import numpy as np
 
-from ..errors import OutputError, UsageError
+from ..errors import OutputError, RougeError, UsageError, described
+from ..writing import escape_surrogates
 from .scores import item_scores, measure_index
 
 if TYPE_CHECKING:
@@ -25,33 +34,55 @@ __all__ = ["plot_scatter", "plot_systems"]
 
 _MEASURE_NAMES = {"recall": "Recall", "precision": "Precision", "f": "F"}
 
+#: On top of matplotlib's defaults (where text is never handed to LaTeX): SVG ids from the
+#: drawing, not at random.
+_STYLE = {"svg.hashsalt": "rouge155py"}
 
-def _pyplot() -> Any:
-    try:
-        import matplotlib
-    except ImportError:
-        raise UsageError("plots need matplotlib: pip install 'rouge155py[plot]'") from None
-    matplotlib.use("Agg")  # files only: no window, no display needed
-    import matplotlib.pyplot as pyplot
-
-    return pyplot
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
 
 
-def _path(path: Union[str, os.PathLike]) -> str:  # type: ignore[type-arg]
-    name = os.fspath(path)
-    if not isinstance(name, str) or not name.lower().endswith((".png", ".svg")):
+def _text(label: str) -> str:
+    """A label as one line of text: a control character (a newline too) as ``\\xNN``, and a
+    byte that was not UTF-8 as ``\\xNN`` (an SVG is UTF-8, and XML holds no control characters);
+    each ``$`` escaped, which matplotlib (3.5 has no ``text.parse_math``) then draws as a dollar
+    instead of reading math between two of them."""
+    shown = _CONTROL.sub(lambda found: f"\\x{ord(found.group()):02x}", escape_surrogates(label))
+    return shown.replace("$", "\\$")
+
+
+def _path(path: Union[str, bytes, os.PathLike]) -> str:  # type: ignore[type-arg]
+    if not isinstance(path, (str, bytes, os.PathLike)):
+        raise UsageError(f"a plot's path is a file name, got {described(path)}")
+    name = os.fsdecode(path)
+    if not name.lower().endswith((".png", ".svg")):
         raise UsageError(f"a plot is a PNG or an SVG file: its name ends in .png or .svg, got {name!r}")
+    if "\0" in name:
+        raise UsageError(f"a plot's file name holds a NUL character: {name!r}")
     return name
 
 
-def _save(figure: Any, path: str) -> None:
-    try:
-        with _pyplot().rc_context({"svg.hashsalt": "rouge155py"}):  # SVG ids from the drawing, not at random
-            figure.savefig(path, dpi=110, bbox_inches="tight", metadata=_metadata(path))
-    except OSError as error:
-        raise OutputError(f"cannot write {path}: {error.strerror or error}") from None
-    finally:
-        _pyplot().close(figure)
+def _checked_report(report: Report) -> None:
+    from ..report import Report
+
+    if not isinstance(report, Report):
+        raise UsageError(f"a plot draws a Report (of evaluate or score), got {described(report)}")
+
+
+def _labels(report: Report, metrics: Optional[Sequence[str]]) -> list[str]:
+    """The metrics to draw, in the report's order: all of them, or those named (each must be there)."""
+    known = list(dict.fromkeys(r.label for r in report.results))
+    if not known:
+        raise UsageError("nothing to plot: the report has no metric")
+    if metrics is None:
+        return known
+    if isinstance(metrics, (str, bytes)) or not isinstance(metrics, Iterable):
+        raise UsageError(f"metrics is a list of metric labels (['ROUGE-1']), got {described(metrics)}")
+    wanted = list(metrics)
+    missing = [label for label in wanted if label not in known]
+    if missing:
+        shown = ", ".join(described(label) for label in missing)
+        raise UsageError(f"no metric {shown} in the report (it has: {', '.join(known)})")
+    return [label for label in known if label in wanted]
 
 
 def _metadata(path: str) -> dict[str, Optional[str]]:
@@ -66,46 +97,101 @@ def _grid(count: int) -> tuple[int, int]:
     return math.ceil(count / columns), columns
 
 
+def _one_line(error: BaseException) -> str:
+    return " ".join(str(error).split()) or type(error).__name__
+
+
+def _save(path: str, draw: Callable[[Any], Any]) -> None:
+    """Draw the picture (``draw`` takes matplotlib's ``Figure`` class and returns the figure,
+    its axes drawn), then write it to ``path``."""
+    try:
+        import matplotlib.style
+        from matplotlib.figure import Figure
+
+        # Warnings of the drawing (a glyph missing from the font: a box in its place; a label
+        # too long for tight margins) are matplotlib's own; the picture is drawn all the same.
+        with warnings.catch_warnings(), matplotlib.style.context(["default", _STYLE]):
+            warnings.simplefilter("ignore")
+            figure = draw(Figure)
+            drawn = io.BytesIO()
+            figure.savefig(
+                drawn, format=path[-3:].lower(), dpi=110, bbox_inches="tight", metadata=_metadata(path)
+            )
+    except ImportError as error:
+        if error.name == "matplotlib":
+            raise UsageError("plots need matplotlib: pip install 'rouge155py[plot]'") from None
+        raise OutputError(f"cannot draw {path}: matplotlib cannot be loaded: {_one_line(error)}") from None
+    except (MemoryError, RougeError):
+        raise
+    except OSError as error:  # a font or a module that cannot be opened (ulimit -n)
+        where = f" ({error.filename})" if error.filename else ""
+        raise OutputError(f"cannot draw {path}: {error.strerror or _one_line(error)}{where}") from None
+    except Exception as error:  # whatever matplotlib refuses to draw (an image past its size limit)
+        raise OutputError(f"cannot draw {path}: {_one_line(error)}") from None
+    try:
+        with open(path, "wb") as file:
+            file.write(drawn.getbuffer())
+    except OSError as error:
+        raise OutputError(f"cannot write {path}: {error.strerror or error}") from None
+
+
 def plot_systems(
     report: Report,
     path: Union[str, os.PathLike],  # type: ignore[type-arg]
     measure: str = "f",
     metrics: Optional[Sequence[str]] = None,
 ) -> None:
-    """Each system's average of one measure and its interval, one panel per metric."""
+    """Each system's average of one measure and its interval, one panel per metric.
+
+    The interval is drawn as the report gives it, even where it leaves out the average (the
+    Perl's arithmetic puts an average of equal scores a rounding error outside; ``-r 1`` and
+    ``-r 2`` read ranks past the end as 0).
+    """
     target = _path(path)
+    _checked_report(report)
     name, position = measure_index(measure)
-    labels = [r.label for r in report.results if metrics is None or r.label in metrics]
-    labels = list(dict.fromkeys(labels))
-    if not labels:
-        raise UsageError("nothing to plot: no metric in the report")
-    pyplot = _pyplot()
-    rows, columns = _grid(len(labels))
-    systems = {report.options.shown_peer_id(r.peer_id) for r in report.results}
-    height = max(2.4, 0.28 * len(systems) + 1.0)
-    figure, axes = pyplot.subplots(rows, columns, figsize=(4.2 * columns, height * rows), squeeze=False)
-    for k, label in enumerate(labels):
-        ax = axes[k // columns][k % columns]
+    labels = _labels(report, metrics)
+    shown = report.options.shown_peer_id
+    panels = []
+    for label in labels:
         found = [
-            (report.options.shown_peer_id(r.peer_id), r.summary)
+            (_text(shown(r.peer_id)), r.summary)
             for r in report.results
             if r.label == label and r.summary is not None
         ]
         found.sort(key=lambda item: item[1].average[position])
-        means = [s.average[position] for _, s in found]
-        below = [s.average[position] - s.lower[position] for _, s in found]
-        above = [s.upper[position] - s.average[position] for _, s in found]
-        places = list(range(len(found)))
-        ax.errorbar(means, places, xerr=[below, above], fmt="o", color="#1f4e79", ecolor="#7f9fbf", capsize=3)
-        ax.set_yticks(places)
-        ax.set_yticklabels([system for system, _ in found])
-        ax.set_title(label)
-        ax.set_xlabel(f"{_MEASURE_NAMES[name]} ({report.options.confidence_label}% interval)")
-        ax.grid(axis="x", alpha=0.3)
-    for k in range(len(labels), rows * columns):
-        axes[k // columns][k % columns].set_visible(False)
-    figure.tight_layout()
-    _save(figure, target)
+        panels.append((_text(label), found))
+    if not any(found for _, found in panels):
+        raise UsageError("nothing to plot: the report holds no average (-t 2 holds counts)")
+    systems = {r.peer_id for r in report.results}
+    axis = f"{_MEASURE_NAMES[name]} ({_text(str(report.options.confidence_label))}% interval)"
+
+    def draw(figure_class: Any) -> Any:
+        rows, columns = _grid(len(panels))
+        height = max(2.4, 0.28 * len(systems) + 1.0)
+        figure = figure_class(figsize=(4.2 * columns, height * rows))
+        axes = figure.subplots(rows, columns, squeeze=False)
+        for k, (label, found) in enumerate(panels):
+            ax = axes[k // columns][k % columns]
+            places = list(range(len(found)))
+            lows = [s.lower[position] for _, s in found]
+            highs = [s.upper[position] for _, s in found]
+            ax.hlines(places, lows, highs, color="#7f9fbf")
+            ax.plot(
+                lows + highs, places + places, linestyle="none", marker="|", markersize=6, color="#7f9fbf"
+            )
+            ax.plot([s.average[position] for _, s in found], places, "o", color="#1f4e79")
+            ax.set_yticks(places)
+            ax.set_yticklabels([system for system, _ in found])
+            ax.set_title(label)
+            ax.set_xlabel(axis)
+            ax.grid(axis="x", alpha=0.3)
+        for k in range(len(panels), rows * columns):
+            axes[k // columns][k % columns].set_visible(False)
+        figure.tight_layout()
+        return figure
+
+    _save(target, draw)
 
 
 def _crowded(x: Sequence[float], y: Sequence[float]) -> list[bool]:
@@ -132,38 +218,52 @@ def plot_scatter(
 ) -> None:
     """Each judged system's mean score against its mean judgment, one panel per metric."""
     from .correlation import grid, kendall_tau_b, pearson
+    from .judgments import Judgments
 
     target = _path(path)
+    _checked_report(report)
+    if not isinstance(judgments, Judgments):
+        raise UsageError(f"judgments must be Judgments (of read_judgments), got {described(judgments)}")
+    if not judgments.columns:
+        raise UsageError(f"{judgments.name}: no judgment to plot against")
     name, _ = measure_index(measure)
-    judgment = judgment or judgments.columns[0]
-    if judgment not in judgments.scores:
-        raise UsageError(f"no judgment {judgment!r} (there are: {', '.join(judgments.columns)})")
-    scores = item_scores(report, name, metrics)
-    pyplot = _pyplot()
-    rows, columns = _grid(len(scores))
-    figure, axes = pyplot.subplots(rows, columns, figsize=(3.6 * columns, 3.3 * rows), squeeze=False)
+    judgment = judgments.columns[0] if judgment is None else judgment
+    if not isinstance(judgment, str) or judgment not in judgments.scores:
+        raise UsageError(f"no judgment {described(judgment)} (there are: {', '.join(judgments.columns)})")
+    scores = item_scores(report, name, _labels(report, metrics))
     table = judgments.scores[judgment]
-    for k, (label, systems) in enumerate(scores.items()):
+    panels = []
+    for label, systems in scores.items():
         where = grid(label, systems, judgments)
         x = [sum(table[(i, s)] for i in where.items) / len(where.items) for s in where.systems]
         y = [sum(systems[s][i] for i in where.items) / len(where.items) for s in where.systems]
-        ax = axes[k // columns][k % columns]
-        ax.scatter(x, y, s=18, color="#1f4e79")
-        for system, a, b, below in zip(where.systems, x, y, _crowded(x, y)):
-            offset = (3, -8 if below else 3)
-            ax.annotate(
-                system, (a, b), fontsize=6, xytext=offset, textcoords="offset points", color="#555555"
-            )
-        ax.margins(x=0.12, y=0.08)
-
         r = float(pearson(np.array(x), np.array(y)))
         tau = float(kendall_tau_b(np.array(x), np.array(y)))
-        ax.set_title(f"{label}: r = {r:.3f}, tau = {tau:.3f}", fontsize=9)
-        ax.set_xlabel(f"{judgment} (mean per system)", fontsize=8)
-        ax.set_ylabel(f"{label} {_MEASURE_NAMES[name]}", fontsize=8)
-        ax.tick_params(labelsize=7)
-        ax.grid(alpha=0.3)
-    for k in range(len(scores), rows * columns):
-        axes[k // columns][k % columns].set_visible(False)
-    figure.tight_layout()
-    _save(figure, target)
+        title = f"{_text(label)}: r = {r:.3f}, tau = {tau:.3f}"
+        panels.append((title, _text(label), [_text(s) for s in where.systems], x, y))
+    across = f"{_text(judgment)} (mean per system)"
+
+    def draw(figure_class: Any) -> Any:
+        rows, columns = _grid(len(panels))
+        figure = figure_class(figsize=(3.6 * columns, 3.3 * rows))
+        axes = figure.subplots(rows, columns, squeeze=False)
+        for k, (title, label, systems, x, y) in enumerate(panels):
+            ax = axes[k // columns][k % columns]
+            ax.scatter(x, y, s=18, color="#1f4e79")
+            for system, a, b, below in zip(systems, x, y, _crowded(x, y)):
+                offset = (3, -8 if below else 3)
+                ax.annotate(
+                    system, (a, b), fontsize=6, xytext=offset, textcoords="offset points", color="#555555"
+                )
+            ax.margins(x=0.12, y=0.08)
+            ax.set_title(title, fontsize=9)
+            ax.set_xlabel(across, fontsize=8)
+            ax.set_ylabel(f"{label} {_MEASURE_NAMES[name]}", fontsize=8)
+            ax.tick_params(labelsize=7)
+            ax.grid(alpha=0.3)
+        for k in range(len(panels), rows * columns):
+            axes[k // columns][k % columns].set_visible(False)
+        figure.tight_layout()
+        return figure
+
+    _save(target, draw)

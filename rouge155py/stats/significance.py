@@ -19,7 +19,9 @@ same draws for every metric, so a subset of metrics gives the same numbers.
 
 Scores of a report are R, P or F rounded to 5 decimals: they are counted in
 units of 1e-5, exact integers, so that sums and ties do not depend on the order
-of additions.
+of additions. Other scores tie within a relative 1e-9 of the scores themselves.
+A score that is not a finite number, or fewer than two items, is refused: a
+p-value from them would be noise.
 """
 
 from __future__ import annotations
@@ -27,13 +29,13 @@ from __future__ import annotations
 import math
 import numbers
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Mapping, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Hashable, Mapping, Optional, Sequence
 
 import numpy as np
 
 from .._version import __version__
 from ..errors import ComputeError, LimitError, UsageError, described
-from .scores import ItemScores, item_scores, measure_index, scores_table
+from .scores import ItemScores, finite_table, item_scores, measure_index, scores_table
 
 if TYPE_CHECKING:
     from ..report import Report
@@ -226,7 +228,18 @@ def bootstrap_differences(
     return np.array([(sums[:, a] - sums[:, b]) / n for a, b in pairs]).reshape(len(pairs), samples)
 
 
-def _tolerance(differences: np.ndarray) -> np.ndarray:
+#: The differences of pairs ``lo`` to ``hi`` (items x pairs), made when needed: all of them at
+#: once would take items x pairs numbers, and pairs grow as the square of the systems.
+Columns = Callable[[int, int], np.ndarray]
+
+
+def _pair_chunks(pairs: int, rows: int) -> list[tuple[int, int]]:
+    """Ranges of pairs whose ``rows`` x pairs numbers stay within a block."""
+    size = max(1, _BLOCK_CELLS // max(1, rows))
+    return [(lo, min(pairs, lo + size)) for lo in range(0, pairs, size)]
+
+
+def _rounding(differences: np.ndarray) -> np.ndarray:
     """What two sums of the differences may differ by and still count as equal (rounding only)."""
     return 1e-9 * np.maximum(np.abs(differences).sum(axis=0), 1e-300)
 
@@ -238,22 +251,33 @@ def permutation_p_values(differences: np.ndarray, samples: int, seed: int) -> tu
     A swap of an item's two scores flips the sign of its difference.
     """
     n, pairs = differences.shape
-    observed = np.abs(differences.sum(axis=0))
-    threshold = observed - _tolerance(differences)
-    exact = n <= MAX_EXACT_ITEMS and 2**n <= samples
+    return _permutation(lambda lo, hi: differences[:, lo:hi], n, pairs, samples, seed, _rounding(differences))
+
+
+def _permutation(
+    columns: Columns, n: int, pairs: int, samples: int, seed: int, tolerance: np.ndarray
+) -> tuple[np.ndarray, bool]:
+    """:func:`permutation_p_values` of differences made a range of pairs at a time; ``tolerance``:
+    per pair, how far below the observed sum a swapped sum may be and still reach it (ties)."""
+    threshold = np.empty(pairs)
+    for lo, hi in _pair_chunks(pairs, n):
+        threshold[lo:hi] = np.abs(columns(lo, hi).sum(axis=0)) - tolerance[lo:hi]
     at_least = np.zeros(pairs, dtype=np.int64)
-    if exact:
+
+    def count(signs: np.ndarray) -> None:
+        for lo, hi in _pair_chunks(pairs, max(n, signs.shape[0])):
+            at_least[lo:hi] += (np.abs(signs @ columns(lo, hi)) >= threshold[lo:hi]).sum(axis=0)
+
+    if n <= MAX_EXACT_ITEMS and 2**n <= samples:
         total = 2**n
         powers = np.arange(n, dtype=np.int64)
         for start in range(0, total, max(1, _BLOCK_CELLS // max(1, n))):
             codes = np.arange(start, min(total, start + _BLOCK_CELLS // max(1, n)), dtype=np.int64)
-            signs = 1.0 - 2.0 * ((codes[:, None] >> powers) & 1)
-            at_least += (np.abs(signs @ differences) >= threshold).sum(axis=0)
+            count(1.0 - 2.0 * ((codes[:, None] >> powers) & 1))
         return at_least / total, True
     rng = _generator(seed, 1)
     for size in _blocks(samples, n):
-        signs = 1.0 - 2.0 * rng.integers(0, 2, size=(size, n))
-        at_least += (np.abs(signs @ differences) >= threshold).sum(axis=0)
+        count(1.0 - 2.0 * rng.integers(0, 2, size=(size, n)))
     return (1 + at_least) / (samples + 1), False
 
 
@@ -263,15 +287,36 @@ def _bootstrap_p_values(drawn: np.ndarray, observed: np.ndarray, tolerance: np.n
     return (1 + at_least) / (drawn.shape[1] + 1)
 
 
+def _checked_table(
+    metric: str, rows: list[list[float]], names: Sequence[str], items: Sequence[Hashable]
+) -> np.ndarray:
+    """The scores as systems x items, refused where a test could not mean anything: a score that
+    is not a finite number (:func:`finite_table`), fewer than two items, sums that overflow."""
+    table = finite_table(metric, rows, names, items, "a paired test")
+    if len(items) < 2:
+        raise ComputeError(
+            f"{metric}: {len(items)} item scored by every system: a paired test needs two or more "
+            "(one item has no variance to test against)"
+        )
+    largest = float(np.abs(table).max())
+    if not math.isfinite(largest * len(items)):
+        raise ComputeError(f"{metric}: scores up to {largest:g} on {len(items)} items: their sums overflow")
+    return table
+
+
 def _family(
     metric: str,
     measure: str,
-    systems: Mapping[str, Mapping[str, float]],
+    systems: Mapping[str, Mapping[Any, float]],
     baseline: Optional[str],
     settings: CompareSettings,
     scale: Optional[float],
 ) -> tuple[list[Comparison], list[str]]:
-    """The comparisons of one metric and measure."""
+    """The comparisons of one metric and measure.
+
+    Memory stays within the samples x systems sums and a block at a time, whatever the number
+    of pairs: each range of pairs is resampled, tested and dropped before the next.
+    """
     names = sorted(systems)
     if baseline is not None:
         pairs = [(names.index(s), names.index(baseline)) for s in names if s != baseline]
@@ -286,24 +331,41 @@ def _family(
         )
     if not items:
         raise ComputeError(f"{metric}: no item is scored for every system: nothing to compare")
-    table = np.array(rows, dtype=np.float64)
+    table = _checked_table(metric, rows, names, items)
     if scale is not None:  # rounded scores as exact integers (units of 1 / scale)
         table = np.round(table * scale)
-    n = len(items)
-    differences = np.array([table[a] - table[b] for a, b in pairs]).T.reshape(n, len(pairs))
-    observed = differences.sum(axis=0) / n
-    drawn = bootstrap_differences(table, pairs, settings.samples, settings.seed)
+    n, count = len(items), len(pairs)
+    first = np.array([a for a, _ in pairs], dtype=np.intp)
+    second = np.array([b for _, b in pairs], dtype=np.intp)
+
+    def columns(lo: int, hi: int) -> np.ndarray:
+        return (table[first[lo:hi]] - table[second[lo:hi]]).T
+
+    # Ties on the scores' own scale: sums of whole units are exact (half a unit tells them apart);
+    # other scores tie within a relative 1e-9 of the scores, not of their (maybe tiny) differences.
+    tolerance = np.full(count, 0.5)
+    totals = np.empty(count)
+    for lo, hi in _pair_chunks(count, n):
+        if scale is None:
+            larger = np.maximum(np.abs(table[first[lo:hi]]), np.abs(table[second[lo:hi]]))
+            tolerance[lo:hi] = 1e-9 * larger.sum(axis=1)
+        totals[lo:hi] = columns(lo, hi).sum(axis=0)
+    sums = np.ascontiguousarray(bootstrap_sums(table, settings.samples, settings.seed).T)
     tail = (100.0 - settings.confidence) / 2
-    low, high = np.percentile(drawn, [tail, 100.0 - tail], axis=1)
+    low, high, p_values = np.empty(count), np.empty(count), np.empty(count)
+    for lo, hi in _pair_chunks(count, settings.samples):
+        drawn = (sums[first[lo:hi]] - sums[second[lo:hi]]) / n
+        low[lo:hi], high[lo:hi] = np.percentile(drawn, [tail, 100.0 - tail], axis=1)
+        if settings.test == "paired-bootstrap":
+            p_values[lo:hi] = _bootstrap_p_values(drawn, totals[lo:hi] / n, tolerance[lo:hi] / n)
+    del sums
     exact = False
     if settings.test == "permutation":
-        p_values, exact = permutation_p_values(differences, settings.samples, settings.seed)
-    else:
-        p_values = _bootstrap_p_values(drawn, observed, _tolerance(differences) / n)
+        p_values, exact = _permutation(columns, n, count, settings.samples, settings.seed, tolerance)
     adjusted = holm([float(p) for p in p_values])
     unit = 1.0 if scale is None else scale
     means = table.sum(axis=1) / (n * unit)
-    totals = differences.sum(axis=0) / (n * unit)
+    totals /= n * unit
     found = [
         Comparison(
             metric=metric,
