@@ -294,6 +294,12 @@ def eval_positions(ids: list[str]) -> list[int]:
     return sorted(positions, key=functools.cmp_to_key(lambda a, b: _by_eval_id(ids[a], ids[b])))
 
 
+def _perl_int(value: Union[int, float]) -> Union[int, float]:
+    """Perl's ``int()``: an integer where the value fits one (64 bits), else the number itself
+    (a double that large is whole already; an infinity or NaN stays one)."""
+    return int(value) if -(2**63) <= value < 2**64 else value
+
+
 def table_summary(
     scoring: ScoringSettings,
     resampling: ResampleSettings,
@@ -311,7 +317,7 @@ def table_summary(
             row = row_at(rows, k)
             for j in range(3):
                 sums[j] += row[j]
-        return int(sums[0]), int(sums[1]), int(sums[2])
+        return _perl_int(sums[0]), _perl_int(sums[1]), _perl_int(sums[2])
     flat = FlatRows(rows) if isinstance(rows, array) else rows
     values = resample(flat, resampling.resample_count, scoring.counting, scoring.alpha)
     return summarize(values, resampling.confidence, resampling.resamples)

@@ -11,7 +11,9 @@ __all__ = [
     "ConfigError",
     "DataError",
     "InputError",
+    "InvalidValue",
     "LimitError",
+    "MissingResource",
     "OutputError",
     "RougeError",
     "UsageError",
@@ -30,6 +32,17 @@ class UsageError(RougeError):
     """The command line or an option value is invalid."""
 
     exit_code = 2
+
+
+class InvalidValue(UsageError, ValueError):
+    """An argument the API refuses where the library it stands in for raises ``ValueError``
+    (an unknown rouge type in HF rouge's ``compute``): code catching either catches it."""
+
+
+class MissingResource(UsageError, LookupError):
+    """A resource of another package that is not installed (nltk's punkt model) where that
+    package raises ``LookupError`` (rouge-score's ``split_summaries``, pyrouge's
+    ``split_sentences``): code catching either catches it."""
 
 
 class ConfigError(RougeError):

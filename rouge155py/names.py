@@ -24,7 +24,7 @@ import math
 import re
 from typing import Any, Sequence
 
-from .errors import UsageError, described
+from .errors import InvalidValue, UsageError, described
 
 __all__ = ["ROUGE_L_EXPLAINED", "UnknownName", "modern_name", "options_for", "perl_label"]
 
@@ -39,8 +39,10 @@ _MODERN = re.compile(rf"rouge(?:([0-9]+)|(Lsum)|W-({_NUMBER})|(SU?)({_NUMBER}|\*
 _PERL = re.compile(rf"ROUGE-(?:([0-9]+)|(L)|W-({_NUMBER})|(SU?)({_NUMBER}|\*))")
 
 
-class UnknownName(UsageError, KeyError):
-    """A metric name that is neither a rouge-score name nor a ROUGE-1.5.5 label known here."""
+class UnknownName(InvalidValue, KeyError):
+    """A metric name that is neither a rouge-score name nor a ROUGE-1.5.5 label known here: a
+    ``KeyError`` where a report is looked up, a ``ValueError`` where it is an argument (HF
+    rouge's ``rouge_types``, rouge-score's ``RougeScorer`` raise that)."""
 
     def __str__(self) -> str:
         return str(self.args[0]) if self.args else ""

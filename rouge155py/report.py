@@ -20,19 +20,30 @@ Schemas (R, P, F and their bounds are the printed values, 5 decimals):
 JSON and CSV are valid UTF-8 whatever the names: a peer or eval ID, or a
 warning, holding bytes that are not UTF-8 (a system ID given on the command
 line) shows each such byte as the four characters ``\\xNN`` (backslash, x, two
-hex digits). The legacy report prints the bytes themselves, as the Perl does.
+hex digits), another lone surrogate (from JSONL) as ``\\ud800``. The legacy
+report prints the bytes themselves, as the Perl does, and IDs raw; only a lone
+surrogate that is not a byte is shown as ``\\ud800`` there. A CSV text cell
+that a spreadsheet would read as a formula (``=``, ``+``, ``-``, ``@``, a tab
+or a carriage return first) gets a ``'`` before it; numbers never do.
+
+Infinite and NaN scores (ROUGE-W where ``-w`` makes a power overflow) are
+printed as the Perl prints them: ``Inf``, ``-Inf``, ``NaN`` (padded as
+``%7.5f`` pads in the legacy report); JSON, which has no such numbers, holds
+``null`` and names each in ``"non_finite"`` (JSON Pointer -> ``"Inf"``...).
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from itertools import chain
 from typing import TYPE_CHECKING, Any, Callable, Optional, Union, overload
 
 from ._version import __version__
 from .errors import UsageError
 from .results import MetricResult, eval_id_of
 from .scoring import fmt5
+from .writing import escape_surrogates, escape_unencodable, escaped_strings, spreadsheet_safe
 
 if TYPE_CHECKING:
     from .options import Options
@@ -47,6 +58,7 @@ __all__ = [
     "perl_number",
     "perl_printed",
     "rows",
+    "strict_json",
     "write",
 ]
 
@@ -186,7 +198,8 @@ class Report:
         "confidence", "resamples", "items", "systems": {system: {name: {"mean",
         "bootstrap_mean", "low", "high": {"precision", "recall", "fmeasure"}, "items": [...]}}}}``;
         ``items`` is a list, position i = input item i (``"eval_ids"`` names the evals where
-        they are not the API's 1..N)."""
+        they are not the API's 1..N). An infinite or NaN score stays a float here (ROUGE-W
+        where ``-w`` overflows): :func:`strict_json` makes the dict strict JSON."""
         from .views import report_dict
 
         return report_dict(self)
@@ -272,7 +285,7 @@ def _metric_text(result: MetricResult, confidence: str, per_eval: bool, counting
                 f"({confidence}%-conf.int. {fmt5(s.lower[k])} - {fmt5(s.upper[k])})"
             )
     else:
-        m, p, h = result.counts or (0, 0, 0)
+        m, p, h = (perl_number(c) for c in result.counts or (0, 0, 0))
         lines.append(f"{head} M_count: {m} P_count: {p} H_count: {h}")
     if per_eval:
         show = perl_number if counting else fmt5
@@ -291,7 +304,9 @@ def format_legacy(report: Report) -> str:
         if k < len(report.traces):
             lines.extend(report.traces[k])
         lines.extend(_metric_text(result, o.confidence_label, o.per_eval, o.counting))
-    return "".join(perl_printed(line) + "\n" for line in lines)
+    text = "".join(perl_printed(line) + "\n" for line in lines)
+    # An ID from JSON may hold a lone surrogate, which no encoding writes: shown as \uDXXX.
+    return text if text.isascii() else escape_unencodable(text)
 
 
 def json_document(report: Report) -> dict[str, Any]:
@@ -324,7 +339,45 @@ def json_document(report: Report) -> dict[str, Any]:
     }
     if o.paraphrases is not None:
         document["paraeval_inexact"] = report.inexact
-    return document
+    return document if all(map(_all_finite, report.results)) else strict_json(document)
+
+
+def strict_json(document: dict[str, Any]) -> dict[str, Any]:
+    """``document`` as JSON can hold it: each infinity or NaN as None, and ``"non_finite"``
+    naming each (its JSON Pointer -> ``"Inf"``, ``"-Inf"``, ``"NaN"``) where there is one."""
+    spelled: dict[str, str] = {}
+    found: dict[str, Any] = _finite(document, "", spelled)
+    if spelled:
+        found["non_finite"] = spelled
+    return found
+
+
+def _all_finite(result: MetricResult) -> bool:
+    """Whether every number of a result is finite (a sum that overflows says no: then the
+    document is walked, which finds what is not)."""
+    s = result.summary
+    if s is not None and not math.isfinite(sum(s.average + s.lower + s.upper)):
+        return False
+    counts = result.counts or (0, 0, 0)
+    return math.isfinite(sum(counts)) and math.isfinite(sum(chain.from_iterable(result.instances.values())))
+
+
+def _finite(value: Any, pointer: str, spelled: dict[str, str]) -> Any:
+    """``value`` with each infinity or NaN as None (JSON has no such number), its JSON Pointer
+    (RFC 6901) and its Perl spelling (``Inf``, ``-Inf``, ``NaN``) put in ``spelled``."""
+    if isinstance(value, float):
+        if math.isfinite(value):
+            return value
+        spelled[pointer] = perl_number(value)
+        return None
+    if isinstance(value, dict):
+        return {
+            key: _finite(item, f"{pointer}/{key.replace('~', '~0').replace('/', '~1')}", spelled)
+            for key, item in value.items()
+        }
+    if isinstance(value, list):
+        return [_finite(item, f"{pointer}/{k}", spelled) for k, item in enumerate(value)]
+    return value
 
 
 def rows(report: Report) -> list[dict[str, Any]]:
@@ -358,8 +411,10 @@ def rows(report: Report) -> list[dict[str, Any]]:
 def _csv_value(column: str, value: Optional[Union[int, float, str]]) -> str:
     if value is None:
         return ""
+    if isinstance(value, str):  # an ID, a label: never a formula
+        return spreadsheet_safe(value)
     if column.startswith(_SCORES):
-        return fmt5(value)  # type: ignore[arg-type]
+        return fmt5(value).lstrip()  # Inf, NaN unpadded
     return perl_number(value)
 
 
@@ -373,8 +428,6 @@ def format_csv(report: Report) -> str:
     writer.writerow(CSV_COLUMNS)
     for row in rows(report):
         writer.writerow([_csv_value(column, row[column]) for column in CSV_COLUMNS])
-    from .writing import escape_surrogates
-
     return escape_surrogates(buffer.getvalue())
 
 
@@ -383,23 +436,10 @@ def format_json(report: Report) -> str:
     import json
 
     document = json_document(report)
-    text = json.dumps(document, indent=2)
+    text = json.dumps(document, indent=2, allow_nan=False)
     if "\\ud" in text:  # a surrogate, lone or in a pair: the names are made valid UTF-8 first
-        text = json.dumps(_escaped(document), indent=2)
+        text = json.dumps(escaped_strings(document), indent=2, allow_nan=False)
     return text + "\n"
-
-
-def _escaped(value: Any) -> Any:
-    """``value`` (a JSON-ready document) with :func:`escape_surrogates` applied to every string in it."""
-    if isinstance(value, str):
-        from .writing import escape_surrogates
-
-        return escape_surrogates(value)
-    if isinstance(value, dict):
-        return {_escaped(key): _escaped(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_escaped(item) for item in value]
-    return value
 
 
 FORMATS: dict[str, Callable[[Report], str]] = {

@@ -23,7 +23,16 @@ import re
 from typing import Optional, Union
 
 from .config import EvalConfig, config_from_documents
-from .errors import ConfigError, DataError, InputError, RougeError, UsageError, described
+from .errors import (
+    ConfigError,
+    DataError,
+    InputError,
+    InvalidValue,
+    MissingResource,
+    RougeError,
+    UsageError,
+    described,
+)
 from .evaluation import evaluate
 from .files import read_file
 from .options import parse_command_line
@@ -73,9 +82,17 @@ class Rouge155:
     ``rouge_dir``: a ROUGE home whose ``data/`` becomes ``-e`` (optional: the
     bundled data otherwise). ``rouge_args``: options replacing the defaults
     ``-c 95 -2 -1 -U -r 1000 -n 4 -w 1.2 -a``, for every call, enclosing
-    quotes removed. ``-m`` (stemming) is always added, as pyrouge does.
-    Errors are :class:`~rouge155py.errors.RougeError` (so ``Exception``, what
-    pyrouge raised): the same messages where pyrouge had its own.
+    quotes removed. ``-m`` (stemming) is always added, as pyrouge does, unless
+    ``stemming`` says otherwise.
+
+    ``log_level`` and ``stemming`` are those of pltrdy's fork of pyrouge (which
+    files2rouge and SummEval call): ``log_level`` sets the level of ``log``, the
+    logger of this module where the Perl's warnings go (``logging.ERROR``
+    silences them; None leaves it as it is); ``stemming=True`` adds ``-m``,
+    ``False`` leaves it out, as the fork does; None (the default) is pyrouge
+    0.1.3's, ``-m`` always. Errors are :class:`~rouge155py.errors.RougeError`
+    (so ``Exception``, what pyrouge raised): the same messages where pyrouge
+    had its own.
     """
 
     home_dir = _Directory("home", DataError)
@@ -83,8 +100,24 @@ class Rouge155:
     system_dir = _Directory("system", InputError)
     model_dir = _Directory("model", InputError)
 
-    def __init__(self, rouge_dir: Optional[StrPath] = None, rouge_args: Optional[str] = None) -> None:
+    def __init__(
+        self,
+        rouge_dir: Optional[StrPath] = None,
+        rouge_args: Optional[str] = None,
+        log_level: Union[int, str, None] = None,
+        stemming: Optional[bool] = None,
+    ) -> None:
         self.log = _LOG  # pyrouge's logger attribute; the Perl's warnings go there
+        if stemming is not None and not isinstance(stemming, bool):
+            raise UsageError(f"stemming must be True, False or None, got {described(stemming)}")
+        self.stemming: bool = True if stemming is None else stemming
+        if log_level is not None:
+            if isinstance(log_level, bool) or not isinstance(log_level, (int, str)):
+                raise UsageError(f"log_level must be a logging level or None, got {described(log_level)}")
+            try:
+                self.log.setLevel(log_level)
+            except ValueError:  # an unknown level name
+                raise InvalidValue(f"log_level {described(log_level)} is not a logging level") from None
         self._split: set[str] = set()  # "system", "model": summaries split into sentences
         self._converted: set[str] = set()  # plain text read as the HTML pyrouge writes for it
         self._config_file: Optional[str] = None
@@ -141,7 +174,7 @@ class Rouge155:
         except ImportError:
             raise UsageError("split_sentences needs nltk: pip install nltk") from None
         except LookupError:
-            raise UsageError(
+            raise MissingResource(
                 "split_sentences needs nltk's Punkt model: python -m nltk.downloader punkt_tab"
             ) from None
         self._split.update(("system", "model"))
@@ -226,10 +259,11 @@ class Rouge155:
     def _command_line(self, rouge_args: Optional[str]) -> tuple[list[str], bool]:
         """pyrouge's precedence: the constructor's arguments, this call's, else the defaults (True)."""
         given = self.args or rouge_args
+        stem = ["-m"] if self.stemming else []
         if given:
-            return [*given.split(), "-m", _OWN_CONFIG], False
+            return [*given.split(), *stem, _OWN_CONFIG], False
         data = ["-e", os.fspath(self.data_dir)] if self.data_dir is not None else []
-        return [*data, *_DEFAULT_ARGS, "-m", _OWN_CONFIG], True
+        return [*data, *_DEFAULT_ARGS, *stem, _OWN_CONFIG], True
 
     def _config(self, peer_id: str) -> EvalConfig:
         pairs = _pairs(

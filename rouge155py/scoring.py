@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, NamedTuple, Optional, Sequence
 
-from .metrics import ModelCounts, Number, rounded_ratio
+from .metrics import ModelCounts, Number, perl_power, rounded_ratio
 
 __all__ = [
     "ScoringSettings",
@@ -99,8 +99,12 @@ def f_measure(precision: float, recall: float, alpha: float) -> float:
 
 
 def fmt5(value: float) -> str:
-    """The Perl's ``sprintf("%7.5f")``."""
-    return f"{value:7.5f}"
+    """The Perl's ``sprintf("%7.5f")``: an infinity or a NaN as Perl spells them (``    Inf``,
+    ``   -Inf``, ``    NaN`` whatever its sign), where Python writes ``inf`` and ``nan``."""
+    text = f"{value:7.5f}"
+    if text[-1] > "9":  # "inf" or "nan": a number ends in a digit
+        return ("NaN" if value != value else "Inf" if value > 0 else "-Inf").rjust(7)
+    return text
 
 
 def rounded(value: float) -> float:
@@ -127,8 +131,8 @@ def instance_scores(
         recall = round(hit / model_count, 5) if model_count != 0 else 0.0
         precision = round(hit / peer_count, 5) if peer_count != 0 else 0.0
     else:
-        recall = round((hit / model_count) ** power, 5) if model_count != 0 else 0.0
-        precision = round((hit / peer_count) ** power, 5) if peer_count != 0 else 0.0
+        recall = round(perl_power(hit / model_count, power), 5) if model_count != 0 else 0.0
+        precision = round(perl_power(hit / peer_count, power), 5) if peer_count != 0 else 0.0
     return recall, precision, round(f_measure(precision, recall, alpha), 5)
 
 

@@ -40,7 +40,7 @@ import os
 from dataclasses import dataclass
 from typing import Any, Optional, Sequence, Union
 
-from ..errors import UsageError, described
+from ..errors import InvalidValue, UsageError, described
 
 __all__ = ["DEFAULT_TYPES", "compute", "evaluate_module_path"]
 
@@ -72,7 +72,7 @@ def _types(rouge_types: Optional[Sequence[str]]) -> list[str]:
     if rouge_types is None:
         return list(DEFAULT_TYPES)
     if isinstance(rouge_types, (str, bytes)) or not isinstance(rouge_types, Sequence) or not rouge_types:
-        raise UsageError(
+        raise InvalidValue(
             f"rouge_types is a non-empty list of names such as 'rouge1', got {described(rouge_types)}"
         )
     return list(rouge_types)
@@ -197,8 +197,8 @@ def _rouge_score(call: _Call) -> dict[str, Any]:
         scores = scorer.score_batch(
             [list(r) if _multi([r]) else r for r in call.references], call.predictions
         )
-    except ValueError as error:
-        raise UsageError(str(error)) from None
+    except ValueError as error:  # rouge-score's, which HF's rouge lets through: still a ValueError
+        raise InvalidValue(str(error)) from None
     if not call.aggregate:
         return {name: [s[name].fmeasure for s in scores] for name in call.types}
     aggregator = scoring.BootstrapAggregator()

@@ -21,6 +21,7 @@ __all__ = [
     "ModelCounts",
     "clipped_hits",
     "given_list",
+    "perl_power",
     "rounded_ratio",
     "score_grams",
     "skip_reach",
@@ -51,6 +52,14 @@ def clipped_hits(model: Counter[Hashable], peer: Counter[Hashable]) -> int:
     if len(peer) < len(model):
         return sum(min(n, model[g]) for g, n in peer.items() if g in model)
     return sum(min(n, peer[g]) for g, n in model.items() if g in peer)
+
+
+def perl_power(x: float, y: float) -> float:
+    """``x ** y`` as C and Perl compute it: infinity where the result overflows (Python raises)."""
+    try:
+        return x**y
+    except OverflowError:
+        return math.inf
 
 
 def rounded_ratio(hit: Number, count: Number) -> float:

@@ -11,7 +11,6 @@ ROUGE-W does the same with the weighted DP and weighs runs of counted hits.
 from __future__ import annotations
 
 import itertools
-import math
 import operator
 from array import array
 from collections import Counter
@@ -21,6 +20,7 @@ from .._kernel import accel
 from ..corpus import Corpus, Vocabulary
 from ..errors import ComputeError, LimitError, UsageError
 from . import GIVEN_MODEL, GIVEN_PEER, ModelCounts, given_list
+from . import perl_power as _power
 from .base import Metric, Task
 
 if TYPE_CHECKING:
@@ -180,14 +180,6 @@ def _backtrack(
             j -= 1
 
 
-def _power(x: float, y: float) -> float:
-    """``x ** y`` as C and Perl compute it: infinity where the result overflows."""
-    try:
-        return x**y
-    except OverflowError:
-        return math.inf
-
-
 _WEIGHT_TABLES: dict[float, array] = {}
 
 
@@ -289,11 +281,10 @@ def score_wlcs(model: LcsText, peer: LcsText, weight: float, name: str) -> Model
 def _wlcs_counts(hit: float, base: float, peer: LcsText, weight: float, name: str) -> ModelCounts:
     if base == 0:
         raise ComputeError(f"ROUGE-W: model summary {name} has no tokens (division by zero)")
+    # A power beyond the largest double is infinity, as in the Perl, which goes on with it
+    # (and with the NaN of inf / inf): the report prints Inf and NaN where the Perl does.
     score = _power(hit / base, 1 / weight)
     counted = _power(base, weight)
-    if not (math.isfinite(hit) and math.isfinite(counted) and math.isfinite(score)):
-        # The Perl goes on with Inf and NaN and prints NaN scores.
-        raise ComputeError(f"ROUGE-W: k ** {weight:g} overflows a double for model summary {name}")
     return ModelCounts(hit, counted, _power(peer.unigram_total, weight), score)
 
 

@@ -8,6 +8,6 @@ LCS counts of the Perl dialect, rouge-score's text stage
 pairs in one call.
 """
 
-from . import rouge_scorer, scoring, tokenize, tokenizers
+from . import io, rouge_scorer, scoring, tokenize, tokenizers
 
-__all__ = ["rouge_scorer", "scoring", "tokenize", "tokenizers"]
+__all__ = ["io", "rouge_scorer", "scoring", "tokenize", "tokenizers"]

@@ -18,23 +18,27 @@ gives the same numbers.
 
 from __future__ import annotations
 
+import collections
 import re
 from array import array
-from collections import Counter
 from typing import Any, Hashable, Iterable, Optional, Sequence
 
 from .._kernel import accel
 from ..collector import paused_gc
-from ..errors import UsageError
+from ..errors import MissingResource, UsageError
 from ..metrics import ModelCounts, clipped_hits, lcs
 from ..metrics.lcs import LcsText, check_table_size, lcs_marks, score_lcs
 from ..metrics.ngram import NGram
 from ..metrics.pairs import available, peer_counts
 from ..scoring import best_index, rouge_score_prf
 from ..text import rouge_score as stage
-from . import scoring, tokenizers
+from . import _surface, scoring, tokenizers
 
 __all__ = ["RougeScorer", "lcs_ind"]
+
+__getattr__, __dir__ = _surface.add_names(
+    globals(), {"logging": "absl.logging", "nltk": "nltk", "np": "numpy", "six": "six"}, ("map", "range")
+)
 
 _NGRAM_TYPE = re.compile(r"rouge[0-9]$")
 # Pairs the kernel scores in one call (see RougeScorer._kernel_scores).
@@ -68,9 +72,12 @@ class RougeScorer(scoring.BaseScorer):
         """The scores of a prediction against one target, per ROUGE type."""
         return self._score_pairs([target], [prediction])[0]
 
-    def score_multi(self, targets: Sequence[Any], prediction: Any) -> dict[str, scoring.Score]:
-        """Per ROUGE type, the scores against the target with the highest F (the first of equals)."""
-        found = self._score_pairs(list(targets), [prediction] * len(targets))
+    def score_multi(self, targets: Iterable[Any], prediction: Any) -> dict[str, scoring.Score]:
+        """Per ROUGE type, the scores against the target with the highest F (the first of equals);
+        ``targets`` any iterable, as rouge-score reads them once."""
+        group = list(targets)
+        # No target: no score() in rouge-score either, whose rouge_types are read only below.
+        found = self._score_pairs(group, [prediction] * len(group)) if group else []
         return {k: found[best_index([s[k].fmeasure for s in found])][k] for k in self.rouge_types}
 
     def score_batch(
@@ -111,31 +118,38 @@ class RougeScorer(scoring.BaseScorer):
         self, targets: list[Any], predictions: list[Any], threads: int = 1
     ) -> list[dict[str, scoring.Score]]:
         """The scores of each (target, prediction) pair: by the C kernel where it applies."""
-        kinds = _kinds(self.rouge_types)
-        found = self._kernel_scores(kinds, targets, predictions, threads)
-        if found is not None:
-            return found
-        whole_needed = not (len(self.rouge_types) == 1 and self.rouge_types[0] == "rougeLsum")
+        rouge_types, count = self.rouge_types, len(targets)
+        # rouge-score's score() reads rouge_types first so: a TypeError for a generator (no len),
+        # or for a set of one (no [0]), at each call.
+        whole_needed = not (count and len(rouge_types) == 1 and rouge_types[0] == "rougeLsum")
+        kinds = _kinds(rouge_types)
+        stemmed = tokenizers.kernel_stemming(self._tokenizer)
+        if stemmed is not None and not self._split_summaries:
+            found = self._kernel_scores(kinds, targets, predictions, threads, stemmed)
+            if found is not None:
+                return found
         sums_needed = any(kind == "Lsum" for _, kind, _ in kinds)
-        wholes, sums = self._views(targets + predictions, whole_needed, sums_needed)
-        count = len(targets)
+        if stemmed is None:
+            wholes, sums = self._tokenizer_views(targets + predictions, whole_needed, sums_needed, kinds)
+        else:
+            wholes, sums = self._views(targets + predictions, whole_needed, sums_needed, stemmed)
         return [
             _pair_scores(kinds, wholes[k], wholes[count + k], sums[k], sums[count + k]) for k in range(count)
         ]
 
     def _kernel_scores(
-        self, kinds: list[tuple[str, str, int]], targets: list[Any], predictions: list[Any], threads: int
+        self,
+        kinds: list[tuple[str, str, int]],
+        targets: list[Any],
+        predictions: list[Any],
+        threads: int,
+        stemmed: bool,
     ) -> Optional[list[dict[str, scoring.Score]]]:
         """The kernel's scores of the pairs (``rs_score_pairs``: the text stage and the counts in
-        C, the GIL let go), split among ``threads``; None where the general path must score them:
-        another tokenizer, ``split_summaries``, a text that is not text, a table too large."""
-        tokenizer = self._tokenizer
-        if (
-            accel is None
-            or not hasattr(accel, "rs_score_pairs")
-            or type(tokenizer) is not tokenizers.DefaultTokenizer
-            or self._split_summaries
-        ):
+        C, the GIL let go), split among ``threads``, for the default text stage (``stemmed`` or
+        not); None where the general path must score them: no kernel, a text that is not text,
+        a table too large."""
+        if accel is None or not hasattr(accel, "rs_score_pairs"):
             return None
         texts = [t if type(t) is str else stage.as_text(t) for t in (*targets, *predictions)]
         if not all(type(t) is str for t in texts):
@@ -143,7 +157,6 @@ class RougeScorer(scoring.BaseScorer):
         count = len(targets)
         metrics = [(0, n) if kind == "n" else (1 if kind == "L" else 2, 0) for _, kind, n in kinds]
         names = [name for name, _, _ in kinds]
-        stemmed = tokenizer._stemmer is not None
         cells = lcs.MAX_LCS_CELLS  # read now: a caller may lower it
 
         def chunk(first: int) -> Optional[list[dict[str, scoring.Score]]]:
@@ -177,37 +190,86 @@ class RougeScorer(scoring.BaseScorer):
             return parts[0]
         return [scores for part in parts for scores in part]  # type: ignore[union-attr]
 
-    def _views(self, texts: list[Any], whole: bool, sums: bool) -> tuple[list[View], list[View]]:
-        """Each text as one sentence (rougeN, rougeL) and as its sentences (rougeLsum)."""
-        tokenizer = self._tokenizer
-        empty: View = (array("i"), array("i", [0]))
-        if type(tokenizer) is tokenizers.DefaultTokenizer:
-            stemmed = tokenizer._stemmer is not None
-            if not self._split_summaries:
-                # The lines' tokens, end to end, are the text's tokens: one encoding serves both.
-                encoded = stage.encode(texts, stemmed, lines=True)
-                lines = [_span(encoded, t, t + 1) for t in range(len(texts))]
-                return [(ids, array("i", [0, len(ids)])) for ids, _ in lines], lines
-            pieces = [self._sentences(text) for text in texts] if sums else [[] for _ in texts]
-            encoded = stage.encode(texts + [s for p in pieces for s in p], stemmed, lines=False)
-            wholes = [_span(encoded, t, t + 1) if whole else empty for t in range(len(texts))]
-            at, split = len(texts), []
-            for p in pieces:
-                split.append(_span(encoded, at, at + len(p)))
-                at += len(p)
-            return wholes, split
-        vocabulary: dict[Hashable, int] = {}
-        wholes = [_token_view([tokenizer.tokenize(t)], vocabulary) if whole else empty for t in texts]
-        split = [
-            _token_view([tokenizer.tokenize(s) for s in self._sentences(t)], vocabulary) if sums else empty
-            for t in texts
-        ]
+    def _views(
+        self, texts: list[Any], whole: bool, sums: bool, stemmed: bool
+    ) -> tuple[list[View], list[View]]:
+        """Each text as one sentence (rougeN, rougeL) and as its sentences (rougeLsum), by the
+        default text stage (``stemmed`` or not)."""
+        if not self._split_summaries:
+            # The lines' tokens, end to end, are the text's tokens: one encoding serves both.
+            encoded = stage.encode(texts, stemmed, lines=True)
+            lines = [_span(encoded, t, t + 1) for t in range(len(texts))]
+            return [(ids, array("i", [0, len(ids)])) for ids, _ in lines], lines
+        pieces = [self._sentences(text) for text in texts] if sums else [[] for _ in texts]
+        encoded = stage.encode(texts + [s for p in pieces for s in p], stemmed, lines=False)
+        wholes = [_span(encoded, t, t + 1) if whole else _EMPTY for t in range(len(texts))]
+        at, split = len(texts), []
+        for p in pieces:
+            split.append(_span(encoded, at, at + len(p)))
+            at += len(p)
         return wholes, split
+
+    def _tokenizer_views(
+        self, texts: list[Any], whole: bool, sums: bool, kinds: list[tuple[str, str, int]]
+    ) -> tuple[list[View], list[View]]:
+        """``_views`` by the tokenizer's own ``tokenize()``: texts are the targets, then the
+        predictions; tokens rouge-score cannot measure or index raise its TypeError."""
+        tokenizer = self._tokenizer
+        wholes = [tokenizer.tokenize(t) for t in texts] if whole else []
+        split = [[tokenizer.tokenize(s) for s in self._sentences(t)] for t in texts] if sums else []
+        count = len(texts) // 2
+        for k in range(count):
+            _read_as_rouge_score(
+                kinds,
+                (wholes[k], wholes[count + k]) if whole else ((), ()),
+                (split[k], split[count + k]) if sums else ([], []),
+            )
+        vocabulary: dict[Hashable, int] = {}
+        return (
+            [_token_view([tokens], vocabulary) for tokens in wholes] if whole else [_EMPTY] * len(texts),
+            [_token_view(sentences, vocabulary) for sentences in split] if sums else [_EMPTY] * len(texts),
+        )
 
     def _sentences(self, text: Any) -> list[str]:
         """The sentences of ``rougeLsum``: the lines, or nltk's sentences with ``split_summaries``."""
         found = _nltk_sentences(text) if self._split_summaries else _as_str(text).split("\n")
         return [s for s in found if len(s)]
+
+
+# Token sequences whose len() and slices never fail (rouge-score's steps read them so).
+_MEASURED = (list, tuple, str)
+
+
+def _read_as_rouge_score(
+    kinds: list[tuple[str, str, int]], whole: tuple[Any, Any], lines: tuple[list[Any], list[Any]]
+) -> None:
+    """What rouge-score's scoring of one pair asks of a tokenizer's output (target first), so
+    that the same TypeError comes at the same step: ``len()`` (a generator has none) and the
+    first slice or item (a set has none). rougeN slices each side with at least n tokens;
+    rougeL indexes both sides when neither is empty; rougeLsum measures every sentence, then
+    indexes the pairs of non-empty sentences when both sides have tokens."""
+    if all(type(t) in _MEASURED for t in whole) and all(type(t) in _MEASURED for side in lines for t in side):
+        return
+    for _, kind, n in kinds:
+        if kind == "n":
+            for tokens in whole:
+                if len(tokens) >= n:
+                    _ = tokens[0:n]
+        elif kind == "L":
+            target, prediction = whole
+            if target and prediction:
+                _ = len(target), len(prediction), target[0], prediction[0]
+        else:
+            targets, predictions = lines
+            if not targets or not predictions:
+                continue
+            sizes = sum(map(len, targets)), sum(map(len, predictions))
+            if not all(sizes):
+                continue
+            for sentence in targets:
+                for other in predictions:
+                    if len(sentence) and len(other):
+                        _ = sentence[0], other[0]
 
 
 def _kinds(rouge_types: Iterable[str]) -> list[tuple[str, str, int]]:
@@ -228,6 +290,9 @@ def _kinds(rouge_types: Iterable[str]) -> list[tuple[str, str, int]]:
     return kinds
 
 
+_EMPTY: View = (array("i"), array("i", [0]))
+
+
 def _as_str(text: Any) -> Any:
     """bytes read as UTF-8, as rouge-score reads them; anything else as it is."""
     return text.decode("utf-8") if isinstance(text, bytes) else text
@@ -242,7 +307,7 @@ def _nltk_sentences(text: Any) -> list[str]:
     try:
         return nltk.sent_tokenize(text)  # type: ignore[no-any-return]
     except LookupError:
-        raise UsageError(
+        raise MissingResource(
             "split_summaries needs nltk's punkt sentence model, which is not installed: "
             "python -m nltk.downloader punkt_tab"
         ) from None
@@ -307,12 +372,14 @@ def _pair_scores(
 # rouge-score's module-level helpers, which its unit tests call.
 
 
-def _create_ngrams(tokens: Sequence[Hashable], n: int) -> Counter[tuple[Hashable, ...]]:
+def _create_ngrams(tokens: Sequence[Hashable], n: int) -> collections.Counter[tuple[Hashable, ...]]:
     """The n-grams of a token list (tuples), with their counts."""
-    return Counter(tuple(tokens[i : i + n]) for i in range(len(tokens) - n + 1))
+    return collections.Counter(tuple(tokens[i : i + n]) for i in range(len(tokens) - n + 1))
 
 
-def _score_ngrams(target_ngrams: Counter[Any], prediction_ngrams: Counter[Any]) -> scoring.Score:
+def _score_ngrams(
+    target_ngrams: collections.Counter[Any], prediction_ngrams: collections.Counter[Any]
+) -> scoring.Score:
     """Scores of clipped n-gram matches."""
     hit = clipped_hits(target_ngrams, prediction_ngrams)
     return _score(ModelCounts(hit, sum(target_ngrams.values()), sum(prediction_ngrams.values())))

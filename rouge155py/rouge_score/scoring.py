@@ -8,14 +8,17 @@ from __future__ import annotations
 
 import abc
 import collections
-from typing import TYPE_CHECKING, Any, Mapping, NamedTuple
+from typing import TYPE_CHECKING, Any, Dict, Mapping, NamedTuple
 
 from ..scoring import harmonic_f
+from . import _surface
 
 if TYPE_CHECKING:
     import numpy as np
 
 __all__ = ["AggregateScore", "BaseScorer", "BootstrapAggregator", "Score", "fmeasure"]
+
+__getattr__, __dir__ = _surface.add_names(globals(), {"np": "numpy", "six": "six"}, ("range",))
 
 
 class Score(NamedTuple):
@@ -58,7 +61,8 @@ class BootstrapAggregator:
             raise ValueError("n_samples must be positive")
         self._n_samples = n_samples
         self._confidence_interval = confidence_interval
-        self._scores: dict[str, list[Any]] = collections.defaultdict(list)
+        # Dict: one of the names rouge-score's module holds, used here.
+        self._scores: Dict[str, list[Any]] = collections.defaultdict(list)
 
     def add_scores(self, scores: Mapping[str, Any]) -> None:
         """Adds the scores of one pair (score type -> a score tuple)."""

@@ -1,14 +1,16 @@
-"""rouge-score's ``tokenizers`` module: ``Tokenizer``, ``DefaultTokenizer``."""
+"""rouge-score's ``tokenizers`` module: ``Tokenizer``, ``DefaultTokenizer`` (``porter``: nltk's module)."""
 
 from __future__ import annotations
 
 import abc
-from typing import Any
+from typing import Any, Optional
 
 from ..text import rouge_score as stage
-from . import tokenize
+from . import _surface, tokenize
 
 __all__ = ["DefaultTokenizer", "PorterStemmer", "Tokenizer"]
+
+__getattr__, __dir__ = _surface.add_names(globals(), {"porter": "nltk.stem.porter"})
 
 
 class Tokenizer(abc.ABC):
@@ -35,3 +37,22 @@ class DefaultTokenizer(Tokenizer):
 
     def tokenize(self, text: Any) -> list[str]:
         return tokenize.tokenize(text, self._stemmer)
+
+
+_DEFAULT_TOKENIZE = DefaultTokenizer.tokenize
+
+
+def kernel_stemming(tokenizer: Any) -> Optional[bool]:
+    """Whether the kernel's text stage gives ``tokenizer``'s tokens stemmed (True) or not
+    (False); None where its own ``tokenize()`` must give them: another tokenizer, another
+    stemmer, or :mod:`.tokenize`'s patterns or function re-pointed (checked at each call)."""
+    if (
+        type(tokenizer) is not DefaultTokenizer
+        or DefaultTokenizer.tokenize is not _DEFAULT_TOKENIZE
+        or not tokenize.patterns_are_own()
+    ):
+        return None
+    stemmer = tokenizer._stemmer
+    if not stemmer:
+        return False
+    return True if type(stemmer) is PorterStemmer or tokenize._is_default_stemmer(stemmer) else None

@@ -21,11 +21,14 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import math
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from ..errors import UsageError
+from ..report import perl_number, strict_json
+from ..writing import escape_surrogates, escaped_strings, spreadsheet_safe
 from .tables import TABLE_FORMATS
 
 if TYPE_CHECKING:
@@ -123,7 +126,7 @@ class Analysis:
                     "signature": correlations.signature,
                     "rows": correlations.to_dicts(),
                 }
-            return json.dumps(_defined(document), indent=2, allow_nan=False) + "\n"
+            return json.dumps(escaped_strings(strict_json(document)), indent=2, allow_nan=False) + "\n"
         if fmt == "csv":
             return _csv((comparisons or correlations).to_dicts())
         table_format = "text" if fmt == "legacy" else fmt
@@ -141,14 +144,12 @@ class Analysis:
         return "\n".join(parts)
 
 
-def _defined(value: Any) -> Any:
-    """A JSON-ready value with each NaN (an undefined coefficient or bound) as None (null)."""
-    if isinstance(value, float) and value != value:
-        return None
-    if isinstance(value, dict):
-        return {key: _defined(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_defined(item) for item in value]
+def _cell(value: Any) -> Any:
+    """A CSV cell: a text never read as a formula, an infinity or NaN spelled as the Perl does."""
+    if isinstance(value, str):
+        return spreadsheet_safe(value)
+    if isinstance(value, float) and not math.isfinite(value):
+        return perl_number(value)
     return value
 
 
@@ -159,8 +160,8 @@ def _csv(rows: list[dict[str, Any]]) -> str:
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, fieldnames=list(rows[0]) if rows else [], lineterminator="\n")
     writer.writeheader()
-    writer.writerows(rows)
-    return buffer.getvalue()
+    writer.writerows({key: _cell(value) for key, value in row.items()} for row in rows)
+    return escape_surrogates(buffer.getvalue())
 
 
 def analysis_of(request: Request) -> Optional[Analysis]:

@@ -197,7 +197,7 @@ class CorrelateSettings:
     confidence: float = 95.0
 
     def __post_init__(self) -> None:
-        if self.resample not in RESAMPLING:
+        if not isinstance(self.resample, str) or self.resample not in RESAMPLING:
             raise UsageError(
                 f"resample must be one of {', '.join(RESAMPLING)}, got {described(self.resample)}"
             )

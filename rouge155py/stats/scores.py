@@ -7,6 +7,7 @@ instance holds counts, not a score of its own: refused.
 
 from __future__ import annotations
 
+import math
 import numbers
 from typing import TYPE_CHECKING, Any, Hashable, Mapping, Optional, Sequence
 
@@ -18,7 +19,7 @@ from ..results import eval_id_of
 if TYPE_CHECKING:
     from ..report import Report
 
-__all__ = ["MEASURES", "ItemScores", "item_scores", "measure_index"]
+__all__ = ["MEASURES", "ItemScores", "check_item_scores", "item_scores", "measure_index"]
 
 #: R, P, F: each measure's name and its position in an instance's row.
 MEASURES = {"recall": 0, "precision": 1, "f": 2}
@@ -31,11 +32,37 @@ ItemScores = Mapping[str, Mapping[str, Mapping[Any, float]]]
 def measure_index(measure: str) -> tuple[str, int]:
     """A measure's name and position: ``recall``/``r``/``R``, ``precision``/``p``, ``f``/``F``."""
     if not isinstance(measure, str):
-        raise UsageError(f"the measure must be one of R, P, F, got {measure!r}")
+        raise UsageError(f"the measure must be one of R, P, F, got {described(measure)}")
     name = _SHORT.get(measure.lower(), measure.lower())
     if name not in MEASURES:
-        raise UsageError(f"the measure must be one of R, P, F (recall, precision, f), got {measure!r}")
+        raise UsageError(
+            f"the measure must be one of R, P, F (recall, precision, f), got {described(measure)}"
+        )
     return name, MEASURES[name]
+
+
+def check_item_scores(scores: Any) -> None:
+    """Refuse what is not metric label -> system ID -> {item ID: score} (a UsageError): the
+    labels and system IDs are strings; the scores themselves are checked by :func:`finite_table`."""
+    if not isinstance(scores, Mapping):
+        raise UsageError(
+            f"the scores must be a mapping metric -> system -> item -> score, got {described(scores)}"
+        )
+    for metric, systems in scores.items():
+        if not isinstance(metric, str):
+            raise UsageError(f"a metric label is a string, got {described(metric)}")
+        if not isinstance(systems, Mapping):
+            raise UsageError(
+                f"{metric}: the systems must be a mapping system -> item -> score, got {described(systems)}"
+            )
+        for system, items in systems.items():
+            if not isinstance(system, str):
+                raise UsageError(f"{metric}: a system ID is a string, got {described(system)}")
+            if not isinstance(items, Mapping):
+                raise UsageError(
+                    f"{metric}: the scores of system {described(system)} must be a mapping item -> score, "
+                    f"got {described(items)}"
+                )
 
 
 def item_scores(
@@ -81,12 +108,17 @@ def _eval_key(eval_id: Hashable) -> tuple[int, int, str, str]:
     type's name last, so that 5 and "5" are two IDs in a fixed order."""
     kind = type(eval_id).__name__
     if isinstance(eval_id, int) and not isinstance(eval_id, bool):
-        return (0, int(eval_id), str(int(eval_id)), kind)
+        return (0, int(eval_id), "", kind)
     if isinstance(eval_id, str):
-        if eval_id.isascii() and eval_id.isdigit():
+        if eval_id.isascii() and eval_id.isdigit() and len(eval_id) <= _LONGEST_NUMBER:
             return (0, int(eval_id), eval_id, kind)
         return (1, 0, eval_id, kind)
-    return (2, 0, repr(eval_id), kind)
+    return (2, 0, described(eval_id), kind)
+
+
+#: Digit strings read as numbers to order item IDs: longer ones are ordered as strings (Python
+#: refuses to read integers of more than 4,300 digits from text).
+_LONGEST_NUMBER = 4000
 
 
 def finite_table(
@@ -98,14 +130,29 @@ def finite_table(
     for system, row in zip(systems, rows):
         for item, value in zip(items, row):
             if not isinstance(value, numbers.Real) or isinstance(value, bool):
-                where = f"{label}: the score of system {system!r} on item {item!r}"
+                where = f"{label}: the score of system {described(system)} on item {described(item)}"
                 raise UsageError(f"{where} is not a number: {described(value)}")
-    table = np.array(rows, dtype=np.float64).reshape(len(systems), len(items))
+    try:
+        table = np.array(rows, dtype=np.float64).reshape(len(systems), len(items))
+    except OverflowError:  # an integer beyond a double's range
+        table = np.array([[_double(value) for value in row] for row in rows]).reshape(
+            len(systems), len(items)
+        )
     bad = np.argwhere(~np.isfinite(table))
     if bad.size:
         system, item = bad[0]
+        value = rows[system][item]
+        shown = described(value) if isinstance(value, int) else str(table[system, item])
         raise ComputeError(
-            f"{label}: the score of system {systems[system]!r} on item {items[item]!r} is "
-            f"{table[system, item]}: {use} needs finite scores"
+            f"{label}: the score of system {described(systems[system])} on item {described(items[item])} is "
+            f"{shown}: {use} needs finite scores"
         )
     return table
+
+
+def _double(value: Any) -> float:
+    """A score as a double; an integer beyond a double's range as infinity (refused as such)."""
+    try:
+        return float(value)
+    except OverflowError:
+        return math.inf if value > 0 else -math.inf

@@ -35,7 +35,7 @@ import numpy as np
 
 from .._version import __version__
 from ..errors import ComputeError, LimitError, UsageError, described
-from .scores import ItemScores, finite_table, item_scores, measure_index, scores_table
+from .scores import ItemScores, check_item_scores, finite_table, item_scores, measure_index, scores_table
 
 if TYPE_CHECKING:
     from ..report import Report
@@ -72,7 +72,7 @@ class CompareSettings:
     level: float = 0.05  # a difference is marked significant when its Holm-adjusted p-value is below
 
     def __post_init__(self) -> None:
-        if self.test not in TESTS:
+        if not isinstance(self.test, str) or self.test not in TESTS:
             raise UsageError(f"the test must be one of {', '.join(TESTS)}, got {described(self.test)}")
         samples, seed, confidence = checked_draws(self.samples, self.seed, self.confidence)
         object.__setattr__(self, "samples", samples)
@@ -94,11 +94,11 @@ def checked_draws(samples: Any, seed: Any, confidence: Any) -> tuple[int, int, f
             raise UsageError(f"{name} must be a whole number, got {described(value)}")
         found.append(int(value))
     if found[0] < 1:
-        raise UsageError(f"samples must be at least 1, got {found[0]}")
+        raise UsageError(f"samples must be at least 1, got {described(found[0])}")
     if found[0] > MAX_SAMPLES:
-        raise LimitError(f"{found[0]} samples: more than {MAX_SAMPLES} are refused")
+        raise LimitError(f"{described(found[0])} samples: more than {MAX_SAMPLES} are refused")
     if not 0 <= found[1] < 2**63:
-        raise UsageError(f"the seed must be within 0 and 2^63 - 1, got {found[1]}")
+        raise UsageError(f"the seed must be within 0 and 2^63 - 1, got {described(found[1])}")
     return found[0], found[1], _fraction("confidence", confidence, 0, 100)
 
 
@@ -106,7 +106,7 @@ def _fraction(name: str, value: Any, low: float, high: float) -> float:
     if not isinstance(value, numbers.Real) or isinstance(value, bool) or not math.isfinite(value):
         raise UsageError(f"{name} must be a finite number, got {described(value)}")
     if not low < value < high:
-        raise UsageError(f"{name} must be above {low} and below {high}, got {value}")
+        raise UsageError(f"{name} must be above {low} and below {high}, got {described(value)}")
     return float(value)
 
 
@@ -399,6 +399,9 @@ def compare_items(
     ``scale``: the scores are multiples of 1 / scale (1e5 for a report's), counted exactly.
     """
     settings = settings or CompareSettings()
+    check_item_scores(scores)
+    if baseline is not None and not isinstance(baseline, str):
+        raise UsageError(f"the baseline is a system ID (a string), got {described(baseline)}")
     found = Comparisons(settings, baseline)
     for metric, systems in scores.items():
         if len(systems) < 2:

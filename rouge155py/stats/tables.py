@@ -2,7 +2,11 @@
 
 Each table is rendered as plain text (aligned columns), Markdown or LaTeX
 (``booktabs`` rules). Scores are printed with 5 decimals as the Perl prints
-them, coefficients and p-values with 4.
+them (an infinite or undefined one as ``Inf``, ``-Inf``, ``NaN``), coefficients
+and p-values with 4. Every text (system IDs, metric and judgment names, the
+caption) is escaped for its format: Markdown's ``\\ | * _ ` ~``, HTML and links,
+LaTeX's ten special characters; a line break or another control character is
+shown as ``\\xNN`` in all three, a lone surrogate as JSON's output shows it.
 
 - :func:`systems_table`: one row per system, one column per metric: the mean
   and its confidence interval (the report's, the Perl's bootstrap), the best
@@ -22,6 +26,7 @@ from typing import TYPE_CHECKING, Optional, Sequence
 
 from ..errors import UsageError
 from ..scoring import fmt5
+from ..writing import escape_controls, escape_surrogates
 from .correlation import Correlations
 from .scores import measure_index
 from .significance import Comparisons
@@ -38,28 +43,44 @@ _SHOWN = {"recall": "R", "precision": "P", "f": "F"}
 Cell = tuple[str, bool, bool]
 _LATEX_SPECIAL = re.compile(r"([&%$#_{}~^\\])")
 _LATEX_WORDS = {"~": r"\textasciitilde{}", "^": r"\textasciicircum{}", "\\": r"\textbackslash{}"}
+#: What Markdown reads as more than text: a backslash, a cell's end, emphasis and code marks,
+#: HTML (``&``, ``>``, and a ``<`` that opens a tag), the ``]`` of a link or image ``](``.
+_MARKDOWN_SPECIAL = re.compile(r"[\\|*_`~&>]|<(?=[A-Za-z/!?])|\](?=\()")
+_MARKDOWN_WORDS = {"&": "&amp;", "<": "&lt;", ">": "&gt;"}
+
+
+def _plain(text: str) -> str:
+    """A cell's text on one line and valid UTF-8: line breaks and other controls as ``\\xNN``, a
+    lone surrogate as JSON's output shows it (``\\xNN`` for a byte, ``\\ud800``)."""
+    return escape_surrogates(escape_controls(text))
 
 
 def _latex_text(text: str) -> str:
-    return _LATEX_SPECIAL.sub(lambda m: _LATEX_WORDS.get(m.group(1), "\\" + m.group(1)), text)
+    """Text as LaTeX typesets it, whatever it holds: its ten special characters escaped."""
+    return _LATEX_SPECIAL.sub(lambda m: _LATEX_WORDS.get(m.group(1), "\\" + m.group(1)), _plain(text))
+
+
+def _markdown_text(text: str) -> str:
+    """Text as Markdown shows it: no cell break, emphasis, link, image or HTML of its own."""
+    return _MARKDOWN_SPECIAL.sub(lambda m: _MARKDOWN_WORDS.get(m.group(), "\\" + m.group()), _plain(text))
 
 
 def _shown(cell: Cell, fmt: str) -> str:
     text, bold, mark = cell
     if fmt == "markdown":
-        text = text.replace("|", "\\|")
+        text = _markdown_text(text)
         text = f"**{text}**" if bold else text
         return text + ("†" if mark else "")
     if fmt == "latex":
         text = _latex_text(text)
         text = f"\\textbf{{{text}}}" if bold else text
         return text + ("$^\\dagger$" if mark else "")
-    return ("*" if bold else "") + text + ("+" if mark else "")
+    return ("*" if bold else "") + _plain(text) + ("+" if mark else "")
 
 
 def render(header: Sequence[str], rows: Sequence[Sequence[Cell]], fmt: str, caption: str = "") -> str:
     """A table in a format of :data:`TABLE_FORMATS`; ``caption`` below it (a LaTeX caption)."""
-    if fmt not in TABLE_FORMATS:
+    if not isinstance(fmt, str) or fmt not in TABLE_FORMATS:
         raise UsageError(f"the table format must be one of {', '.join(TABLE_FORMATS)}, got {fmt!r}")
     head = [(name, False, False) for name in header]
     shown = [[_shown(cell, fmt) for cell in row] for row in [head, *rows]]
@@ -69,7 +90,7 @@ def render(header: Sequence[str], rows: Sequence[Sequence[Cell]], fmt: str, capt
             "|" + "|".join(["---", *(["---:"] * (len(header) - 1))]) + "|",
         ]
         lines += [f"| {' | '.join(row)} |" for row in shown[1:]]
-        return "\n".join(lines) + (f"\n\n{caption}\n" if caption else "\n")
+        return "\n".join(lines) + (f"\n\n{_markdown_text(caption)}\n" if caption else "\n")
     if fmt == "latex":
         spec = "l" + "r" * (len(header) - 1)
         lines = ["\\begin{table}[t]", "\\centering", f"\\begin{{tabular}}{{{spec}}}", "\\toprule"]
@@ -86,7 +107,12 @@ def render(header: Sequence[str], rows: Sequence[Sequence[Cell]], fmt: str, capt
         for row in shown
     ]
     lines.insert(1, "  ".join("-" * w for w in widths))
-    return "\n".join(line.rstrip() for line in lines) + (f"\n\n{caption}\n" if caption else "\n")
+    return "\n".join(line.rstrip() for line in lines) + (f"\n\n{_plain(caption)}\n" if caption else "\n")
+
+
+def _score(value: float) -> str:
+    """A score as the Perl prints it (``Inf``, ``NaN`` without the padding of ``%7.5f``)."""
+    return fmt5(value).lstrip()
 
 
 def _best(values: Sequence[float]) -> float:
@@ -132,7 +158,7 @@ def systems_table(
                 row.append(("", False, False))
                 continue
             average, low, high = cells[(system, label)]
-            text = fmt5(average) + (f" [{fmt5(low)}, {fmt5(high)}]" if intervals else "")
+            text = _score(average) + (f" [{_score(low)}, {_score(high)}]" if intervals else "")
             compared = comparisons.against(label, name, system) if comparisons is not None else None
             mark = compared is not None and compared.significant(comparisons.settings.level)  # type: ignore[union-attr]
             row.append((text, float(fmt5(average)) == best[label], mark))

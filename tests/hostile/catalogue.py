@@ -447,6 +447,12 @@ ID_CASES = [
     id_case("id-system-bytes-not-xml-characters", "1", "é", "é", why="UTF-8 bytes are not the character é"),
     id_case("id-system-bytes-equal-xml-latin1", "1", "Ã©", "é"),
     id_case("id-system-wide", "1", "Ω", "Ω"),
+    id_case(
+        "id-markup-peer",
+        "=1|&lt;b&gt;",
+        "a|b &lt;i&gt;**x**&#10;=HYPERLINK(1) 50% $x^2$ {a_b}",
+        why="the legacy report prints IDs raw, as the Perl: markup and formulas are escaped elsewhere",
+    ),
     Case(
         "id-file-list-system-bytes",
         "ids",
@@ -513,13 +519,7 @@ OPTION_CASES = [
     option_case("-2-beyond-int64", ("-a", "-2", "1e19", "-U", "-r", "50")),  # no limit, as -2 -1
     option_case("-c-over-100", ("-a", "-c", "101"), Refused(2, "Confidence interval"), "dies"),
     option_case("-p-over-1", ("-a", "-p", "1.5"), Refused(2, "option -p"), "dies"),
-    option_case(
-        "-w-overflowing",
-        ("-a", "-w", "500"),
-        Refused(6, r"ROUGE-W: k \*\* 500 overflows a double"),
-        "succeeds",
-        why="the Perl prints NaN scores",
-    ),
+    option_case("-w-overflowing", ("-a", "-w", "500"), why="powers past a double: Inf and NaN, as the Perl"),
     option_case("-j-huge", ("-a", "-j", "100000", "-r", "50"), not_perl=("-j", "100000")),
     option_case("-n-not-a-number", ("-a", "-n", "abc", "-r", "50")),
     option_case("-c-not-a-number", ("-a", "-c", "abc", "-r", "50")),
@@ -572,4 +572,70 @@ OPTION_CASES = [
     ),
 ]
 
-CASES: list[Case] = XML_CASES + FILE_CASES + LIST_CASES + ID_CASES + OPTION_CASES
+
+# --------------------------------------------------------------------------
+# ROUGE-W where a power overflows a double (-w below about 0.006, or large): the Perl goes on
+# with Inf and NaN and prints them (sprintf's "Inf", "NaN"), rouge155py the same bytes
+# --------------------------------------------------------------------------
+
+BAND_TEXTS = {
+    "sums/m1_1.spl": b"all was happy from dog from .\n",
+    "sums/m1_2.spl": b"dog day a happy a ran .\n",
+    "sums/m1_3.spl": b"on it a happy mat the all away cat happy a happy .\n",
+    "sums/m2_1.spl": b"long from a ran the happy it ran long .\nwas happy dog on sat .\n"
+    b"all sat far sat from mat the dog from from on .\ncat away ran long .\n",
+    "sums/m2_2.spl": b"on on ran ran a home it sat ran was .\n"
+    b"happy a on cat day was ran it happy ran sat .\n",
+    "sums/m2_3.spl": b"all ran the cat .\ncat on cat sat all cat .\nday day all ran it .\n"
+    b"sat far away away dog far happy was ran .\n",
+    "sums/p1_1.spl": b"mat far all sat the all happy long a was all long .\n"
+    b"all away mat a mat day away the sat it cat dog .\n",
+    "sums/p1_2.spl": b"a cat dog the sat on long cat was from dog happy .\ncat ran ran far mat away .\n"
+    b"home day away long on day happy from a dog .\n",
+    "sums/p1_3.spl": b"from dog day happy home far .\ndog from from cat from mat was the all day .\n"
+    b"long a cat home day dog long ran a sat .\n",
+    "sums/p2_1.spl": b"all away from away home mat far on .\n",
+    "sums/p2_2.spl": b"day dog long ran the from ran the .\nmat cat ran home far far happy all the cat .\n"
+    b"far happy home dog .\nit far it ran far happy dog away on .\n",
+    "sums/p2_3.spl": b"a cat cat day was .\ncat the all on it day dog a the day .\n"
+    b"from cat on ran mat happy long all cat far a was .\n",
+}
+BAND_CONFIG = config(
+    body="".join(
+        eval_xml(
+            eval_id=f'ID="{e}"',
+            peers=f'<PEERS><P ID="1">p1_{e}.spl</P><P ID="2">p2_{e}.spl</P></PEERS>',
+            model_list=f'<MODELS><M ID="A">m1_{e}.spl</M><M ID="B">m2_{e}.spl</M></MODELS>',
+        )
+        for e in (1, 2, 3)
+    )
+)
+
+
+def band_case(name: str, *args: str, three: bool = True) -> Case:
+    """ROUGE-L and -W (``-n 0``) at a -w whose powers overflow: on the three evals of two
+    systems above, or on the one eval of :data:`SUMS`."""
+    files: dict[str, Content] = {**BAND_TEXTS, "config.xml": BAND_CONFIG} if three else with_config(config())
+    args = ("-a", "-n", "0", *args, "config.xml")
+    return Case(name, "options", args, files, why="the Perl prints Inf and NaN")
+
+
+BAND_CASES = [
+    band_case("w-band-0.001-one-eval", "-w", "0.001", "-d", three=False),
+    band_case("w-band-0.002-one-eval", "-w", "0.002", "-d", three=False),
+    band_case("w-band-0.001-verbose-one-eval", "-w", "0.001", "-v", three=False),
+    band_case("w-band-0.001", "-w", "0.001"),
+    band_case("w-band-0.003", "-w", "0.003"),
+    band_case("w-band-0.005", "-w", "0.005", "-d"),
+    band_case("w-band-0.0045-stem-skip", "-w", "0.0045", "-m", "-x", "-2", "4", "-U", "-d"),
+    band_case("w-band-0.002-alpha", "-w", "0.002", "-p", "0.3", "-c", "90", "-r", "50", "-d"),
+    band_case("w-band-0.0015-verbose", "-w", "0.0015", "-v"),
+    band_case("w-band-0.001-counts", "-w", "0.001", "-t", "1", "-d"),
+    band_case("w-band-0.001-summed-counts", "-w", "0.001", "-t", "2"),
+    band_case("w-band-0.0045-best-model", "-w", "0.0045", "-f", "B", "-d"),
+    band_case("w-50", "-w", "50", "-d"),
+    band_case("w-100-counts", "-w", "100", "-t", "1", "-d"),
+    band_case("w-500-summed-counts", "-w", "500", "-t", "2"),
+]
+
+CASES: list[Case] = XML_CASES + FILE_CASES + LIST_CASES + ID_CASES + OPTION_CASES + BAND_CASES

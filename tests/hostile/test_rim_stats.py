@@ -289,3 +289,55 @@ def test_compare_of_300_systems_fits_in_1_gb_of_address_space() -> None:
     )
     assert done.returncode == 0, done.stderr[-500:]
     assert done.stdout.split() == ["44850"]
+
+
+GOOD = {"a": {1: 0.5, 2: 0.25, 3: 0.75}, "b": {1: 0.25, 2: 0.5, 3: 0.5}}
+
+
+@pytest.mark.parametrize(
+    "scores",
+    [
+        [("ROUGE-1", GOOD)],
+        {"ROUGE-1": [("a", {1: 0.5})]},
+        {"ROUGE-1": {"a": (0.5, 0.25), "b": (0.1, 0.2)}},
+        {"ROUGE-1": {"a": np.array([0.5, 0.25]), "b": {1: 0.1}}},
+        {1: GOOD},
+        {"ROUGE-1": {0: GOOD["a"], 1: GOOD["b"]}},
+    ],
+    ids=["pairs", "system pairs", "tuples", "array", "int label", "int systems"],
+)
+def test_scores_of_another_shape_are_a_usage_error(scores: Any) -> None:
+    with pytest.raises(UsageError, match=r"mapping|string"):
+        compare_items(scores)
+
+
+@pytest.mark.parametrize("baseline", [["a"], np.array(["a", "b"]), {"a": 1}])
+def test_a_baseline_that_is_no_system_id_is_a_usage_error(baseline: Any) -> None:
+    with pytest.raises(UsageError, match="baseline"):
+        compare_items({"ROUGE-1": GOOD}, baseline=baseline)
+
+
+@pytest.mark.parametrize("value", [np.array(["permutation"]), np.array([])], ids=["one", "empty"])
+def test_settings_given_as_arrays_are_a_usage_error(value: Any) -> None:
+    with pytest.raises(UsageError, match="test"):
+        CompareSettings(value)
+    with pytest.raises(UsageError, match="resample"):
+        CorrelateSettings(value)
+
+
+def test_bounds_beyond_the_digits_python_prints_are_described() -> None:
+    with pytest.raises(UsageError, match="an int of 16610 bits"):
+        CompareSettings(seed=10**5000)
+
+
+def test_an_integer_score_beyond_a_double_is_not_finite() -> None:
+    scores = {"ROUGE-1": {"a": {1: 10**400, 2: 0.5}, "b": {1: 0.25, 2: 0.5}}}
+    with pytest.raises(ComputeError, match=r"system 'a' on item 1 is an int of 1329 bits"):
+        compare_items(scores)
+
+
+def test_item_ids_of_more_digits_than_python_reads_are_ordered_as_strings() -> None:
+    long = "1" * 5000
+    scores = {"ROUGE-1": {s: {long: v, "7": v / 2, 3: v / 4} for s, v in (("a", 0.5), ("b", 0.25))}}
+    (row,) = compare_items(scores, settings=CompareSettings(samples=20)).rows
+    assert row.items == 3
