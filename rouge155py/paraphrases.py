@@ -22,16 +22,21 @@ builds a table by pivoting a Moses phrase table (Bannard & Callison-Burch
 
 from __future__ import annotations
 
+import functools
 import gzip
 import hashlib
+import io
+import numbers
 import os
 import stat
 import sys
+import zlib
 from array import array
 from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING, Any, Callable, Iterable, Iterator, Optional, Sequence
 
-from .errors import InputError, RougeError, UsageError
+from .errors import InputError, LimitError, OutputError, RougeError, UsageError, described
+from .writing import write_all
 
 if TYPE_CHECKING:
     import numpy as np
@@ -40,11 +45,12 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DEFAULT_PPDB_FEATURE",
+    "MAX_LINE_BYTES",
     "PhraseTable",
+    "TableFile",
     "TableSpec",
     "build_table",
     "main",
-    "open_table",
     "phrase_hashes",
     "pivot",
     "read_pairs",
@@ -71,43 +77,124 @@ class TableSpec:
     threshold: Optional[float] = None
 
 
-def _open_file(path: str) -> IO[bytes]:
-    """A table file's stored bytes; a regular file only, so that a FIFO without a writer is never
-    waited on."""
+#: The longest line of a table read (its newline not counted): a longer one is refused before
+#: it is all held (or, in a ``.gz`` file, inflated).
+MAX_LINE_BYTES = 2**20
+#: The bytes of lines read at most before they are tokenized, with :data:`_CHUNK_LINES`.
+_CHUNK_BYTES = 64 * 2**20
+
+
+class _Hashed(io.RawIOBase):
+    """A file descriptor read once, front to back, and the SHA-256 of every byte read from it."""
+
+    def __init__(self, fd: int) -> None:
+        self._fd = fd
+        self.sha256 = hashlib.sha256()
+
+    def readable(self) -> bool:
+        return True
+
+    def fileno(self) -> int:
+        return self._fd
+
+    def readinto(self, buffer: Any) -> int:
+        data = os.read(self._fd, len(buffer))
+        buffer[: len(data)] = data
+        self.sha256.update(data)
+        return len(data)
+
+    def close(self) -> None:
+        if not self.closed:
+            os.close(self._fd)
+        super().close()
+
+
+def _open_descriptor(path: str) -> int:
+    """A table file opened once for reading; a regular file only, so that a FIFO without a writer
+    is never waited on (the check is of the descriptor opened: no other file can take its name
+    in between)."""
     try:
-        status = os.stat(path)
-        if not stat.S_ISREG(status.st_mode):
-            raise InputError(f"paraphrase table {path} is not a regular file")
-        return open(path, "rb", buffering=1 << 20)
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
     except OSError as exc:
         raise InputError(f"cannot open paraphrase table {path}: {exc.strerror}") from None
     except ValueError:
         raise InputError(f"cannot open paraphrase table {path!r}: the name holds a NUL byte") from None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise InputError(f"paraphrase table {path} is not a regular file")
+    os.set_blocking(fd, True)
+    return fd
 
 
-def open_table(path: str) -> IO[bytes]:
-    """A table file opened for reading as bytes (``.gz``: decompressed)."""
-    handle = _open_file(path)
-    if path.endswith(".gz"):
-        return gzip.GzipFile(fileobj=handle, mode="rb")  # type: ignore[return-value]
-    return handle
+class TableFile:
+    """A table file (``.gz``: decompressed), opened once: its lines, each bounded, and the digest
+    of the bytes read (:func:`table_digest`); a context manager."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self._raw = _Hashed(_open_descriptor(path))
+        self._stored = io.BufferedReader(self._raw, 1 << 20)
+        self._text: IO[bytes] = self._stored
+        if path.endswith(".gz"):
+            self._text = gzip.GzipFile(fileobj=self._stored, mode="rb")  # type: ignore[assignment]
+
+    def __enter__(self) -> TableFile:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._text.close()
+        self._stored.close()
+
+    def lines(self) -> Iterator[tuple[int, list[bytes]]]:
+        """The file's lines, without their newline, a block at a time with the number of the
+        block's first line; a line over :data:`MAX_LINE_BYTES` is a :class:`LimitError` (met
+        within a block or two of reading: never all held), a file that cannot be read (a
+        corrupt ``.gz`` too) an :class:`InputError`. At the end the file's digest is what
+        :func:`table_digest` gives for its path."""
+        number, carry = 1, b""
+        try:
+            for data in iter(functools.partial(self._text.read, MAX_LINE_BYTES), b""):
+                lines = (carry + data).split(b"\n")
+                carry = lines.pop()
+                # A block holds no whole line longer than itself: only one joined to the carry can be.
+                if len(carry) > MAX_LINE_BYTES or (lines and len(lines[0]) > MAX_LINE_BYTES):
+                    long = number + len(lines) if len(carry) > MAX_LINE_BYTES else number
+                    raise LimitError(
+                        f"paraphrase table {self.path}, line {long}: longer than "
+                        f"{MAX_LINE_BYTES >> 20} MiB: refused"
+                    )
+                if lines:
+                    yield number, lines
+                    number += len(lines)
+        except (OSError, EOFError, zlib.error) as exc:
+            raise InputError(f"cannot read paraphrase table {self.path}: {exc}") from None
+        if carry:
+            yield number, [carry]
+        self.digest()
+
+    def digest(self) -> str:
+        """The first 16 hex digits of the SHA-256 of the file's bytes as stored (read to its end)."""
+        try:
+            while self._stored.read(1 << 20):
+                pass
+        except OSError as exc:
+            raise InputError(f"cannot read paraphrase table {self.path}: {exc.strerror}") from None
+        found = _DIGESTS[os.path.abspath(self.path)] = self._raw.sha256.hexdigest()[:16]
+        return found
 
 
-_DIGESTS: dict[tuple[str, int, int], str] = {}
+# The digest of each table path as this process last read it: a run's signature names the bytes
+# its table was loaded from.
+_DIGESTS: dict[str, str] = {}
 
 
 def table_digest(path: str) -> str:
-    """The first 16 hex digits of the SHA-256 of a table file's bytes (as stored: ``.gz`` too)."""
-    with _open_file(path) as handle:
-        status = os.fstat(handle.fileno())
-    key = (os.path.abspath(path), status.st_size, status.st_mtime_ns)
-    found = _DIGESTS.get(key)
+    """The first 16 hex digits of the SHA-256 of a table file's bytes (as stored: ``.gz`` too), as
+    this process last read them (loading the table reads them): else read now."""
+    found = _DIGESTS.get(os.path.abspath(path))
     if found is None:
-        digest = hashlib.sha256()
-        with _open_file(path) as handle:
-            for block in iter(lambda: handle.read(1 << 20), b""):
-                digest.update(block)
-        found = _DIGESTS[key] = digest.hexdigest()[:16]
+        with TableFile(path) as table:
+            found = table.digest()
     return found
 
 
@@ -159,9 +246,10 @@ def read_pairs(spec: TableSpec) -> Iterator[tuple[list[str], list[str]]]:
     lefts: list[bytes] = []
     rights: list[bytes] = []
     separator = _SEPARATOR.encode()
-    with open_table(path) as handle:
-        try:
-            for number, raw in enumerate(handle, 1):
+    held = 0
+    with TableFile(path) as table:
+        for first, block in table.lines():
+            for number, raw in enumerate(block, first):
                 line = raw.rstrip(b"\r\n")
                 if not line.strip():
                     continue
@@ -198,11 +286,10 @@ def read_pairs(spec: TableSpec) -> Iterator[tuple[list[str], list[str]]]:
                         continue
                     lefts.append(fields[0])
                     rights.append(fields[1])
-                if len(lefts) >= _CHUNK_LINES:
+                held += len(line)
+                if len(lefts) >= _CHUNK_LINES or held >= _CHUNK_BYTES:
                     yield _lowered(lefts), _lowered(rights)
-                    lefts, rights = [], []
-        except (OSError, EOFError, gzip.BadGzipFile) as exc:
-            raise InputError(f"cannot read paraphrase table {path}: {exc}") from None
+                    lefts, rights, held = [], [], 0
     if lefts:
         yield _lowered(lefts), _lowered(rights)
 
@@ -273,34 +360,66 @@ class PhraseTable:
         found[hit[same]] = phrase[same]
         return found
 
-    def linked(self, left: np.ndarray, right: np.ndarray) -> np.ndarray:
-        """For phrases ``left`` (m) and ``right`` (n, ascending): an m × n mask of the pairs in the table.
+    def links(self, left: np.ndarray, right: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """For phrases ``left`` and ``right`` (ascending): the pairs the table holds, as indices
+        (i, j) of ``left[i]`` and ``right[j]``.
 
         Each left phrase's partners are one run of the sorted keys: they are looked up in
-        ``right`` when they are fewer than m × n, else each of the m × n pairs in the keys.
+        ``right`` when they are fewer than ``right``, else each pair (left phrase, right phrase)
+        in the keys. Left phrases are taken a block at a time, so that what is held at once
+        stays under :data:`_LINK_BLOCK` lookups whatever the phrases.
         """
         import numpy as np
 
-        mask = np.zeros((len(left), len(right)), bool)
+        none = np.zeros(0, np.int64)
         if not len(self.keys) or not len(left) or not len(right):
-            return mask
+            return none, none
         first = left * self.phrases
         lo = np.searchsorted(self.keys, first)
         sizes = np.searchsorted(self.keys, first + self.phrases) - lo
-        total = int(sizes.sum())
-        if not total:
-            return mask
-        if total > mask.size:  # common phrases have many partners: look up each of the m × n pairs
-            wanted = (first[:, None] + right[None, :]).ravel()
+        by_partners = sizes <= len(right)
+        found_i, found_j = [], []
+        partners = np.flatnonzero(by_partners)
+        for rows in _blocks(partners, np.cumsum(sizes[partners])):
+            counts = sizes[rows]
+            owner = np.repeat(rows, counts)
+            at = np.arange(len(owner)) + np.repeat(lo[rows] - (np.cumsum(counts) - counts), counts)
+            partner = self.keys[at] - first[owner]
+            found = np.minimum(np.searchsorted(right, partner), len(right) - 1)
+            hit = right[found] == partner
+            found_i.append(owner[hit])
+            found_j.append(found[hit])
+        dense = np.flatnonzero(~by_partners)
+        for rows in _blocks(dense, len(right) * np.arange(1, len(dense) + 1)):
+            # common phrases have many partners: look up each pair in the keys
+            wanted = (first[rows][:, None] + right[None, :]).ravel()
             at = np.minimum(np.searchsorted(self.keys, wanted), len(self.keys) - 1)
-            return (self.keys[at] == wanted).reshape(mask.shape)
-        owner = np.repeat(np.arange(len(left)), sizes)
-        at = np.arange(total) + np.repeat(lo - (np.cumsum(sizes) - sizes), sizes)
-        partner = self.keys[at] - first[owner]
-        found = np.minimum(np.searchsorted(right, partner), len(right) - 1)
-        hit = right[found] == partner
-        mask[owner[hit], found[hit]] = True
-        return mask
+            hit = np.flatnonzero(self.keys[at] == wanted)
+            found_i.append(rows[hit // len(right)])
+            found_j.append(hit % len(right))
+        if len(found_i) == 1:
+            return found_i[0], found_j[0]
+        return np.concatenate(found_i), np.concatenate(found_j)
+
+
+#: The most lookups :meth:`PhraseTable.links` makes at once (a few arrays of 8 bytes each).
+_LINK_BLOCK = 1 << 20
+
+
+def _blocks(rows: np.ndarray, total: np.ndarray) -> Iterator[np.ndarray]:
+    """``rows`` in consecutive blocks whose costs (``total``: their running sum) add up to at
+    most :data:`_LINK_BLOCK` (one row a block where its own cost is more)."""
+    import numpy as np
+
+    if len(rows) and total[-1] <= _LINK_BLOCK:  # the usual case: one block
+        yield rows
+        return
+    begin = 0
+    while begin < len(rows):
+        base = total[begin - 1] if begin else 0
+        end = max(int(np.searchsorted(total, base + _LINK_BLOCK, "right")), begin + 1)
+        yield rows[begin:end]
+        begin = end
 
 
 Encoder = Callable[[list[Any]], tuple[array, array]]
@@ -407,18 +526,28 @@ P_F_GIVEN_E, P_E_GIVEN_F = 2, 0
 
 
 def pivot(
-    lines: Iterator[bytes],
+    lines: Iterable[bytes],
     threshold: float,
     f_given_e: int = P_F_GIVEN_E,
     e_given_f: int = P_E_GIVEN_F,
     name: str = "phrase table",
-) -> list[tuple[str, str, float]]:
+) -> Iterator[tuple[str, str, float]]:
     """Paraphrase pairs (e1, e2, p(e2|e1)) with p(e2|e1) = Σ_f p(f|e1)·p(e2|f) >= threshold,
-    e1 != e2, from Moses lines ``english ||| foreign ||| scores``, sorted by e1 then e2.
+    e1 != e2, from Moses lines ``english ||| foreign ||| scores``, in order of e1 then e2.
 
-    The sum runs over the foreign phrases in the order of their first line.
+    The sum runs over the foreign phrases in the order of their first line. The lines are
+    held (each English phrase's foreign phrases, each foreign phrase's English ones), and the
+    pairs made one e1 at a time: what is held beside the lines is one e1's partners, however
+    many pairs the table makes (n lines sharing one foreign phrase make n² of them).
     """
-    by_foreign: dict[str, list[tuple[str, float, float]]] = {}
+    if not isinstance(threshold, numbers.Real) or isinstance(threshold, bool):
+        raise UsageError(f"the threshold must be a number, got {described(threshold)}")
+    for column in (f_given_e, e_given_f):
+        if not isinstance(column, int) or isinstance(column, bool) or column < 0:
+            raise UsageError(f"a score column is a whole number from 0, got {described(column)}")
+    by_foreign: dict[str, list[tuple[str, float]]] = {}  # f: (e, p(e|f)) by line
+    by_english: dict[str, list[tuple[int, float]]] = {}  # e: (f's first line, p(f|e)) by line
+    first: dict[str, int] = {}
     for number, raw in enumerate(lines, 1):
         line = raw.decode("utf-8", "surrogateescape").rstrip("\r\n")
         if not line.strip():
@@ -433,19 +562,52 @@ def pivot(
             raise InputError(
                 f"{name}, line {number}: no scores in columns {f_given_e} and {e_given_f}"
             ) from None
-        by_foreign.setdefault(fields[1].strip(), []).append((fields[0].strip(), p_f_e, p_e_f))
-    total: dict[tuple[str, str], float] = {}
-    for entries in by_foreign.values():
-        for e1, p_f_e1, _ in entries:
-            for e2, _, p_e2_f in entries:
+        english, foreign = fields[0].strip(), fields[1].strip()
+        by_foreign.setdefault(foreign, []).append((english, p_e_f))
+        by_english.setdefault(english, []).append((first.setdefault(foreign, len(first)), p_f_e))
+    foreigns = list(by_foreign.values())
+    del by_foreign, first
+    for e1 in sorted(by_english):
+        total: dict[str, float] = {}
+        # sorted() is stable: one f's lines keep their order, as the sum over lines of f did.
+        for f, p_f_e1 in sorted(by_english[e1], key=lambda entry: entry[0]):
+            for e2, p_e2_f in foreigns[f]:
                 if e1 != e2:
-                    key = (e1, e2)
-                    total[key] = total.get(key, 0.0) + p_f_e1 * p_e2_f
-    return sorted((e1, e2, p) for (e1, e2), p in total.items() if p >= threshold)
+                    total[e2] = total.get(e2, 0.0) + p_f_e1 * p_e2_f
+        for e2 in sorted(total):
+            if total[e2] >= threshold:
+                yield e1, e2, total[e2]
+
+
+def _write_table(pairs: Iterable[tuple[str, str, float]], out: str) -> None:
+    """The pairs as TSV to ``out`` ('-': standard output), every byte of it, or an
+    :class:`OutputError` (a pipe whose reader went away, a full disk): never a table cut short
+    that exits 0."""
+    where = "standard output" if out == "-" else out
+    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = 1 if out == "-" else os.open(out, flags, 0o666)
+        try:
+            block: list[str] = []
+            size = 0
+            for e1, e2, p in pairs:
+                row = f"{e1}\t{e2}\t{p:.6g}\n"
+                block.append(row)
+                size += len(row)
+                if size >= 1 << 20:
+                    write_all(fd, "".join(block).encode("utf-8", "surrogateescape"))
+                    block, size = [], 0
+            write_all(fd, "".join(block).encode("utf-8", "surrogateescape"))
+        finally:
+            if fd != 1:
+                os.close(fd)
+    except OSError as exc:
+        raise OutputError(f"cannot write the table to {where}: {exc.strerror}") from None
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    """``python -m rouge155py.paraphrases --moses FILE --out FILE [--threshold P]``."""
+    """``python -m rouge155py.paraphrases --moses FILE --out FILE [--threshold P]``: exit 0, or one
+    ``rouge155py: error:`` line and the exit code of its class (README, "Errors and limits")."""
     import argparse
 
     parser = argparse.ArgumentParser(
@@ -460,20 +622,16 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--p-e-given-f", type=int, default=P_E_GIVEN_F, help="score column of p(e|f) (0)")
     args = parser.parse_args(argv)
     try:
-        with open_table(args.moses) as handle:
-            pairs = pivot(handle, args.threshold, args.p_f_given_e, args.p_e_given_f, args.moses)
-        text = "".join(f"{e1}\t{e2}\t{p:.6g}\n" for e1, e2, p in pairs)
-        if args.out == "-":
-            sys.stdout.write(text)
-        else:
-            with open(args.out, "w", encoding="utf-8", errors="surrogateescape") as out:
-                out.write(text)
+        with TableFile(args.moses) as table:
+            lines = (line for _, block in table.lines() for line in block)
+            pairs = pivot(lines, args.threshold, args.p_f_given_e, args.p_e_given_f, args.moses)
+            _write_table(pairs, args.out)
     except RougeError as error:
         print(f"rouge155py: error: {error}", file=sys.stderr)
         return error.exit_code
-    except OSError as error:
-        print(f"rouge155py: error: {args.out}: {error.strerror}", file=sys.stderr)
-        return 4
+    except MemoryError:
+        print("rouge155py: error: out of memory", file=sys.stderr)
+        return 1
     return 0
 
 

@@ -30,6 +30,7 @@ tiers 1 and 3 (tier 3 then sees the words tier 2 would have taken),
 from __future__ import annotations
 
 import functools
+from bisect import bisect_left
 from collections import Counter
 from typing import TYPE_CHECKING, Any, NamedTuple, Optional, Sequence
 
@@ -44,6 +45,8 @@ if TYPE_CHECKING:
     from ..paraphrases import PhraseTable, TableSpec
 
 __all__ = [
+    "MAX_CANDIDATES",
+    "MAX_SEARCH_BYTES",
     "MAX_STATES",
     "VARIANTS",
     "Candidate",
@@ -59,10 +62,24 @@ __all__ = [
     "variant_labels",
 ]
 
-#: The most states tier 1's exact search keeps for one group of overlapping candidates
-#: (each a few hundred bytes). Past it that group is matched greedily (tier 2's order), and
-#: the instance is reported as not exact.
+#: The most states tier 1's exact search keeps for one pair of summaries, all its groups of
+#: overlapping candidates together (a state takes a few hundred bytes and a few microseconds).
+#: A group past what is left of it is matched greedily (tier 2's order), and the instance is
+#: reported as not exact; so is every group of a pair with more multi-word candidates than this.
 MAX_STATES = 100_000
+#: The most bytes one group's search holds: a state's peer words are an int as wide as the
+#: peer words the group's candidates cover, so a wide group has fewer states than
+#: :data:`MAX_STATES` before it is matched greedily.
+MAX_SEARCH_BYTES = 64 * 2**20
+# What the search holds per state (a dict entry, its key and value) and per candidate, beside
+# the ints of peer words (width / 8 bytes each).
+_STATE_BYTES, _CANDIDATE_BYTES = 240, 200
+# Candidates are listed through a mask of model spans x peer spans up to this many cells.
+_MASK_CELLS = 1 << 22
+#: The most candidates with a one-word side (tier 2's) of a pair listed at once: past it tier 2
+#: takes them in the same order without holding them (a word repeated in both texts makes a
+#: candidate of every pair of its places).
+MAX_CANDIDATES = 1_000_000
 
 #: Row names in report order: ``--paraeval-variants`` names them by the part after the dash
 #: (``T`` for the three tier rows).
@@ -119,10 +136,6 @@ class PairCounts(NamedTuple):
     score: Optional[float] = None  # -f B compares the rounded recall
 
 
-def _peer_mask(c: Candidate) -> int:
-    return ((1 << c.peer_length) - 1) << c.peer_start
-
-
 def _groups(found: list[Candidate]) -> list[list[Candidate]]:
     """The candidates in groups joined by shared words (model or peer): each group is solved apart."""
     parent = list(range(len(found)))
@@ -155,7 +168,8 @@ def _weight(c: Candidate, scale: int) -> int:
 def solve_phrases(
     found: Sequence[Candidate], peer_words: int, limit: Optional[int] = None
 ) -> tuple[list[Candidate], bool]:
-    """Tier 1: the best set of candidates, and whether it is proven best (every group within ``limit``).
+    """Tier 1: the best set of candidates, and whether it is proven best (every group searched
+    within the states ``limit`` allows all the groups together, :data:`MAX_STATES` by default).
 
     Best: no model word and no peer word twice, the most model words, then the
     most peer words (one integer weight: model words × (peer words + 1) + peer
@@ -167,16 +181,18 @@ def solve_phrases(
     starts after it. The state (j, peer words taken) decides the rest, and
     only the taken peer words that some candidate from j on covers matter: the
     memo keys on those, so the search is exact. Where values tie, taking the
-    earlier candidate wins. A group that needs more than ``limit`` states is
-    matched greedily (:func:`greedy`), and the result says it is not exact.
+    earlier candidate wins. A group whose search would go past the states left
+    to it, or past :data:`MAX_SEARCH_BYTES`, is matched greedily
+    (:func:`greedy`), and the result says it is not exact: the whole search
+    takes bounded time and memory, whatever the texts.
     """
-    if limit is None:
-        limit = MAX_STATES
+    left = MAX_STATES if limit is None else limit
     scale = peer_words + 1
     chosen: list[Candidate] = []
     exact = True
     for group in _groups(sorted(found)):
-        best = _solve_group(group, scale, limit)
+        best, states = _solve_group(group, scale, max(left, 0))
+        left -= states
         if best is None:
             exact = False
             best = greedy(group, set(), set())
@@ -184,23 +200,28 @@ def solve_phrases(
     return sorted(chosen), exact
 
 
-def _solve_group(group: list[Candidate], scale: int, limit: int) -> Optional[list[Candidate]]:
-    """The best set of one group, or None past ``limit`` states."""
+def _solve_group(group: list[Candidate], scale: int, limit: int) -> tuple[Optional[list[Candidate]], int]:
+    """The best set of one group (None past ``limit`` states, or past :data:`MAX_SEARCH_BYTES`),
+    and the states searched."""
     group.sort()
     n = len(group)
-    masks = [_peer_mask(c) for c in group]
+    if n == 1:
+        return group, 0
+    # The peer words some candidate covers, numbered in order: a set of them is an int that
+    # wide, however far into the peer they are.
+    covered = sorted({p for c in group for p in range(c.peer_start, c.peer_start + c.peer_length)})
+    rank = {p: i for i, p in enumerate(covered)}
+    width = len(covered) // 8
+    limit = min(limit, (MAX_SEARCH_BYTES - n * (_CANDIDATE_BYTES + 2 * width)) // (_STATE_BYTES + width))
+    if n + 1 > limit:  # the states (j, nothing taken) alone are n + 1
+        return None, 0
+    masks = [((1 << c.peer_length) - 1) << rank[c.peer_start] for c in group]
     weights = [_weight(c, scale) for c in group]
     relevant = [0] * (n + 1)
     for j in range(n - 1, -1, -1):
         relevant[j] = relevant[j + 1] | masks[j]
     starts = [c.model_start for c in group]
-    after = []
-    for c in group:
-        end = c.model_start + c.model_length
-        k = 0
-        while k < n and starts[k] < end:
-            k += 1
-        after.append(k)
+    after = [bisect_left(starts, c.model_start + c.model_length) for c in group]
     memo: dict[tuple[int, int], tuple[int, bool]] = {}
 
     def key(j: int, taken: int) -> tuple[int, int]:
@@ -230,7 +251,7 @@ def _solve_group(group: list[Candidate], scale: int, limit: int) -> Optional[lis
         memo[state] = (value, took)
         stack.pop()
         if len(memo) > limit:
-            return None
+            return None, len(memo)
     out = []
     j, taken = 0, 0
     while j < n:
@@ -240,7 +261,7 @@ def _solve_group(group: list[Candidate], scale: int, limit: int) -> Optional[lis
             j = after[j]
         else:
             j += 1
-    return out
+    return out, len(memo)
 
 
 def greedy(found: Sequence[Sequence[int]], model_used: set[int], peer_used: set[int]) -> list[Candidate]:
@@ -317,24 +338,121 @@ class Text:
         self.span_phrases = np.concatenate(phrases_found) if phrases_found else empty
 
 
+class _Links:
+    """The table's pairs between the phrases of a model and those of a peer, by distinct phrase:
+    each stands for a candidate at every pair of their places, which :meth:`rows` lists and
+    :meth:`greedy` takes without listing them."""
+
+    def __init__(self, model: Text, peer: Text, table: PhraseTable) -> None:
+        import numpy as np
+
+        self.model, self.peer = model, peer
+        left, left_at = np.unique(model.span_phrases, return_inverse=True)
+        right, right_at = np.unique(peer.span_phrases, return_inverse=True)
+        # The distinct phrase of each span.
+        self.model_at, self.peer_at = left_at.reshape(-1), right_at.reshape(-1)
+        self.phrases = (len(left), len(right))
+        self.left, self.right = table.links(left, right)
+        self.left_length = (table.starts[left + 1] - table.starts[left])[self.left]
+        self.right_length = (table.starts[right + 1] - table.starts[right])[self.right]
+        #: Links whose phrases are of two words or more each (tier 1's).
+        self.multi = (self.left_length > 1) & (self.right_length > 1)
+        places = (
+            np.bincount(self.model_at, minlength=len(left)),
+            np.bincount(self.peer_at, minlength=len(right)),
+        )
+        self.sizes = places[0][self.left] * places[1][self.right]
+
+    def count(self, chosen: Optional[np.ndarray]) -> int:
+        """The candidates of the ``chosen`` links (None: all)."""
+        return int((self.sizes if chosen is None else self.sizes[chosen]).sum())
+
+    @functools.cached_property
+    def spans(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The spans of each distinct phrase, by start, model's and peer's:
+        ``spans[first[k]:first[k + 1]]``, as (model spans, model first, peer spans, peer first)."""
+        return (*_by_phrase(self.model_at, self.phrases[0]), *_by_phrase(self.peer_at, self.phrases[1]))
+
+    def rows(self, chosen: Optional[np.ndarray] = None) -> np.ndarray:
+        """The candidates of the ``chosen`` links (None: all), as rows (model start, model
+        length, peer start, peer length), sorted."""
+        import numpy as np
+
+        if len(self.model_at) * len(self.peer_at) <= _MASK_CELLS:  # small texts: one mask of spans
+            linked = np.zeros(self.phrases, bool)
+            if chosen is None:
+                linked[self.left, self.right] = True
+            else:
+                linked[self.left[chosen], self.right[chosen]] = True
+            m, p = np.nonzero(linked[self.model_at][:, self.peer_at])
+        else:
+            model_spans, model_first, peer_spans, peer_first = self.spans
+            if chosen is None:
+                chosen = np.ones(len(self.sizes), bool)
+            sizes = self.sizes[chosen]
+            link = np.repeat(np.flatnonzero(chosen), sizes)
+            step = np.arange(len(link)) - np.repeat(np.cumsum(sizes) - sizes, sizes)
+            across = np.diff(peer_first)[self.right[link]]
+            m = model_spans[model_first[self.left[link]] + step // across]
+            p = peer_spans[peer_first[self.right[link]] + step % across]
+        model, peer = self.model, self.peer
+        rows = np.stack(
+            (model.span_starts[m], model.span_lengths[m], peer.span_starts[p], peer.span_lengths[p]), 1
+        )
+        return rows[np.lexsort(rows.T[::-1])]
+
+    def greedy(self, chosen: np.ndarray, model_used: set[int], peer_used: set[int]) -> list[Candidate]:
+        """:func:`greedy` of the candidates of the ``chosen`` links, never all held: for each
+        size of candidate in greedy's order, each model span by start takes the first free peer
+        span of its partners (a peer span found not free stays so, and is passed for good)."""
+        import numpy as np
+
+        _, _, peer_spans, peer_first = self.spans
+        taken = []
+        sizes = set(zip(self.left_length[chosen].tolist(), self.right_length[chosen].tolist()))
+        for ml, pl in sorted(sizes, key=lambda s: (-s[0], -s[1])):
+            these = np.flatnonzero(chosen & (self.left_length == ml) & (self.right_length == pl))
+            partners: dict[int, list[int]] = {}
+            for a, b in zip(self.left[these].tolist(), self.right[these].tolist()):
+                partners.setdefault(a, []).append(b)
+            places: dict[int, list[int]] = {}
+            passed: dict[int, int] = {}
+            for b in set(self.right[these].tolist()):
+                spans = peer_spans[peer_first[b] : peer_first[b + 1]]
+                places[b], passed[b] = self.peer.span_starts[spans].tolist(), 0
+            spans = np.flatnonzero(self.model.span_lengths == ml)
+            spans = spans[np.isin(self.model_at[spans], self.left[these])]
+            for ms, a in zip(self.model.span_starts[spans].tolist(), self.model_at[spans].tolist()):
+                if not model_used.isdisjoint(range(ms, ms + ml)):
+                    continue
+                best = -1
+                for b in partners[a]:
+                    spots, i = places[b], passed[b]
+                    while i < len(spots) and not peer_used.isdisjoint(range(spots[i], spots[i] + pl)):
+                        i += 1
+                    passed[b] = i
+                    if i < len(spots) and (best < 0 or spots[i] < best):
+                        best = spots[i]
+                if best >= 0:
+                    model_used.update(range(ms, ms + ml))
+                    peer_used.update(range(best, best + pl))
+                    taken.append(Candidate(ms, ml, best, pl))
+        return taken
+
+
+def _by_phrase(phrase_at: np.ndarray, phrases: int) -> tuple[np.ndarray, np.ndarray]:
+    """Span indices ordered by phrase (by start within one), and where each phrase's begin."""
+    import numpy as np
+
+    first = np.zeros(phrases + 1, np.int64)
+    np.cumsum(np.bincount(phrase_at, minlength=phrases), out=first[1:])
+    return np.argsort(phrase_at, kind="stable"), first
+
+
 def candidate_rows(model: Text, peer: Text, table: PhraseTable) -> np.ndarray:
     """Every (model phrase, peer phrase) pair of the table found in the two texts, as rows
     (model start, model length, peer start, peer length), sorted."""
-    import numpy as np
-
-    none = np.zeros((0, 4), np.int64)
-    if not len(model.span_phrases) or not len(peer.span_phrases):
-        return none
-    left, left_at = np.unique(model.span_phrases, return_inverse=True)
-    right, right_at = np.unique(peer.span_phrases, return_inverse=True)
-    linked = table.linked(left, right)
-    if not linked.any():
-        return none
-    m, p = np.nonzero(linked[left_at.reshape(-1)][:, right_at.reshape(-1)])
-    rows = np.stack(
-        (model.span_starts[m], model.span_lengths[m], peer.span_starts[p], peer.span_lengths[p]), 1
-    )
-    return rows[np.lexsort(rows.T[::-1])]
+    return _Links(model, peer, table).rows()
 
 
 def candidates(model: Text, peer: Text, table: PhraseTable) -> list[Candidate]:
@@ -354,20 +472,35 @@ def match_pair(model: Text, peer: Text, table: PhraseTable, limit: Optional[int]
     """The three tiers of one model against the peer (``limit``: tier 1's, :data:`MAX_STATES`)."""
     if limit is None:
         limit = MAX_STATES
-    rows = candidate_rows(model, peer, table)
-    multi = (rows[:, 1] > 1) & (rows[:, 3] > 1)
-    phrases = list(map(Candidate._make, rows[multi].tolist()))
-    single = rows[~multi]
-    chosen, exact = solve_phrases(phrases, peer.size, limit) if phrases else ([], True)
+    links = _Links(model, peer, table)
+    multi = links.multi
+    # Each tier's candidates are listed where they are few enough, else taken by links.greedy.
+    if links.count(None) <= min(limit, MAX_CANDIDATES):  # the usual case: both are
+        phrases_held = words_held = True
+        rows = links.rows()
+    else:
+        phrases_held = links.count(multi) <= limit
+        words_held = links.count(~multi) <= MAX_CANDIDATES
+        rows = links.rows((multi & phrases_held) | (~multi & words_held))
+    row_multi = (rows[:, 1] > 1) & (rows[:, 3] > 1)
     model_used: set[int] = set()
     peer_used: set[int] = set()
-    for c in chosen:
-        model_used.update(range(c.model_start, c.model_start + c.model_length))
-        peer_used.update(range(c.peer_start, c.peer_start + c.peer_length))
+    if phrases_held:
+        phrases = list(map(Candidate._make, rows[row_multi].tolist()))
+        chosen, exact = solve_phrases(phrases, peer.size, limit) if phrases else ([], True)
+        for c in chosen:
+            model_used.update(range(c.model_start, c.model_start + c.model_length))
+            peer_used.update(range(c.peer_start, c.peer_start + c.peer_length))
+    else:
+        chosen, exact = sorted(links.greedy(multi, model_used, peer_used)), False
     model_ids, peer_ids = model.ids.tolist(), peer.ids.tolist()
     tier1 = (len(model_used), len(peer_used))
     after_tier1 = _clipped(_left(model_ids, model_used), _left(peer_ids, peer_used))
-    words = greedy(single, model_used, peer_used) if len(single) else []
+    if words_held:
+        single = rows[~row_multi]
+        words = greedy(single, model_used, peer_used) if len(single) else []
+    else:
+        words = links.greedy(~multi, model_used, peer_used)
     tier2 = (len(model_used) - tier1[0], len(peer_used) - tier1[1])
     tier3 = _clipped(_left(model_ids, model_used), _left(peer_ids, peer_used)) if words else after_tier1
     return PairMatch(

@@ -135,7 +135,7 @@ def finite_table(
     try:
         table = np.array(rows, dtype=np.float64).reshape(len(systems), len(items))
     except OverflowError:  # an integer beyond a double's range
-        table = np.array([[_double(value) for value in row] for row in rows]).reshape(
+        table = np.array([[double_of(value) for value in row] for row in rows]).reshape(
             len(systems), len(items)
         )
     bad = np.argwhere(~np.isfinite(table))
@@ -150,7 +150,7 @@ def finite_table(
     return table
 
 
-def _double(value: Any) -> float:
+def double_of(value: Any) -> float:
     """A score as a double; an integer beyond a double's range as infinity (refused as such)."""
     try:
         return float(value)

@@ -35,7 +35,15 @@ import numpy as np
 
 from .._version import __version__
 from ..errors import ComputeError, LimitError, UsageError, described
-from .scores import ItemScores, check_item_scores, finite_table, item_scores, measure_index, scores_table
+from .scores import (
+    ItemScores,
+    check_item_scores,
+    double_of,
+    finite_table,
+    item_scores,
+    measure_index,
+    scores_table,
+)
 
 if TYPE_CHECKING:
     from ..report import Report
@@ -103,7 +111,7 @@ def checked_draws(samples: Any, seed: Any, confidence: Any) -> tuple[int, int, f
 
 
 def _fraction(name: str, value: Any, low: float, high: float) -> float:
-    if not isinstance(value, numbers.Real) or isinstance(value, bool) or not math.isfinite(value):
+    if not isinstance(value, numbers.Real) or isinstance(value, bool) or not math.isfinite(double_of(value)):
         raise UsageError(f"{name} must be a finite number, got {described(value)}")
     if not low < value < high:
         raise UsageError(f"{name} must be above {low} and below {high}, got {described(value)}")

@@ -24,7 +24,7 @@ import math
 import re
 from typing import TYPE_CHECKING, Optional, Sequence
 
-from ..errors import UsageError
+from ..errors import UsageError, described
 from ..scoring import fmt5
 from ..writing import escape_controls, escape_surrogates
 from .correlation import Correlations
@@ -81,7 +81,7 @@ def _shown(cell: Cell, fmt: str) -> str:
 def render(header: Sequence[str], rows: Sequence[Sequence[Cell]], fmt: str, caption: str = "") -> str:
     """A table in a format of :data:`TABLE_FORMATS`; ``caption`` below it (a LaTeX caption)."""
     if not isinstance(fmt, str) or fmt not in TABLE_FORMATS:
-        raise UsageError(f"the table format must be one of {', '.join(TABLE_FORMATS)}, got {fmt!r}")
+        raise UsageError(f"the table format must be one of {', '.join(TABLE_FORMATS)}, got {described(fmt)}")
     head = [(name, False, False) for name in header]
     shown = [[_shown(cell, fmt) for cell in row] for row in [head, *rows]]
     if fmt == "markdown":
@@ -233,7 +233,7 @@ def correlation_table(
     judgment = judgment or rows_of[0].judgment
     rows_of = [r for r in rows_of if r.judgment == judgment]
     if not rows_of:
-        raise UsageError(f"no correlation with the judgment {judgment!r}")
+        raise UsageError(f"no correlation with the judgment {described(judgment)}")
     chosen = levels or list(dict.fromkeys(r.level for r in rows_of))
     variants = list(dict.fromkeys(_parts(r.variant)[0] for r in rows_of))
     settings = list(dict.fromkeys(_parts(r.variant)[1] for r in rows_of))

@@ -341,3 +341,16 @@ def test_item_ids_of_more_digits_than_python_reads_are_ordered_as_strings() -> N
     scores = {"ROUGE-1": {s: {long: v, "7": v / 2, 3: v / 4} for s, v in (("a", 0.5), ("b", 0.25))}}
     (row,) = compare_items(scores, settings=CompareSettings(samples=20)).rows
     assert row.items == 3
+
+
+def test_a_level_beyond_a_double_is_a_usage_error() -> None:
+    with pytest.raises(UsageError, match="level must be a finite number, got an int of 1329 bits"):
+        CompareSettings(level=10**400)
+
+
+@pytest.mark.parametrize("fmt", [10**5000, object()], ids=["huge int", "object"])
+def test_a_table_format_of_another_kind_is_described(fmt: Any) -> None:
+    from rouge155py.stats.tables import render
+
+    with pytest.raises(UsageError, match="the table format must be one of"):
+        render(["a"], [["b"]], fmt)
