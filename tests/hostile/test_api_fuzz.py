@@ -19,6 +19,7 @@ exception type and message.
 
 from __future__ import annotations
 
+import gzip
 import os
 from collections import Counter
 from pathlib import Path, PurePosixPath
@@ -517,6 +518,247 @@ def call_dask(draw: st.DrawFn, where: Path) -> Planned:
     return lambda: score_on_cluster(items, chosen, client=client, peer_ids=peer_ids), True  # no cluster
 
 
+# --------------------------------------------------------------------------
+# The rim: statistics, tables, plots, ParaEval and its tables
+# --------------------------------------------------------------------------
+
+#: System IDs that break formats: math text, table syntax, formulas, newlines, a lone surrogate.
+ODD_SYSTEMS = ["A", "$x^$", "B|c", "=HYPERLINK(1)", "d\ne", "<b>h</b>", "\\foo{", "s\ud800", "10"]
+_REPORTS: dict[tuple[int, int], Any] = {}
+
+
+def _report(systems: int, items: int) -> Any:
+    """A small report of ``systems`` systems on ``items`` evals (made once)."""
+    if (systems, items) not in _REPORTS:
+        words = WORDS * 3
+        predictions = {
+            ODD_SYSTEMS[s]: [" ".join(words[s + i : s + i + 5]) for i in range(items)] for s in range(systems)
+        }
+        references = [" ".join(words[i + 1 : i + 7]) for i in range(items)]
+        _REPORTS[systems, items] = score(predictions, references, max_ngram=2, resamples=20)
+    return _REPORTS[systems, items]
+
+
+REPORTS = st.tuples(st.integers(1, 4), st.sampled_from([1, 2, 3, 7])).map(lambda k: _report(*k))
+#: Scores as they come from other metrics: ties within noise, NaN, infinities, huge and tiny values.
+SCORE = st.one_of(
+    st.floats(0, 1),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.sampled_from([0.0, 1000.0, 1000.0 * (1 + 1e-12), 1e308, -1e308, 5e-324, float("nan")]),
+    st.integers(-(10**20), 10**20),
+)
+ITEM = st.one_of(st.text(max_size=4), st.integers(0, 50), st.sampled_from(ODD_SYSTEMS))
+MEASURE = sometimes(st.sampled_from(["f", "r", "p", "F", "R", "recall", "precision"]), WRONG_OPTION)
+
+
+def _real_number(value: Any) -> bool:
+    return isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(
+        value, (bool, np.bool_)
+    )
+
+
+def _item_scores_wrong(scores: Any) -> bool:
+    """Not metric -> system -> item -> real number."""
+    if not isinstance(scores, dict):
+        return True
+    for systems in scores.values():
+        if not isinstance(systems, dict):
+            return True
+        for items in systems.values():
+            if not isinstance(items, dict) or not all(map(_real_number, items.values())):
+                return True
+    return False
+
+
+@st.composite
+def item_scores(draw: st.DrawFn) -> Any:
+    items = draw(st.lists(ITEM, min_size=0, max_size=6, unique_by=str))
+    systems = draw(st.lists(st.sampled_from(ODD_SYSTEMS), min_size=0, max_size=4, unique=True))
+    valid = {"ROUGE-1": {s: {i: draw(SCORE) for i in items} for s in systems}}
+    if len(systems) > 1 and draw(st.booleans()):  # the second system: the first's scores and noise
+        noise = draw(st.sampled_from([1e-12, -1e-13, 1e-15, 0.0]))
+        first = valid["ROUGE-1"][systems[0]]
+        valid["ROUGE-1"][systems[1]] = {
+            i: v * (1 + noise) if _real_number(v) else v for i, v in first.items()
+        }
+    return draw(sometimes(st.just(valid)))
+
+
+def no_conclusion_from_noise(found: Any, level: float) -> Any:
+    """The comparisons, after checking none is made of NaN or calls noise significant."""
+    for row in found.rows:
+        numbers = (row.mean, row.other_mean, row.difference, row.low, row.high, row.p_value, row.p_holm)
+        if not all(map(np.isfinite, numbers)):
+            raise AssertionError(f"a comparison with a non-finite number: {row}")
+        noise = 1e-9 * max(abs(row.mean), abs(row.other_mean))
+        if row.significant(level) and abs(row.difference) <= noise:
+            raise AssertionError(f"noise called significant: {row}")
+        if row.significant(level) and row.items < 2:
+            raise AssertionError(f"a significant difference on one item: {row}")
+    return found
+
+
+def call_compare_items(draw: st.DrawFn, where: Path) -> Planned:
+    from rouge155py.stats.significance import CompareSettings, compare_items
+
+    scores = draw(item_scores())
+    baseline = draw(st.one_of(st.none(), st.sampled_from(ODD_SYSTEMS), VALUES))
+    test = draw(sometimes(st.sampled_from(["paired-bootstrap", "permutation"])))
+    samples = draw(sometimes(st.integers(1, 300)))
+    level = draw(sometimes(st.floats(0, 1)))
+    measure = draw(MEASURE)
+
+    def run() -> Any:
+        found = compare_items(scores, measure, baseline, CompareSettings(test, samples, 7, 95.0, level))
+        return no_conclusion_from_noise(found, level)
+
+    return run, _item_scores_wrong(scores)
+
+
+def call_compare(draw: st.DrawFn, where: Path) -> Planned:
+    from rouge155py.stats import compare
+
+    report = draw(REPORTS)
+    chosen = {
+        "test": draw(sometimes(st.sampled_from(["paired-bootstrap", "permutation"]))),
+        "baseline": draw(st.one_of(st.none(), st.sampled_from(ODD_SYSTEMS))),
+        "measure": draw(MEASURE),
+        "metrics": draw(st.one_of(st.none(), st.just(["ROUGE-2"]), st.just(["ROUGE-9"]))),
+        "samples": draw(sometimes(st.integers(1, 300))),
+        "seed": draw(sometimes(st.integers(0, 2**62))),
+        "confidence": draw(sometimes(st.floats(50, 99.9))),
+    }
+    return lambda: no_conclusion_from_noise(compare(report, **chosen), 0.05), False
+
+
+# Judgment files: CSV or JSONL rows with numbers as files hold them, good and bad.
+CELL = st.one_of(
+    st.floats(0, 5).map(repr),
+    st.sampled_from(["1_0", "nan", "inf", "1e308", "-1e308", "1" * 400, "0x10", " 2 ", "", "\ufeff3", "3,5"]),
+    st.text(max_size=5),
+)
+JUDGMENT_ROW = st.tuples(st.sampled_from(["1", "2", "3", "4"]), st.sampled_from(ODD_SYSTEMS[:4]), CELL, CELL)
+
+
+def _judgment_file(rows: list[tuple[str, str, str, str]], jsonl: bool, extra: str) -> str:
+    if jsonl:
+        lines = ['{{"item": "{}", "system": "{}", "resp": {}, "coh": {}}}'.format(*row) for row in rows]
+    else:
+        lines = ["item,system,resp,coh"] + [",".join(row) for row in rows]
+    return "\n".join(lines) + extra
+
+
+@st.composite
+def judgment_text(draw: st.DrawFn) -> tuple[str, str]:
+    jsonl = draw(st.booleans())
+    full = [
+        (i, s, f"{(ord(s[0]) * 7 + int(i)) % 5}.{i}", f"{int(i) % 3}") for i in "123" for s in ODD_SYSTEMS[:4]
+    ]
+    rows = draw(st.one_of(st.just(full), st.lists(JUDGMENT_ROW, max_size=8)))
+    extra = draw(st.sampled_from(["\n", "", "\n" + "[" * 50_000 + "\n", "\n1," + "x" * 140_000 + "\n"]))
+    return ("j.jsonl" if jsonl else "j.csv"), _judgment_file(rows, jsonl, extra)
+
+
+def call_judgments(draw: st.DrawFn, where: Path) -> Planned:
+    from rouge155py.stats import correlate, read_judgments
+    from rouge155py.stats.correlation import report_variants
+
+    name, text = draw(judgment_text())
+    report = draw(REPORTS)
+    path = where / name
+    path.write_text(text, "utf-8", "surrogatepass")
+    levels = draw(st.one_of(st.none(), st.just(["system"]), st.just(["summary", "global"]), st.just(["x"])))
+
+    def run() -> Any:
+        judgments = read_judgments(path)
+        return correlate(report_variants(report), judgments, levels=levels)
+
+    return run, False
+
+
+def call_tables(draw: st.DrawFn, where: Path) -> Planned:
+    from rouge155py.stats import compare
+    from rouge155py.stats.tables import comparisons_table, systems_table
+
+    report = draw(REPORTS)
+    fmt = draw(sometimes(st.sampled_from(["markdown", "latex", "text", "csv"])))
+    measure = draw(MEASURE)
+    with_comparisons = draw(st.booleans())
+
+    def run() -> Any:
+        table = (
+            comparisons_table(compare(report, samples=50), fmt)
+            if with_comparisons
+            else systems_table(report, fmt, measure)
+        )
+        table.encode("utf-8")  # a lone surrogate must have been escaped
+        return table
+
+    return run, False
+
+
+def call_plots(draw: st.DrawFn, where: Path) -> Planned:
+    from rouge155py.stats import read_judgments
+    from rouge155py.stats.plots import plot_scatter, plot_systems
+
+    report = draw(REPORTS)
+    target = where / draw(st.sampled_from(["p.png", "p.svg", "p.pdf", "no/such/p.png"]))
+    measure = draw(MEASURE)
+    scatter = draw(st.booleans())
+    name, text = draw(judgment_text())
+    path = where / name
+    path.write_text(text, "utf-8", "surrogatepass")
+
+    def run() -> Any:
+        if scatter:
+            return plot_scatter(report, read_judgments(path), target, measure)
+        return plot_systems(report, target, measure)
+
+    return run, False
+
+
+# Paraphrase tables: good lines, lines that are not pairs, a phrase matching every word.
+TABLE_LINE = st.one_of(
+    st.tuples(st.sampled_from(WORDS), st.sampled_from(WORDS)).map(lambda p: f"{p[0]}\t{p[1]}"),
+    st.tuples(SENTENCE, SENTENCE).map(lambda p: f"{p[0]}\t{p[1]}"),
+    st.sampled_from(["", "a", "a\tb\tc", "\t", "a b\t", "x" * 3000 + "\tcat", "cat\tcat"]),
+    st.text(max_size=10),
+)
+
+
+def call_paraeval(draw: st.DrawFn, where: Path) -> Planned:
+    lines = draw(st.lists(TABLE_LINE, max_size=6))
+    table = where / draw(st.sampled_from(["t.tsv", "t.tsv.gz"]))
+    data = "\n".join(lines).encode("utf-8", "surrogatepass")
+    if table.suffix == ".gz":
+        data = gzip.compress(data, mtime=0) if draw(st.booleans()) else data[: len(data) // 2] + b"\x1f\x8b"
+    table.write_bytes(data)
+    predictions, references = draw(texts())
+    variants = draw(sometimes(st.sampled_from(["1", "2", "3", "123"])))
+    refused = refused_texts(predictions, references) or not (isinstance(variants, str) and variants.isdigit())
+
+    def run() -> Any:
+        return score(predictions, references, max_ngram=1, resamples=10, paraphrases=table,
+                     paraeval_variants=variants)  # fmt: skip
+
+    return run, refused and not isinstance(variants, str)
+
+
+def call_pivot(draw: st.DrawFn, where: Path) -> Planned:
+    from rouge155py.paraphrases import pivot
+
+    moses = st.tuples(
+        st.sampled_from(WORDS), st.sampled_from(["f1", "f2"]), st.lists(SCORE.map(str), max_size=4)
+    )
+    lines = draw(
+        st.lists(
+            st.one_of(moses.map(lambda m: f"{m[0]} ||| {m[1]} ||| {' '.join(m[2])}"), st.text(max_size=8))
+        )
+    )
+    threshold = draw(sometimes(st.floats(0, 1)))
+    return lambda: pivot(iter(line.encode("utf-8", "surrogatepass") for line in lines), threshold), False
+
+
 TARGETS: dict[str, Callable[[st.DrawFn, Path], Planned]] = {
     "score": call_score,
     "Rouge": call_rouge,
@@ -526,6 +768,13 @@ TARGETS: dict[str, Callable[[st.DrawFn, Path], Planned]] = {
     "Rouge155": call_rouge155,
     "batches": call_batches,
     "score_on_cluster": call_dask,
+    "stats.compare_items": call_compare_items,
+    "stats.compare": call_compare,
+    "stats.judgments": call_judgments,
+    "stats.tables": call_tables,
+    "stats.plots": call_plots,
+    "paraeval": call_paraeval,
+    "paraphrases.pivot": call_pivot,
 }
 
 
@@ -547,6 +796,7 @@ def outcome(error: BaseException, target: str, refused: bool) -> str | None:
     return type(error).__name__
 
 
+@pytest.mark.filterwarnings("error::RuntimeWarning")  # numpy overflow, figures left open
 def test_every_api_call_ends_in_a_result_or_a_documented_error(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
