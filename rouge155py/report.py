@@ -43,7 +43,6 @@ from ._version import __version__
 from .errors import UsageError
 from .results import MetricResult, eval_id_of
 from .scoring import fmt5
-from .writing import escape_surrogates, escape_unencodable, escaped_strings, spreadsheet_safe
 
 if TYPE_CHECKING:
     from .options import Options
@@ -308,7 +307,11 @@ def format_legacy(report: Report) -> str:
         lines.extend(report.traces[-1])
     text = "".join(perl_printed(line) + "\n" for line in lines)
     # An ID from JSON may hold a lone surrogate, which no encoding writes: shown as \uDXXX.
-    return text if text.isascii() else escape_unencodable(text)
+    if text.isascii():
+        return text
+    from .writing import escape_unencodable  # the writers' module: imported by runs that write
+
+    return escape_unencodable(text)
 
 
 def json_document(report: Report) -> dict[str, Any]:
@@ -414,6 +417,8 @@ def _csv_value(column: str, value: Optional[Union[int, float, str]]) -> str:
     if value is None:
         return ""
     if isinstance(value, str):  # an ID, a label: never a formula
+        from .writing import spreadsheet_safe
+
         return spreadsheet_safe(value)
     if column.startswith(_SCORES):
         return fmt5(value).lstrip()  # Inf, NaN unpadded
@@ -424,6 +429,8 @@ def format_csv(report: Report) -> str:
     """The per-instance and average rows as CSV."""
     import csv
     import io
+
+    from .writing import escape_surrogates
 
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
@@ -436,6 +443,8 @@ def format_csv(report: Report) -> str:
 def format_json(report: Report) -> str:
     """The JSON document, indented, with a final newline."""
     import json
+
+    from .writing import escaped_strings
 
     document = json_document(report)
     text = json.dumps(document, indent=2, allow_nan=False)
