@@ -8,6 +8,10 @@ import re
 from pathlib import Path
 from typing import Any, Optional
 
+from click.testing import CliRunner, Result
+
+from rouge155py.cli import main
+
 from . import fuzz
 from .catalogue import PERL, Case, Directory, Fifo, Partial, Refused, Symlink
 from .fuzz import DATA, REPO
@@ -24,10 +28,24 @@ __all__ = [
     "build",
     "check",
     "fuzz",
+    "invoke",
     "perl_args",
     "port_args",
     "run_port",
 ]
+
+
+def invoke(*args: str) -> Result:
+    """The command line run in this process by click's runner, stderr apart; an exception other
+    than the command's exit fails the test."""
+    try:
+        runner = CliRunner(mix_stderr=False)  # type: ignore[call-arg]  # click < 8.2
+    except TypeError:
+        runner = CliRunner()
+    result = runner.invoke(main, list(args))
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise AssertionError(f"unexpected exception: {result.exception!r}") from result.exception
+    return result
 
 
 def build(case: Case, root: Path) -> None:

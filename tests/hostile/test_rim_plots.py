@@ -18,14 +18,13 @@ from pathlib import Path
 from typing import Any, Callable
 
 import pytest
-from click.testing import CliRunner, Result
+from click.testing import Result
 
 from rouge155py import UsageError, score
-from rouge155py.cli import main
 from rouge155py.errors import OutputError
 from rouge155py.stats.judgments import Judgments
 
-from .support import DATA, REPO
+from .support import DATA, REPO, invoke
 
 matplotlib = pytest.importorskip("matplotlib")
 plots = pytest.importorskip("rouge155py.stats.plots")
@@ -33,17 +32,6 @@ plots = pytest.importorskip("rouge155py.stats.plots")
 CONFIG = str(REPO / "examples" / "duc-mini" / "rouge-config.xml")
 RUN = ["-e", DATA, "-a", "-n", "2", "-r", "50", CONFIG]
 TIMEOUT = 60.0
-
-
-def invoke(*args: str) -> Result:
-    try:
-        runner = CliRunner(mix_stderr=False)  # type: ignore[call-arg]  # click < 8.2
-    except TypeError:
-        runner = CliRunner()
-    result = runner.invoke(main, list(args))
-    if result.exception is not None and not isinstance(result.exception, SystemExit):
-        raise AssertionError(f"unexpected exception: {result.exception!r}") from result.exception
-    return result
 
 
 def stderr_lines(result: Any) -> list[str]:

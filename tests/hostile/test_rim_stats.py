@@ -13,31 +13,21 @@ from typing import Any
 
 import numpy as np
 import pytest
-from click.testing import CliRunner, Result
+from click.testing import Result
 
 from rouge155py import ComputeError, ConfigError, UsageError, evaluate_args
-from rouge155py.cli import main
 from rouge155py.errors import LimitError
 from rouge155py.stats import judgments as judgments_module
 from rouge155py.stats.correlation import CorrelateSettings, correlate, pearson, report_variants
 from rouge155py.stats.judgments import Judgments, read_judgments
 from rouge155py.stats.significance import TESTS, CompareSettings, compare_items
 
+from .support import invoke
+
 REPO = Path(__file__).resolve().parent.parent.parent
 CONFIG = str(REPO / "examples" / "duc-mini" / "rouge-config.xml")
 BASE = ["-e", str(REPO / "data"), "-a", "-r", "50"]
 EVALS = [f"D{e:02d}" for e in range(1, 11)]
-
-
-def invoke(*args: str) -> Result:
-    try:
-        runner = CliRunner(mix_stderr=False)  # type: ignore[call-arg]  # click < 8.2
-    except TypeError:
-        runner = CliRunner()
-    result = runner.invoke(main, list(args))
-    if result.exception is not None and not isinstance(result.exception, SystemExit):
-        raise AssertionError(f"unexpected exception: {result.exception!r}") from result.exception
-    return result
 
 
 def assert_error(result: Result, code: int, pattern: str) -> None:
