@@ -31,7 +31,6 @@ from collections import deque
 from collections.abc import Sequence as SequenceABC
 from dataclasses import dataclass
 from functools import lru_cache, reduce
-from types import ModuleType
 from typing import (
     TYPE_CHECKING,
     Any,
@@ -51,6 +50,8 @@ from .results import Summary
 
 if TYPE_CHECKING:
     import numpy as np
+
+    from ._kernel import Kernel
 
 __all__ = [
     "STREAMING",
@@ -226,7 +227,8 @@ def means_together(
     calls (threads may: the kernel lets the GIL go). None without the kernel, or above the
     kernel's 32 tables."""
     width = 3 * len(tables)
-    if accel is None or not tables or len(tables) > 32:
+    kernel = accel
+    if kernel is None or not tables or len(tables) > 32:
         return None
     n = len(tables[0]) // 3
     rows = tuple(tables)
@@ -237,7 +239,7 @@ def means_together(
     def job(first: int) -> Callable[[], None]:
         count = min(share, resamples - first)
         part = view[first * width : (first + count) * width]
-        return lambda: accel.bootstrap_sums(rows, count, part, float(n), first, 1, order)  # type: ignore[union-attr]
+        return lambda: kernel.bootstrap_sums(rows, count, part, float(n), first, 1, order)
 
     if n:
         (run or _run_all)([job(first) for first in range(0, resamples, share)])
@@ -316,7 +318,7 @@ class _Source:
     """The resample values of one instance table, made again for any resamples asked for."""
 
     def __init__(
-        self, rows: Sequence[Sequence[float]], counting: int, alpha: float, kernel: Optional[ModuleType]
+        self, rows: Sequence[Sequence[float]], counting: int, alpha: float, kernel: Optional[Kernel]
     ):
         self.n = len(rows)
         self.mean = counting != 1
@@ -472,7 +474,7 @@ class _Ops:
     it, numpy arrays.
     """
 
-    def __init__(self, kernel: Optional[ModuleType]):
+    def __init__(self, kernel: Optional[Kernel]):
         self.kernel = kernel
 
     def select(self, values: Any, w: _Window) -> Any:

@@ -26,6 +26,8 @@ from .ngram import NGram
 from .skipbigram import SkipBigram
 
 if TYPE_CHECKING:
+    from typing_extensions import CapsuleType
+
     from ..config import Eval
     from ..readers import Document
 
@@ -57,7 +59,7 @@ class KernelRows:
 
     def __init__(
         self,
-        state: object,
+        state: CapsuleType,
         metrics: list[tuple[int, int, int, bool, float]],
         text: Any,
         scoring: Any,
@@ -171,7 +173,8 @@ class KernelRows:
 
     def _score(self, texts: list[str], peer_docs: array, starts: array, model_docs: array) -> Optional[array]:
         """The kernel's rows of pairs of texts, or None where it met what the general path must score."""
-        found, failed = accel.score_pairs(  # type: ignore[union-attr]
+        assert accel is not None  # made only where the kernel is in use (kernel_state)
+        found, failed = accel.score_pairs(
             self._state,
             texts,
             self._stem,
@@ -293,7 +296,7 @@ def kernel_applies(text: Any, scoring: Any, plan: list[Metric], columns: bool = 
     )
 
 
-def kernel_state(text: Any, scoring: Any, stage: Any) -> Optional[object]:
+def kernel_state(text: Any, scoring: Any, stage: Any) -> Optional[CapsuleType]:
     """The kernel's state of a text stage, or None where the general path must take every chunk
     (see :func:`kernel_applies`; any metrics will do here, the plan is checked per chunk)."""
     make = getattr(stage, "kernel_state", None)

@@ -38,6 +38,7 @@ def peer_counts(
     peer: array, models: Sequence[array], n: int, distance: Optional[float], unigrams: bool
 ) -> list[ModelCounts]:
     """Counts of n-grams (n > 0) or of skip-bigrams within ``distance`` (n = 0), per model."""
+    assert accel is not None  # asked for where the kernel is available (see available())
     if n:
         found = accel.unit_hits(peer, models, 0, n, 0, False)
     else:
