@@ -361,11 +361,11 @@ class _Source:
 
 
 class Streamed(SequenceABC):  # type: ignore[type-arg]
-    """Three columns of ``count`` resample values that are not held: each read makes them again."""
+    """Three columns of ``resamples`` values that are not held: each read makes them again."""
 
-    def __init__(self, source: _Source, count: int, streaming: Streaming):
+    def __init__(self, source: _Source, resamples: int, streaming: Streaming):
         self.source = source
-        self.count = count
+        self.resamples = resamples
         self.streaming = streaming
 
     def __len__(self) -> int:
@@ -385,8 +385,8 @@ class Streamed(SequenceABC):  # type: ignore[type-arg]
         need = [j == k for j in range(3)]
         size = self.source.block_size(max(1, self.streaming.block))
         parts = [
-            self.source.values(first, min(size, self.count - first), need=need)[k]
-            for first in range(0, self.count, size)
+            self.source.values(first, min(size, self.resamples - first), need=need)[k]
+            for first in range(0, self.resamples, size)
         ]
         if self.source.kernel is not None:
             column = array("d")
@@ -409,7 +409,7 @@ def summarize(values: Columns, confidence: float, resamples: float) -> Summary:
     ``resamples`` is ``-r`` as given: the Perl draws ceil(r) resamples but puts
     r itself into the interval formula. Ranks past either end read 0.
     """
-    count = values.count if isinstance(values, Streamed) else len(values[0])
+    count = values.resamples if isinstance(values, Streamed) else len(values[0])
     if count <= 0:
         raise ComputeError("the number of resamples (-r) must be positive (division by zero)")
     delta = resamples * ((100 - confidence) / 2.0) / 100.0
@@ -741,7 +741,7 @@ def _sample(
 
 def _walk(values: Streamed, ranks: Sequence[int]) -> list[tuple[float, Callable[[int], float]]]:
     """For each column: the sum of its values in ascending order and a reader of the given ranks."""
-    source, count, streaming = values.source, values.count, values.streaming
+    source, count, streaming = values.source, values.resamples, values.streaming
     budget = max(1, streaming.budget)
     ops = _Ops(source.kernel)
     wanted = sorted({i for i in ranks if 0 <= i < count})
