@@ -132,7 +132,10 @@ def drand48_indices(n: int, resamples: int, first: int = 0) -> np.ndarray:
     return out
 
 
-Columns = Sequence[Sequence[float]]  # R, P, F (or M, P, H): r values each
+#: A column's values as they are sorted and read: doubles in an array, without the kernel in numpy's.
+Values = Union[array, "np.ndarray"]
+#: R, P, F (or M, P, H): r values each; without the kernel, a numpy array (3 × r) or its rows.
+Columns = Union[Sequence[Sequence[float]], "np.ndarray"]
 
 
 def _numpy_sums(rows: np.ndarray, resamples: int) -> np.ndarray:
@@ -160,7 +163,7 @@ def _drawn_sums(rows: np.ndarray, draws: Iterable[np.ndarray], count: int) -> np
     return sums
 
 
-class FlatRows(SequenceABC):  # type: ignore[type-arg]
+class FlatRows(SequenceABC):
     """Rows of three floats held as one array of 3 × N values (no tuple per row)."""
 
     def __init__(self, flat: array) -> None:
@@ -262,10 +265,8 @@ def _scores(
         precision = [hit / peer if peer > 0 else 0.0 for peer, hit in zip(peers, hits)]
     if need[2]:
         beta = 1 - alpha
-        f = [
-            p * r / d if (d := beta * p + alpha * r) > 0 else 0.0
-            for p, r in zip(precision, recall)  # type: ignore[arg-type]
-        ]
+        assert precision is not None and recall is not None  # made above for need[2]
+        f = [p * r / d if (d := beta * p + alpha * r) > 0 else 0.0 for p, r in zip(precision, recall)]
     return [recall if need[0] else None, precision if need[1] else None, f]
 
 
@@ -281,6 +282,7 @@ def _numpy_scores(sums: np.ndarray, alpha: float, need: Sequence[bool]) -> list[
         if need[1] or need[2]:
             precision = np.where(peers > 0, hits / peers, 0.0)
         if need[2]:
+            assert precision is not None and recall is not None  # made above for need[2]
             denominator = (1 - alpha) * precision + alpha * recall
             f = np.where(denominator > 0, precision * recall / denominator, 0.0)
     return [recall if need[0] else None, precision if need[1] else None, f]
@@ -360,7 +362,7 @@ class _Source:
         return _scores(out[0::3], out[1::3], out[2::3], self.alpha, need)
 
 
-class Streamed(SequenceABC):  # type: ignore[type-arg]
+class Streamed(SequenceABC):
     """Three columns of ``resamples`` values that are not held: each read makes them again."""
 
     def __init__(self, source: _Source, resamples: int, streaming: Streaming):
@@ -428,7 +430,7 @@ def summarize(values: Columns, confidence: float, resamples: float) -> Summary:
     return Summary(tuple(averages), tuple(lowers), tuple(uppers))  # type: ignore[arg-type]
 
 
-def _reader(ranked: Sequence[float]) -> Callable[[int], float]:
+def _reader(ranked: Values) -> Callable[[int], float]:
     """The value ranked i; 0 past either end."""
 
     def at(i: int) -> float:
@@ -444,9 +446,9 @@ def _ranked(values: Sequence[float]) -> tuple[float, Callable[[int], float]]:
         return accel.sort_and_sum(ranked), _reader(ranked)
     import numpy as np
 
-    ranked = np.sort(np.asarray(values, dtype=np.float64), kind="stable")
+    ascending = np.sort(np.asarray(values, dtype=np.float64), kind="stable")
     # cumsum adds strictly left to right: the Perl's order of additions.
-    return float(np.cumsum(ranked)[-1]), _reader(ranked)
+    return float(np.cumsum(ascending)[-1]), _reader(ascending)
 
 
 # ---------------------------------------------------------------------------
@@ -515,7 +517,7 @@ class _Ops:
         else:
             held.fromlist(inside)
 
-    def sort(self, held: Any) -> Sequence[float]:
+    def sort(self, held: Any) -> Values:
         """The kept values ascending (NaN last), sorted as the in-memory path sorts."""
         if self.kernel is None:
             import numpy as np
@@ -527,7 +529,7 @@ class _Ops:
         self.kernel.sort_and_sum(held)
         return held
 
-    def add(self, total: Optional[float], ranked: Sequence[float]) -> float:
+    def add(self, total: Optional[float], ranked: Values) -> float:
         """total + ranked[0] + ranked[1] + ..., left to right (total None: ranked[0] + ranked[1] + ...)."""
         if self.kernel is None:
             import numpy as np
@@ -540,7 +542,7 @@ class _Ops:
         return reduce(operator.add, ranked, 0.0 if total is None else total)
 
 
-def _plan(ranked: Sequence[float], scale: float, outer: _Window, budget: int) -> list[_Window]:
+def _plan(ranked: Values, scale: float, outer: _Window, budget: int) -> list[_Window]:
     """Windows covering ``outer`` in ascending order, from an ascending sample of its values.
 
     Each sample value stands for ``scale`` values. A window stands for at most
@@ -548,7 +550,7 @@ def _plan(ranked: Sequence[float], scale: float, outer: _Window, budget: int) ->
     value standing for more than an eighth of a share is a point window of its own.
     """
     if not isinstance(ranked, (list, array)):
-        ranked = ranked.tolist()  # type: ignore[attr-defined]
+        ranked = ranked.tolist()
     m = len(ranked)
     most = _FILL * budget / scale  # sample values a window may stand for
     share = m / max(1, math.ceil(m / most))
@@ -595,7 +597,7 @@ class _Column:
                 self.found[i] = float(at(i - self.rank))
         self.rank += count
 
-    def add(self, ranked: Sequence[float]) -> None:
+    def add(self, ranked: Values) -> None:
         """Add ascending values to the sum, left to right."""
         if len(ranked):
             self._note(len(ranked), ranked.__getitem__)
@@ -713,7 +715,7 @@ class _Pass:
             column.ahead.extendleft(reversed(windows))
 
 
-def _split(w: _Window, ranked: Sequence[float], seen: int, budget: int, sample: int) -> list[_Window]:
+def _split(w: _Window, ranked: Values, seen: int, budget: int, sample: int) -> list[_Window]:
     """Windows covering w, which holds seen values, by an ascending sample of them (ranked)."""
     if not len(ranked):
         return [w._replace(estimate=float(seen))]
@@ -722,9 +724,7 @@ def _split(w: _Window, ranked: Sequence[float], seen: int, budget: int, sample: 
     return _plan(picked, seen / len(picked), w, budget)
 
 
-def _sample(
-    source: _Source, count: int, streaming: Streaming, ops: _Ops
-) -> tuple[list[Sequence[float]], int]:
+def _sample(source: _Source, count: int, streaming: Streaming, ops: _Ops) -> tuple[list[Values], int]:
     """Each column's values at resamples 0, step, 2 step, ... (about ``streaming.sample``), ascending, no NaN.
 
     Each of them stands for count / drawn values, where drawn (the second part) counts the NaNs too.
