@@ -246,7 +246,7 @@ def rs_text_rows(
     kinds = []
     for metric in plan:
         if type(metric) is NGram:
-            kinds.append((0, metric.n))  # type: ignore[attr-defined]
+            kinds.append((0, metric.n))
         elif type(metric) is Lcs:
             kinds.append((2, 0))  # rougeLsum: a summary's lines are its sentences
         else:
@@ -254,7 +254,9 @@ def rs_text_rows(
     from ..text.rouge_score import file_text_read  # imported by the runs of this dialect
 
     texts = [file_text_read(t) for t in models]
-    targets, predictions, first = [], [], []  # per item of each peer, its first pair
+    targets: list[str] = []
+    predictions: list[str] = []
+    first: list[int] = []  # per item of each peer, its first pair
     for held in peer_texts:
         for k, prediction in enumerate(held):
             first.append(len(targets))

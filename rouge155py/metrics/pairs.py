@@ -169,10 +169,11 @@ class UnitMetric(Metric):
 
         from .units import UnitTable, ngram_units, skip_bigram_units
 
+        # units' functions read any sequences of ids (np.concatenate joins them); they say ndarray.
         if self.n:
-            codes, owner = ngram_units(files, self.n)
+            codes, owner = ngram_units(files, self.n)  # type: ignore[arg-type]
         else:
-            codes, owner = skip_bigram_units(files, self.distance or 0, self.unigrams)
+            codes, owner = skip_bigram_units(files, self.distance or 0, self.unigrams)  # type: ignore[arg-type]
         table = UnitTable(codes, owner, len(files))
         del codes, owner
         pair_array = np.array(pair_list, dtype=np.int64).reshape(-1, 2)
