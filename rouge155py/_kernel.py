@@ -10,8 +10,110 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-from types import ModuleType
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
+    from typing import Literal, Protocol, TypeVar, Union, overload
+
+    from _typeshed import ReadableBuffer, WriteableBuffer
+    from typing_extensions import CapsuleType
+
+    _Score = TypeVar("_Score", bound=tuple[float, float, float])
+
+    class Kernel(Protocol):
+        """The ``_accel`` module as its callers see it (its functions: ``_accel.pyi``)."""
+
+        def union_lcs(
+            self,
+            model: ReadableBuffer,
+            model_offsets: ReadableBuffer,
+            model_budget: ReadableBuffer,
+            peer: ReadableBuffer,
+            peer_offsets: ReadableBuffer,
+            peer_budget: ReadableBuffer,
+            weights: Optional[ReadableBuffer],
+            /,
+        ) -> tuple[float, float]: ...
+
+        def budget(self, unigrams: ReadableBuffer, /) -> bytes: ...
+
+        def bootstrap_sums(
+            self,
+            rows: Union[ReadableBuffer, tuple[ReadableBuffer, ...]],
+            resamples: int,
+            out: WriteableBuffer,
+            divisor: float = 0.0,
+            first: int = 0,
+            step: int = 1,
+            order: Optional[ReadableBuffer] = None,
+            /,
+        ) -> None: ...
+
+        def sort_and_sum(self, values: WriteableBuffer, /) -> float: ...
+
+        def unit_hits(
+            self,
+            peer: ReadableBuffer,
+            models: Sequence[ReadableBuffer],
+            mode: int,
+            n: int,
+            reach: int,
+            unigrams: bool,
+            /,
+        ) -> tuple[tuple[int, int, int], ...]: ...
+
+        def encode(self, texts: list[str], table: dict[str, int], drop: bool, /) -> tuple[bytes, bytes]: ...
+
+        def text_state(self, stopwords: Iterable[str], exceptions: dict[str, str], /) -> CapsuleType: ...
+
+        def score_pairs(
+            self,
+            state: CapsuleType,
+            texts: list[str],
+            stem: bool,
+            drop: bool,
+            peers: ReadableBuffer,
+            model_starts: ReadableBuffer,
+            models: ReadableBuffer,
+            metrics: Sequence[tuple[int, int, int, bool, float]],
+            alpha: float,
+            best_model: bool,
+            max_cells: int,
+            /,
+        ) -> tuple[bytes, int]: ...
+
+        def rs_score_pairs(
+            self,
+            targets: Sequence[str],
+            predictions: Sequence[str],
+            stem: bool,
+            metrics: Sequence[tuple[int, int]],
+            names: Sequence[str],
+            score_type: type[_Score],
+            max_cells: int,
+            /,
+        ) -> Optional[list[dict[str, _Score]]]: ...
+
+        def plain_texts(self, texts: list[str], longest: int, /) -> bool: ...
+
+        def porter_stem(self, word: str, /) -> Optional[str]: ...
+
+        def rs_stem(self, word: str, /) -> Optional[str]: ...
+
+        @overload
+        def rs_encode(
+            self, texts: list[str], stem: bool, lines: bool, words: Literal[True], /
+        ) -> tuple[bytes, bytes, bytes, list[str]]: ...
+        @overload
+        def rs_encode(
+            self, texts: list[str], stem: bool, lines: bool, words: Literal[False], /
+        ) -> tuple[bytes, bytes, bytes, None]: ...
+        @overload
+        def rs_encode(
+            self, texts: list[str], stem: bool, lines: bool, words: bool, /
+        ) -> tuple[bytes, bytes, bytes, Optional[list[str]]]: ...
+
 
 __all__ = ["KERNEL_MISSING", "accel", "kernel_available", "notice_missing_kernel"]
 
@@ -22,11 +124,13 @@ KERNEL_MISSING = (
     "(gcc) and reinstall (README: Install)"
 )
 
-accel: Optional[ModuleType]
+accel: Optional[Kernel]
 try:
-    import rouge155py._accel as accel  # the module itself, not a name of the package
+    import rouge155py._accel as _built  # the module itself, not a name of the package
 except ImportError:  # no C compiler at install time
     accel = None
+else:
+    accel = _built
 _missing = accel is None  # not built; switched off below on purpose is not missing
 _noticed = False
 if os.environ.get("ROUGE155PY_NO_KERNEL"):

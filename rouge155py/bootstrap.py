@@ -31,7 +31,6 @@ from collections import deque
 from collections.abc import Sequence as SequenceABC
 from dataclasses import dataclass
 from functools import lru_cache, reduce
-from types import ModuleType
 from typing import (
     TYPE_CHECKING,
     Any,
@@ -51,6 +50,8 @@ from .results import Summary
 
 if TYPE_CHECKING:
     import numpy as np
+
+    from ._kernel import Kernel
 
 __all__ = [
     "STREAMING",
@@ -131,7 +132,10 @@ def drand48_indices(n: int, resamples: int, first: int = 0) -> np.ndarray:
     return out
 
 
-Columns = Sequence[Sequence[float]]  # R, P, F (or M, P, H): r values each
+#: A column's values as they are sorted and read: doubles in an array, without the kernel in numpy's.
+Values = Union[array, "np.ndarray"]
+#: R, P, F (or M, P, H): r values each; without the kernel, a numpy array (3 × r) or its rows.
+Columns = Union[Sequence[Sequence[float]], "np.ndarray"]
 
 
 def _numpy_sums(rows: np.ndarray, resamples: int) -> np.ndarray:
@@ -159,7 +163,7 @@ def _drawn_sums(rows: np.ndarray, draws: Iterable[np.ndarray], count: int) -> np
     return sums
 
 
-class FlatRows(SequenceABC):  # type: ignore[type-arg]
+class FlatRows(SequenceABC):
     """Rows of three floats held as one array of 3 × N values (no tuple per row)."""
 
     def __init__(self, flat: array) -> None:
@@ -226,7 +230,8 @@ def means_together(
     calls (threads may: the kernel lets the GIL go). None without the kernel, or above the
     kernel's 32 tables."""
     width = 3 * len(tables)
-    if accel is None or not tables or len(tables) > 32:
+    kernel = accel
+    if kernel is None or not tables or len(tables) > 32:
         return None
     n = len(tables[0]) // 3
     rows = tuple(tables)
@@ -237,7 +242,7 @@ def means_together(
     def job(first: int) -> Callable[[], None]:
         count = min(share, resamples - first)
         part = view[first * width : (first + count) * width]
-        return lambda: accel.bootstrap_sums(rows, count, part, float(n), first, 1, order)  # type: ignore[union-attr]
+        return lambda: kernel.bootstrap_sums(rows, count, part, float(n), first, 1, order)
 
     if n:
         (run or _run_all)([job(first) for first in range(0, resamples, share)])
@@ -260,10 +265,8 @@ def _scores(
         precision = [hit / peer if peer > 0 else 0.0 for peer, hit in zip(peers, hits)]
     if need[2]:
         beta = 1 - alpha
-        f = [
-            p * r / d if (d := beta * p + alpha * r) > 0 else 0.0
-            for p, r in zip(precision, recall)  # type: ignore[arg-type]
-        ]
+        assert precision is not None and recall is not None  # made above for need[2]
+        f = [p * r / d if (d := beta * p + alpha * r) > 0 else 0.0 for p, r in zip(precision, recall)]
     return [recall if need[0] else None, precision if need[1] else None, f]
 
 
@@ -279,6 +282,7 @@ def _numpy_scores(sums: np.ndarray, alpha: float, need: Sequence[bool]) -> list[
         if need[1] or need[2]:
             precision = np.where(peers > 0, hits / peers, 0.0)
         if need[2]:
+            assert precision is not None and recall is not None  # made above for need[2]
             denominator = (1 - alpha) * precision + alpha * recall
             f = np.where(denominator > 0, precision * recall / denominator, 0.0)
     return [recall if need[0] else None, precision if need[1] else None, f]
@@ -316,7 +320,7 @@ class _Source:
     """The resample values of one instance table, made again for any resamples asked for."""
 
     def __init__(
-        self, rows: Sequence[Sequence[float]], counting: int, alpha: float, kernel: Optional[ModuleType]
+        self, rows: Sequence[Sequence[float]], counting: int, alpha: float, kernel: Optional[Kernel]
     ):
         self.n = len(rows)
         self.mean = counting != 1
@@ -358,12 +362,12 @@ class _Source:
         return _scores(out[0::3], out[1::3], out[2::3], self.alpha, need)
 
 
-class Streamed(SequenceABC):  # type: ignore[type-arg]
-    """Three columns of ``count`` resample values that are not held: each read makes them again."""
+class Streamed(SequenceABC):
+    """Three columns of ``resamples`` values that are not held: each read makes them again."""
 
-    def __init__(self, source: _Source, count: int, streaming: Streaming):
+    def __init__(self, source: _Source, resamples: int, streaming: Streaming):
         self.source = source
-        self.count = count
+        self.resamples = resamples
         self.streaming = streaming
 
     def __len__(self) -> int:
@@ -383,8 +387,8 @@ class Streamed(SequenceABC):  # type: ignore[type-arg]
         need = [j == k for j in range(3)]
         size = self.source.block_size(max(1, self.streaming.block))
         parts = [
-            self.source.values(first, min(size, self.count - first), need=need)[k]
-            for first in range(0, self.count, size)
+            self.source.values(first, min(size, self.resamples - first), need=need)[k]
+            for first in range(0, self.resamples, size)
         ]
         if self.source.kernel is not None:
             column = array("d")
@@ -407,7 +411,7 @@ def summarize(values: Columns, confidence: float, resamples: float) -> Summary:
     ``resamples`` is ``-r`` as given: the Perl draws ceil(r) resamples but puts
     r itself into the interval formula. Ranks past either end read 0.
     """
-    count = values.count if isinstance(values, Streamed) else len(values[0])
+    count = values.resamples if isinstance(values, Streamed) else len(values[0])
     if count <= 0:
         raise ComputeError("the number of resamples (-r) must be positive (division by zero)")
     delta = resamples * ((100 - confidence) / 2.0) / 100.0
@@ -426,7 +430,7 @@ def summarize(values: Columns, confidence: float, resamples: float) -> Summary:
     return Summary(tuple(averages), tuple(lowers), tuple(uppers))  # type: ignore[arg-type]
 
 
-def _reader(ranked: Sequence[float]) -> Callable[[int], float]:
+def _reader(ranked: Values) -> Callable[[int], float]:
     """The value ranked i; 0 past either end."""
 
     def at(i: int) -> float:
@@ -442,9 +446,9 @@ def _ranked(values: Sequence[float]) -> tuple[float, Callable[[int], float]]:
         return accel.sort_and_sum(ranked), _reader(ranked)
     import numpy as np
 
-    ranked = np.sort(np.asarray(values, dtype=np.float64), kind="stable")
+    ascending = np.sort(np.asarray(values, dtype=np.float64), kind="stable")
     # cumsum adds strictly left to right: the Perl's order of additions.
-    return float(np.cumsum(ranked)[-1]), _reader(ranked)
+    return float(np.cumsum(ascending)[-1]), _reader(ascending)
 
 
 # ---------------------------------------------------------------------------
@@ -472,7 +476,7 @@ class _Ops:
     it, numpy arrays.
     """
 
-    def __init__(self, kernel: Optional[ModuleType]):
+    def __init__(self, kernel: Optional[Kernel]):
         self.kernel = kernel
 
     def select(self, values: Any, w: _Window) -> Any:
@@ -513,7 +517,7 @@ class _Ops:
         else:
             held.fromlist(inside)
 
-    def sort(self, held: Any) -> Sequence[float]:
+    def sort(self, held: Any) -> Values:
         """The kept values ascending (NaN last), sorted as the in-memory path sorts."""
         if self.kernel is None:
             import numpy as np
@@ -525,7 +529,7 @@ class _Ops:
         self.kernel.sort_and_sum(held)
         return held
 
-    def add(self, total: Optional[float], ranked: Sequence[float]) -> float:
+    def add(self, total: Optional[float], ranked: Values) -> float:
         """total + ranked[0] + ranked[1] + ..., left to right (total None: ranked[0] + ranked[1] + ...)."""
         if self.kernel is None:
             import numpy as np
@@ -538,7 +542,7 @@ class _Ops:
         return reduce(operator.add, ranked, 0.0 if total is None else total)
 
 
-def _plan(ranked: Sequence[float], scale: float, outer: _Window, budget: int) -> list[_Window]:
+def _plan(ranked: Values, scale: float, outer: _Window, budget: int) -> list[_Window]:
     """Windows covering ``outer`` in ascending order, from an ascending sample of its values.
 
     Each sample value stands for ``scale`` values. A window stands for at most
@@ -546,7 +550,7 @@ def _plan(ranked: Sequence[float], scale: float, outer: _Window, budget: int) ->
     value standing for more than an eighth of a share is a point window of its own.
     """
     if not isinstance(ranked, (list, array)):
-        ranked = ranked.tolist()  # type: ignore[attr-defined]
+        ranked = ranked.tolist()
     m = len(ranked)
     most = _FILL * budget / scale  # sample values a window may stand for
     share = m / max(1, math.ceil(m / most))
@@ -593,7 +597,7 @@ class _Column:
                 self.found[i] = float(at(i - self.rank))
         self.rank += count
 
-    def add(self, ranked: Sequence[float]) -> None:
+    def add(self, ranked: Values) -> None:
         """Add ascending values to the sum, left to right."""
         if len(ranked):
             self._note(len(ranked), ranked.__getitem__)
@@ -711,7 +715,7 @@ class _Pass:
             column.ahead.extendleft(reversed(windows))
 
 
-def _split(w: _Window, ranked: Sequence[float], seen: int, budget: int, sample: int) -> list[_Window]:
+def _split(w: _Window, ranked: Values, seen: int, budget: int, sample: int) -> list[_Window]:
     """Windows covering w, which holds seen values, by an ascending sample of them (ranked)."""
     if not len(ranked):
         return [w._replace(estimate=float(seen))]
@@ -720,9 +724,7 @@ def _split(w: _Window, ranked: Sequence[float], seen: int, budget: int, sample: 
     return _plan(picked, seen / len(picked), w, budget)
 
 
-def _sample(
-    source: _Source, count: int, streaming: Streaming, ops: _Ops
-) -> tuple[list[Sequence[float]], int]:
+def _sample(source: _Source, count: int, streaming: Streaming, ops: _Ops) -> tuple[list[Values], int]:
     """Each column's values at resamples 0, step, 2 step, ... (about ``streaming.sample``), ascending, no NaN.
 
     Each of them stands for count / drawn values, where drawn (the second part) counts the NaNs too.
@@ -739,7 +741,7 @@ def _sample(
 
 def _walk(values: Streamed, ranks: Sequence[int]) -> list[tuple[float, Callable[[int], float]]]:
     """For each column: the sum of its values in ascending order and a reader of the given ranks."""
-    source, count, streaming = values.source, values.count, values.streaming
+    source, count, streaming = values.source, values.resamples, values.streaming
     budget = max(1, streaming.budget)
     ops = _Ops(source.kernel)
     wanted = sorted({i for i in ranks if 0 <= i < count})

@@ -193,7 +193,11 @@ class Scorer:
                 continue
             for i, per_model in zip(members, counts):
                 totals = combine_models(per_model, best)
-                rows[i] = tuple(totals) if o.counting else instance_scores(totals, alpha, power)
+                rows[i] = (
+                    (totals.model_count, totals.peer_count, totals.hit)
+                    if o.counting
+                    else instance_scores(totals, alpha, power)
+                )
         return rows
 
 
@@ -301,7 +305,11 @@ def eval_positions(ids: list[str]) -> list[int]:
         return sorted(positions, key=numbers.__getitem__)
     if not any(leads):
         return list(positions)
-    return sorted(positions, key=functools.cmp_to_key(lambda a, b: _by_eval_id(ids[a], ids[b])))
+
+    def by_id(a: int, b: int) -> int:
+        return _by_eval_id(ids[a], ids[b])
+
+    return sorted(positions, key=functools.cmp_to_key(by_id))
 
 
 def _perl_int(value: Union[int, float]) -> Union[int, float]:
@@ -322,7 +330,7 @@ def table_summary(
     ids = table.ids
     rows = rows_at(table.values, _by_id(ids) if order is None else order)
     if scoring.counting == 2:
-        sums = [0, 0, 0]
+        sums: list[Union[int, float]] = [0, 0, 0]
         for k in range(len(ids)):
             row = row_at(rows, k)
             for j in range(3):
@@ -347,7 +355,7 @@ def table_summaries(
     if threads is not None:
         parts = threads._max_workers
 
-        def run(jobs: Iterable[Callable[[], None]]) -> None:  # type: ignore[misc]
+        def run(jobs: Iterable[Callable[[], None]]) -> None:
             for future in [threads.submit(job) for job in jobs]:
                 future.result()
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 import math
 import os
 from collections import deque
-from typing import Any, Optional, Union
+from typing import TYPE_CHECKING, Any, Optional, Union
 
 from .batches import CHUNK_EVALS, EvalItem, ScoredBatch, score_batch, score_in_chunks, summaries_here
 from .config import Eval, EvalConfig, XmlEval, XmlEvalStream
@@ -38,6 +38,9 @@ from .progress import ProgressFn
 from .readers.document import Document, SummaryFile
 from .results import Counts, Summary
 from .workers import Workers, WorkerStopped, max_workers
+
+if TYPE_CHECKING:
+    from .evaluation import Evals
 
 __all__ = ["WorkerRun"]
 
@@ -63,7 +66,7 @@ def _unpacked(packed: Packed) -> Eval:
 
 
 def _document(value: Any) -> Document:
-    return SummaryFile(*value) if type(value) is tuple else value  # type: ignore[no-any-return]
+    return SummaryFile(*value) if type(value) is tuple else value
 
 
 def _score(job: tuple[Options, list[tuple[int, Packed]]]) -> ScoredBatch:
@@ -293,8 +296,9 @@ class WorkerRun:
         if self._pool is not None:
             self._pool.close()
 
-    def score(self, evals: _Evals, options: Options, progress: Optional[ProgressFn]) -> list[ScoredBatch]:
+    def score(self, evals: Evals, options: Options, progress: Optional[ProgressFn]) -> list[ScoredBatch]:
         """Step 1 on every eval, by the workers and this process; the batches in any order."""
+        assert isinstance(evals, _Evals)  # what open() made
         if self.alone:
             return score_in_chunks(evals.whole().evals, options, progress, CHUNK_EVALS, owned=False)
         assert self._pool is not None

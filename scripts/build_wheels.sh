@@ -29,7 +29,12 @@ python3 - "$wheel" <<'EOF'
 import sys, zipfile
 names = set(zipfile.ZipFile(sys.argv[1]).namelist())
 kernel = [n for n in names if n.startswith("rouge155py/_accel") and n.endswith(".so")]
-needed = {"rouge155py/py.typed", "rouge155py/data/smart_common_words.txt", "rouge155py/cli.py"}
+needed = {
+    "rouge155py/py.typed",
+    "rouge155py/_accel.pyi",
+    "rouge155py/data/smart_common_words.txt",
+    "rouge155py/cli.py",
+}
 missing = sorted(needed - names) + ([] if kernel else ["rouge155py/_accel*.so (the C kernel)"])
 if missing:
     sys.exit(f"build_wheels: the wheel lacks {', '.join(missing)}")

@@ -108,11 +108,30 @@ def test_mypy_sees_the_keywords(tmp_path: Path) -> None:
 
 
 def test_py_typed_is_shipped() -> None:
+    """py.typed, and beside it the C kernel's annotations (_accel.pyi), go in the wheel (package
+    data) and the sdist."""
     package = Path(rouge155py.__file__).parent
-    assert (package / "py.typed").is_file()
+    assert (package / "py.typed").is_file() and (package / "_accel.pyi").is_file()
     setup = configparser.ConfigParser()
     setup.read(REPO / "setup.cfg")
-    assert "py.typed" in setup["options.package_data"]["rouge155py"].split()
+    assert {"py.typed", "_accel.pyi"} <= set(setup["options.package_data"]["rouge155py"].split())
+    assert "rouge155py/*.pyi" in (REPO / "MANIFEST.in").read_text().split()
+
+
+def test_the_kernels_stub_names_its_functions() -> None:
+    """``_accel.pyi`` names every function the built kernel has, and ``_kernel.Kernel`` (what
+    ``_kernel.accel`` is typed as; mypy checks the stub's module against it) names them too."""
+    accel = pytest.importorskip("rouge155py._accel")
+    package = Path(rouge155py.__file__).parent
+    stub = ast.parse((package / "_accel.pyi").read_text())
+    stubbed = {node.name for node in stub.body if isinstance(node, ast.FunctionDef)}
+    assert stubbed == {name for name in dir(accel) if not name.startswith("_")}
+    kernel = next(
+        node
+        for node in ast.walk(ast.parse((package / "_kernel.py").read_text()))
+        if isinstance(node, ast.ClassDef) and node.name == "Kernel"
+    )
+    assert {node.name for node in kernel.body if isinstance(node, ast.FunctionDef)} == stubbed
 
 
 def test_every_lazy_name_is_typed() -> None:

@@ -26,6 +26,8 @@ from .ngram import NGram
 from .skipbigram import SkipBigram
 
 if TYPE_CHECKING:
+    from typing_extensions import CapsuleType
+
     from ..config import Eval
     from ..readers import Document
 
@@ -57,7 +59,7 @@ class KernelRows:
 
     def __init__(
         self,
-        state: object,
+        state: CapsuleType,
         metrics: list[tuple[int, int, int, bool, float]],
         text: Any,
         scoring: Any,
@@ -171,7 +173,8 @@ class KernelRows:
 
     def _score(self, texts: list[str], peer_docs: array, starts: array, model_docs: array) -> Optional[array]:
         """The kernel's rows of pairs of texts, or None where it met what the general path must score."""
-        found, failed = accel.score_pairs(  # type: ignore[union-attr]
+        assert accel is not None  # made only where the kernel is in use (kernel_state)
+        found, failed = accel.score_pairs(
             self._state,
             texts,
             self._stem,
@@ -243,7 +246,7 @@ def rs_text_rows(
     kinds = []
     for metric in plan:
         if type(metric) is NGram:
-            kinds.append((0, metric.n))  # type: ignore[attr-defined]
+            kinds.append((0, metric.n))
         elif type(metric) is Lcs:
             kinds.append((2, 0))  # rougeLsum: a summary's lines are its sentences
         else:
@@ -251,7 +254,9 @@ def rs_text_rows(
     from ..text.rouge_score import file_text_read  # imported by the runs of this dialect
 
     texts = [file_text_read(t) for t in models]
-    targets, predictions, first = [], [], []  # per item of each peer, its first pair
+    targets: list[str] = []
+    predictions: list[str] = []
+    first: list[int] = []  # per item of each peer, its first pair
     for held in peer_texts:
         for k, prediction in enumerate(held):
             first.append(len(targets))
@@ -293,7 +298,7 @@ def kernel_applies(text: Any, scoring: Any, plan: list[Metric], columns: bool = 
     )
 
 
-def kernel_state(text: Any, scoring: Any, stage: Any) -> Optional[object]:
+def kernel_state(text: Any, scoring: Any, stage: Any) -> Optional[CapsuleType]:
     """The kernel's state of a text stage, or None where the general path must take every chunk
     (see :func:`kernel_applies`; any metrics will do here, the plan is checked per chunk)."""
     make = getattr(stage, "kernel_state", None)

@@ -49,6 +49,7 @@ MAX_LCS_CELLS = 2**31
 
 def _budget(unigram_ids: array) -> memoryview:
     """The kernel's clipping budget of a text (distinct ids, then their counts), made once per text."""
+    assert accel is not None  # asked for only where the kernel is in use
     return memoryview(accel.budget(unigram_ids)).cast("i")
 
 
@@ -61,6 +62,11 @@ class LcsText:
     :class:`rouge155py.corpus.Vocabulary`) the kernel scores it, else the
     pure-Python path does. :meth:`from_ids` builds one from a corpus's ids.
     """
+
+    # Set by from_ids alone, whose texts make their sentences and unigrams from them when asked.
+    _ids: array
+    _offsets: array
+    _unigram_ids: array
 
     def __init__(
         self,
@@ -225,7 +231,7 @@ def counted_hits(model: LcsText, peer: LcsText, weight: Optional[float] = None) 
 def _kernel(model: LcsText, peer: LcsText, weight: Optional[float]) -> Optional[tuple[float, float]]:
     """(hit, base) from the C kernel, or None when it is not in use for these texts."""
     m, p = model._packed, peer._packed
-    if m is None or p is None:
+    if m is None or p is None or accel is None:  # packed only where the kernel is in use
         return None
     weights = None if weight is None else _weights(weight, max(model.longest, peer.longest) + 2)
     return accel.union_lcs(m[0], m[1], m[2], p[0], p[1], p[2], weights)

@@ -38,6 +38,7 @@ def peer_counts(
     peer: array, models: Sequence[array], n: int, distance: Optional[float], unigrams: bool
 ) -> list[ModelCounts]:
     """Counts of n-grams (n > 0) or of skip-bigrams within ``distance`` (n = 0), per model."""
+    assert accel is not None  # asked for where the kernel is available (see available())
     if n:
         found = accel.unit_hits(peer, models, 0, n, 0, False)
     else:
@@ -168,10 +169,11 @@ class UnitMetric(Metric):
 
         from .units import UnitTable, ngram_units, skip_bigram_units
 
+        # units' functions read any sequences of ids (np.concatenate joins them); they say ndarray.
         if self.n:
-            codes, owner = ngram_units(files, self.n)
+            codes, owner = ngram_units(files, self.n)  # type: ignore[arg-type]
         else:
-            codes, owner = skip_bigram_units(files, self.distance or 0, self.unigrams)
+            codes, owner = skip_bigram_units(files, self.distance or 0, self.unigrams)  # type: ignore[arg-type]
         table = UnitTable(codes, owner, len(files))
         del codes, owner
         pair_array = np.array(pair_list, dtype=np.int64).reshape(-1, 2)

@@ -32,7 +32,7 @@ from __future__ import annotations
 import functools
 from bisect import bisect_left
 from collections import Counter
-from typing import TYPE_CHECKING, Any, NamedTuple, Optional, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple, Optional, Sequence, Union
 
 from ..errors import UsageError
 from . import GIVEN_MODEL, GIVEN_PEER, given_list
@@ -264,7 +264,9 @@ def _solve_group(group: list[Candidate], scale: int, limit: int) -> tuple[Option
     return out, len(memo)
 
 
-def greedy(found: Sequence[Sequence[int]], model_used: set[int], peer_used: set[int]) -> list[Candidate]:
+def greedy(
+    found: Union[Sequence[Sequence[int]], np.ndarray], model_used: set[int], peer_used: set[int]
+) -> list[Candidate]:
     """Candidates (or rows of four ints) taken in order of more model words, more peer words,
     earlier model start, earlier peer start, each when none of its words is used yet (the
     sets are updated)."""

@@ -76,12 +76,16 @@ def _lcs(o: MetricSettings) -> list[Metric]:
 
 
 def _weighted_lcs(o: MetricSettings) -> list[Metric]:
-    return [WeightedLcs(o.wlcs_weight, o.wlcs_label)] if o.wlcs_weight is not None else []
+    if o.wlcs_weight is None:
+        return []
+    assert o.wlcs_label is not None  # Options gives a weight its label
+    return [WeightedLcs(o.wlcs_weight, o.wlcs_label)]
 
 
 def _skip_bigrams(o: MetricSettings) -> list[Metric]:
     if o.skip_distance is None:
         return []
+    assert o.skip_label is not None  # Options gives a distance its label
     if o.skip_unigrams:
         return [SkipBigram(o.skip_distance, o.skip_label, unigrams=True)]
     plain = SkipBigram(o.skip_distance, o.skip_label, unigrams=False)
