@@ -21,8 +21,8 @@ Spark, Ray, a job queue, a loop)::
    error in the Perl's order, its bootstrap over every instance, the report
    (without ``-v``'s lines, which print the texts that no batch keeps).
 
-Each item knows its place in the whole run (a text item's position in
-:func:`rouge155py.score`'s lists, an eval entry's in its configuration): the Perl's eval order, which decides
+Each item knows its place in the whole run (a text item's index, an eval
+entry's position in its configuration): the Perl's eval order, which decides
 the order of the warnings, which error comes first, and which instances ``-m``
 with ``-M`` stems. That quirk stems peers until the first model is read by a
 metric other than ROUGE-N, which no batch can know: under ``-m -M`` a batch
@@ -114,7 +114,7 @@ __all__ = [
 
 
 class TextItem(NamedTuple):
-    """Item ``position`` (0-based) as :func:`rouge155py.score` numbers it: eval ``str(position + 1)``.
+    """Item ``index`` (0-based) as :func:`rouge155py.score` numbers it: eval ``str(index + 1)``.
 
     ``predictions``: one system's summary (peer ID ``"1"``) or a mapping
     system ID -> summary; ``references``: one summary or a list of them. A
@@ -122,7 +122,7 @@ class TextItem(NamedTuple):
     sentence strings.
     """
 
-    position: int  # not ``index``, which would hide tuple.index
+    index: int
     predictions: Union[SummaryInput, Mapping[Any, SummaryInput]]
     references: Union[SummaryInput, Sequence[SummaryInput]]
 
@@ -304,7 +304,7 @@ def text_items(
     start: int = 0,
 ) -> list[TextItem]:
     """The items of :func:`rouge155py.score`'s arguments, read by its rule
-    (:func:`~rouge155py.sources.text_inputs`); item ``i`` gets position ``start + i``."""
+    (:func:`~rouge155py.sources.text_inputs`); item ``i`` gets index ``start + i``."""
     systems, entries = text_inputs(predictions, references)
     if not isinstance(predictions, Mapping):
         return [TextItem(start + i, p, r) for i, (p, r) in enumerate(zip(systems[DEFAULT_PEER_ID], entries))]
