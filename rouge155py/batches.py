@@ -122,7 +122,7 @@ class TextItem(NamedTuple):
     sentence strings.
     """
 
-    index: int
+    index: int  # type: ignore[assignment]  # the public name (TextItem(index=...), item.index) over tuple.index
     predictions: Union[SummaryInput, Mapping[Any, SummaryInput]]
     references: Union[SummaryInput, Sequence[SummaryInput]]
 
