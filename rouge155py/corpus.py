@@ -21,7 +21,7 @@ __all__ = ["Corpus", "Encoded", "TokenIds", "Vocabulary"]
 T = TypeVar("T")
 
 
-class Vocabulary(dict):  # type: ignore[type-arg]
+class Vocabulary(dict[str, int]):
     """Token -> integer id, a new id for each new token."""
 
     def __missing__(self, token: str) -> int:
@@ -29,7 +29,7 @@ class Vocabulary(dict):  # type: ignore[type-arg]
         return value
 
 
-class TokenIds(dict):  # type: ignore[type-arg]
+class TokenIds(dict[str, int]):
     """A split token -> the id of the form the metrics count, under one stemming choice; -1: a stopword.
 
     Each distinct token goes through the stopword list and the stemmer once per run.
