@@ -21,10 +21,10 @@ __all__ = ["Corpus", "Encoded", "TokenIds", "Vocabulary"]
 T = TypeVar("T")
 
 
-class Vocabulary(dict[str, int]):
-    """Token -> integer id, a new id for each new token."""
+class Vocabulary(dict[Hashable, int]):
+    """Token -> integer id, a new id for each new token (a str, or a custom tokenizer's token)."""
 
-    def __missing__(self, token: str) -> int:
+    def __missing__(self, token: Hashable) -> int:
         value = self[token] = len(self)
         return value
 
