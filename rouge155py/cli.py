@@ -67,8 +67,9 @@ def _output(text: str) -> None:
     data = text.encode("utf-8", "surrogateescape")
     try:
         stream.flush()
-        if stream is sys.__stdout__:
-            write_all(stream.fileno(), data)
+        original = sys.__stdout__  # None where the process started without one
+        if original is not None and stream is original:
+            write_all(original.fileno(), data)
         else:
             stream.buffer.write(data)
             stream.flush()
@@ -109,8 +110,9 @@ def _say(line: str) -> None:
     with contextlib.suppress(OSError, ValueError, LookupError):
         encoding = getattr(stream, "encoding", None) or "utf-8"
         data = line.encode(encoding, "backslashreplace")
-        if stream is sys.__stderr__:
-            write_all(stream.fileno(), data)
+        original = sys.__stderr__
+        if original is not None and stream is original:
+            write_all(original.fileno(), data)
         else:
             stream.write(data.decode(encoding))
             stream.flush()

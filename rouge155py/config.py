@@ -111,13 +111,13 @@ class TextConfig(EvalConfig):
         self.peer_ids = set(self.peer_texts) if self.items else set()
         self.notes = []
 
-    @property  # type: ignore[override]
-    def evals(self) -> list[Eval]:
+    @property
+    def evals(self) -> list[Eval]:  # type: ignore[override]  # made on first use; never assigned
         """Every eval, made now (and kept)."""
         made = self.__dict__.get("_evals")
         if made is None:
             made = self.__dict__["_evals"] = self.evals_between(0, self.items)
-        return made  # type: ignore[no-any-return]
+        return made
 
     def evals_between(self, start: int, stop: int) -> list[Eval]:
         """The evals of items ``start`` to ``stop - 1``, made anew."""
@@ -745,7 +745,7 @@ def read_file_list(path: str, input_format: str, peer_id: str) -> EvalConfig:
             raise ConfigError(
                 f"{path}: a file list line needs a peer and at least one model: {os.fsdecode(line)!r}"
             )
-        documents = [SummaryFile(name, input_format) for name in files]
+        documents: list[Document] = [SummaryFile(name, input_format) for name in files]
         evals.append(Eval(str(len(evals) + 1), {peer_id: documents[0]}, documents[1:]))
     return EvalConfig(evals, {peer_id})
 

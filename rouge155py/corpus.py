@@ -21,15 +21,15 @@ __all__ = ["Corpus", "Encoded", "TokenIds", "Vocabulary"]
 T = TypeVar("T")
 
 
-class Vocabulary(dict):  # type: ignore[type-arg]
-    """Token -> integer id, a new id for each new token."""
+class Vocabulary(dict[Hashable, int]):
+    """Token -> integer id, a new id for each new token (a str, or a custom tokenizer's token)."""
 
-    def __missing__(self, token: str) -> int:
+    def __missing__(self, token: Hashable) -> int:
         value = self[token] = len(self)
         return value
 
 
-class TokenIds(dict):  # type: ignore[type-arg]
+class TokenIds(dict[str, int]):
     """A split token -> the id of the form the metrics count, under one stemming choice; -1: a stopword.
 
     Each distinct token goes through the stopword list and the stemmer once per run.

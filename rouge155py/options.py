@@ -87,7 +87,9 @@ def _real(name: str, value: Any) -> float:
             float(value)
         except OverflowError:
             raise UsageError(f"{name} must be a finite number, got {described(value)}") from None
-        return value if type(value) in (int, float) else float(value)
+        if type(value) is int or type(value) is float:
+            return value
+        return float(value)
     raise UsageError(f"{name} must be a number, got {described(value)}")
 
 
@@ -462,6 +464,7 @@ class Options:
 
 
 #: The order of the signature's parts (each settings object names its own).
+_SIGNATURE_ORDER: tuple[str, ...]
 _SIGNATURE_ORDER = ("n", "L", "w", "2", "u", "U", "3", "m", "M", "s", "l", "b", "f", "p", "t", "c", "r")
 _SIGNATURE_ORDER += ("sw", "lang", "tok", "stem", "nltk", "dialect", "paraeval", "pp", "pp-feature", "pp-min")
 #: The fields of :class:`Options` that say where the evals come from and which peers are reported.
@@ -506,9 +509,7 @@ def _getopts(argv: list[str], spec: str) -> tuple[dict[str, Optional[str]], list
         if position >= 0:
             if spec[position + 1 : position + 2] == ":":
                 args.pop(0)
-                if rest == "":
-                    rest = args.pop(0) if args else None  # type: ignore[assignment]
-                found[first] = rest
+                found[first] = (args.pop(0) if args else None) if rest == "" else rest
             else:
                 found[first] = "1"
                 if rest == "":
@@ -629,7 +630,7 @@ def as_options(value: object) -> Options:
         return value
     api = sys.modules.get(f"{__package__}.api")
     if api is not None and isinstance(value, api.Rouge):
-        return value.options  # type: ignore[no-any-return]
+        return value.options
     raise UsageError(f"options must be an Options or a Rouge, got {described(value)}")
 
 
@@ -679,6 +680,11 @@ def parse_command_line(argv: Sequence[str], environ: Optional[Mapping[str, str]]
     def given(name: str) -> bool:
         return opts.get(name) is not None
 
+    def number_or(name: str, default: T) -> float | T:
+        """The option's value read as a number (:func:`_number`), ``default`` where not given."""
+        value = opts.get(name)
+        return default if value is None else _number(name, value, warnings)
+
     file_list = opts.get("z")
     all_systems = (given("a") and file_list is None) or aligned
     if len(args) == 1 and file_list is None and not all_systems:
@@ -698,29 +704,24 @@ def parse_command_line(argv: Sequence[str], environ: Optional[Mapping[str, str]]
         raise UsageError("Please specify length limit in words or bytes but not both.")
     # Numbers are read as Perl reads them ("07", "2.5", "1e1"): where the Perl
     # uses a fractional value, so does the computation.
-    length_limit = _number("l", opts["l"], warnings) if given("l") else 0  # type: ignore[arg-type]
-    byte_limit = _number("b", opts["b"], warnings) if given("b") else 0  # type: ignore[arg-type]
+    length_limit = number_or("l", 0)
+    byte_limit = number_or("b", 0)
 
-    confidence_label = opts["c"] if given("c") else "95"  # type: ignore[assignment]
+    confidence_text = opts.get("c")
+    confidence_label = "95" if confidence_text is None else confidence_text
     confidence = _number("c", confidence_label, warnings)
 
-    weight: Optional[float] = None
-    if given("w"):
-        weight = _number("w", opts["w"], warnings)  # type: ignore[arg-type]
+    weight = number_or("w", None)
 
-    resamples = _number("r", opts["r"], warnings) if given("r") else 1000  # type: ignore[arg-type]
+    resamples = number_or("r", 1000)
 
-    alpha = 0.5
-    if given("p"):
-        alpha = _number("p", opts["p"], warnings)  # type: ignore[arg-type]
+    alpha = number_or("p", 0.5)
 
-    counting = 0
-    if given("t"):
-        t = _number("t", opts["t"], warnings)  # type: ignore[arg-type]
-        counting = int(t) if t in (1, 2) else 0
+    t = number_or("t", None)
+    counting = int(t) if t is not None and t in (1, 2) else 0
 
-    skip_distance = _number("2", opts["2"], warnings) if given("2") else None  # type: ignore[arg-type]
-    ngram_value = _number("n", opts["n"], warnings) if given("n") else 0  # type: ignore[arg-type]
+    skip_distance = number_or("2", None)
+    ngram_value = number_or("n", 0)
     max_ngram = math.floor(ngram_value) if ngram_value >= 1 else 0
     jobs_text = long_opts.get("--jobs") or opts.get("j") or "1"
     if not re.fullmatch(r"[0-9]+", jobs_text.strip()):

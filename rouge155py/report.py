@@ -298,11 +298,13 @@ def _metric_text(result: MetricResult, confidence: str, per_eval: bool, counting
 def format_legacy(report: Report) -> str:
     """The report exactly as ROUGE-1.5.5.pl prints it."""
     o = report.options
+    confidence = o.confidence_label
+    assert confidence is not None  # Options sets it from confidence, always a number
     lines: list[str] = []
     for k, result in enumerate(report.results):
         if k < len(report.traces):
             lines.extend(report.traces[k])
-        lines.extend(_metric_text(result, o.confidence_label, o.per_eval, o.counting))
+        lines.extend(_metric_text(result, confidence, o.per_eval, o.counting))
     if len(report.traces) == len(report.results) + 1:  # a partial report: the block the Perl died in
         lines.extend(report.traces[-1])
     text = "".join(perl_printed(line) + "\n" for line in lines)

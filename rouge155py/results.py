@@ -124,15 +124,19 @@ class InstanceRows(Mapping[str, Row]):
         return InstanceRows, (self._ordered(), self._values)
 
 
-class _Items(ItemsView):  # type: ignore[type-arg]
+class _Items(ItemsView[str, Row]):
+    _mapping: InstanceRows  # set by MappingView.__init__
+
     def __iter__(self) -> Iterator[tuple[str, Row]]:
-        rows: InstanceRows = self._mapping  # type: ignore[attr-defined]
+        rows = self._mapping
         return zip(rows._ordered(), rows.rows())
 
 
-class _Values(ValuesView):  # type: ignore[type-arg]
+class _Values(ValuesView[Row]):
+    _mapping: InstanceRows  # set by MappingView.__init__
+
     def __iter__(self) -> Iterator[Row]:
-        return self._mapping.rows()  # type: ignore[attr-defined,no-any-return]
+        return self._mapping.rows()
 
 
 @dataclass(frozen=True)

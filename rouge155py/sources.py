@@ -21,7 +21,7 @@ import numbers
 import os
 from array import array
 from dataclasses import dataclass
-from typing import Any, Iterable, Iterator, Mapping, Optional, Protocol, Sequence, TypeVar, Union
+from typing import Any, Iterable, Iterator, Mapping, Optional, Protocol, Sequence, TypeVar, Union, cast
 
 from ._kernel import accel
 from .config import (
@@ -163,11 +163,11 @@ def file_text(text: Union[str, bytes, bytearray], name: str) -> str:
         found = text
     else:
         try:
-            found = SummaryText.of(text, "SPL", name).text
-        except UnicodeEncodeError as error:  # a lone surrogate: no bytes stand for it
-            where = error.start
+            found = SummaryText.of(bytes(text) if isinstance(text, bytearray) else text, "SPL", name).text
+        except UnicodeEncodeError as error:  # a lone surrogate of the str: no bytes stand for it
+            surrogate = error.object[error.start]
             raise UsageError(
-                f"{name} holds a lone surrogate (U+{ord(text[where]):04X}), which is not text"  # type: ignore[arg-type]
+                f"{name} holds a lone surrogate (U+{ord(surrogate):04X}), which is not text"
             ) from None
     if len(found) > MAX_FILE_BYTES:
         raise too_large(name)
@@ -353,8 +353,8 @@ def config_from_texts(
     systems, models_given = text_inputs(predictions, references)
     if places is None:
         places = range(len(models_given))
-    peers = {
-        peer_id: items
+    peers = {  # the lists _plain passes hold ASCII strs alone
+        peer_id: cast("list[str]", items)
         if _plain(items)
         else [
             s
@@ -367,7 +367,7 @@ def config_from_texts(
     if _plain(models_given):  # one reference an item
         return TextConfig(
             peers,
-            models_given,
+            cast("list[str]", models_given),
             range(len(models_given) + 1),
             input_format,
             PREDICTION_NAME,
@@ -382,7 +382,7 @@ def config_from_texts(
         else:
             models.extend(
                 file_text(s, REFERENCE_NAME.format(model=k + 1, item=places[i] + 1))
-                for k, s in enumerate(_references(item, i))
+                for k, s in enumerate([item] if isinstance(item, (str, bytes)) else item)
             )
         starts.append(len(models))
     return TextConfig(peers, models, starts, input_format, PREDICTION_NAME, REFERENCE_NAME, places)
@@ -392,7 +392,7 @@ def _plain(texts: list[Any]) -> bool:
     """Whether every text is an ASCII str within the size of a summary file: its file's bytes, to
     be taken as it is (the common case, checked in bulk: by the kernel in one pass)."""
     if accel is not None and hasattr(accel, "plain_texts"):
-        return accel.plain_texts(texts, MAX_FILE_BYTES)  # type: ignore[no-any-return]
+        return accel.plain_texts(texts, MAX_FILE_BYTES)
     return (
         set(map(type, texts)) <= {str}
         and all(map(str.isascii, texts))

@@ -127,6 +127,7 @@ class _Dump:
                 (f"ROUGE-{metric.n}-R", f"ROUGE-{metric.n}-P", f"ROUGE-{metric.n}-F"),
             )
         elif isinstance(metric, SkipBigram):
+            assert metric.distance is not None  # a SkipBigram is made with its distance
             head = f"ROUGE-S{perl_number(metric.distance) if o.skip_label is None else o.skip_label}"
             names = (f"{head}-R", f"{head}-P", f"{head}-F")
             precision = f = recall  # the Perl prints the recall three times
@@ -161,7 +162,7 @@ class _Dump:
             if isinstance(metric, NGram):
                 grams = ngrams(tokens, metric.n)
             else:
-                assert isinstance(metric, SkipBigram)
+                assert isinstance(metric, SkipBigram) and metric.distance is not None
                 grams = skip_bigrams(tokens, metric.distance, metric.unigrams)
             return _pairs(grams.counts, grams.total, False, "|")
 

@@ -93,26 +93,28 @@ class RougeScorer(scoring.BaseScorer):
             raise ValueError(f"threads must be a positive integer, not {threads!r}")
         if not any(isinstance(target, (list, tuple)) for target in targets):
             return self._score_pairs(targets, predictions, threads)
-        flat_targets, flat_predictions, owners = [], [], []
+        flat_targets: list[Any] = []
+        flat_predictions: list[Any] = []
+        owners: list[int] = []
         for k, (target, prediction) in enumerate(zip(targets, predictions)):
             group = target if isinstance(target, (list, tuple)) else [target]
             flat_targets.extend(group)
             flat_predictions.extend([prediction] * len(group))
             owners.extend([k] * len(group))
         found = self._score_pairs(flat_targets, flat_predictions, threads)
-        out: list[Optional[dict[str, scoring.Score]]] = [None] * len(targets)
+        out: list[dict[str, scoring.Score]] = []
         groups: dict[int, list[dict[str, scoring.Score]]] = {}
         for k, scores in zip(owners, found):
             groups.setdefault(k, []).append(scores)
         for k, target in enumerate(targets):
             members = groups.get(k, [])
             if isinstance(target, (list, tuple)):
-                out[k] = {
-                    t: members[best_index([s[t].fmeasure for s in members])][t] for t in self.rouge_types
-                }
+                out.append(
+                    {t: members[best_index([s[t].fmeasure for s in members])][t] for t in self.rouge_types}
+                )
             else:
-                out[k] = members[0]
-        return out  # type: ignore[return-value]
+                out.append(members[0])
+        return out
 
     def _score_pairs(
         self, targets: list[Any], predictions: list[Any], threads: int = 1
@@ -161,7 +163,7 @@ class RougeScorer(scoring.BaseScorer):
 
         def chunk(first: int) -> Optional[list[dict[str, scoring.Score]]]:
             last = min(count, first + size)
-            found = accel.rs_score_pairs(  # type: ignore[union-attr]
+            found = accel.rs_score_pairs(
                 texts[first:last],
                 texts[count + first : count + last],
                 stemmed,
@@ -170,7 +172,7 @@ class RougeScorer(scoring.BaseScorer):
                 scoring.Score,
                 cells,
             )
-            return found  # type: ignore[no-any-return]
+            return found
 
         threads = min(threads, count)
         # Chunks of at most _CHUNK_PAIRS: a chunk's vocabulary and counts stay in the caches,
@@ -305,7 +307,7 @@ def _nltk_sentences(text: Any) -> list[str]:
     except ImportError:
         raise UsageError("split_summaries needs nltk: pip install 'rouge155py[lang]'") from None
     try:
-        return nltk.sent_tokenize(text)  # type: ignore[no-any-return]
+        return nltk.sent_tokenize(text)
     except LookupError:
         raise MissingResource(
             "split_summaries needs nltk's punkt sentence model, which is not installed: "
@@ -331,7 +333,8 @@ def _token_view(sentences: list[Sequence[Hashable]], vocabulary: dict[Hashable, 
 def _ngram_counts(prediction: Sequence[int], target: Sequence[int], n: int) -> ModelCounts:
     """Clipped n-gram hits of the prediction (the peer) against the target (the model)."""
     if available(n):
-        return peer_counts(prediction, [target], n, None, False)[0]  # type: ignore[arg-type]
+        # peer_counts reads any buffer of C ints (here a memoryview or an array) though it names array
+        return peer_counts(prediction, [target], n, None, False)[0]  # type: ignore[arg-type,list-item]
     return NGram(n).score_pair(list(prediction), list(target))
 
 

@@ -119,7 +119,7 @@ def _number(value: Any, where: str, column: str) -> float:
         except OverflowError:
             size = (
                 f"an integer of {len(str(abs(value)))} digits"
-                if value.bit_length() < 13_000
+                if isinstance(value, int) and value.bit_length() < 13_000  # only an int overflows
                 else described(value)
             )
             raise ConfigError(f"{where}: {column} is {size}, beyond the range of a number") from None
@@ -144,7 +144,7 @@ def _is_jsonl(path: str, text: str) -> bool:
     return text.lstrip()[:1] == "{"
 
 
-def read_judgments(path: Union[str, os.PathLike]) -> Judgments:  # type: ignore[type-arg]
+def read_judgments(path: Union[str, os.PathLike[str]]) -> Judgments:
     """The judgments of a CSV or JSONL file (see the module's docstring)."""
     name = os.fspath(path) if isinstance(path, os.PathLike) else path
     if not isinstance(name, str):

@@ -50,7 +50,7 @@ def _text(label: str) -> str:
     return shown.replace("$", "\\$")
 
 
-def _path(path: Union[str, bytes, os.PathLike]) -> str:  # type: ignore[type-arg]
+def _path(path: Union[str, bytes, os.PathLike[str], os.PathLike[bytes]]) -> str:
     if not isinstance(path, (str, bytes, os.PathLike)):
         raise UsageError(f"a plot's path is a file name, got {described(path)}")
     name = os.fsdecode(path)
@@ -137,7 +137,7 @@ def _save(path: str, draw: Callable[[Any], Any]) -> None:
 
 def plot_systems(
     report: Report,
-    path: Union[str, os.PathLike],  # type: ignore[type-arg]
+    path: Union[str, os.PathLike[str]],
     measure: str = "f",
     metrics: Optional[Sequence[str]] = None,
 ) -> None:
@@ -211,7 +211,7 @@ def _crowded(x: Sequence[float], y: Sequence[float]) -> list[bool]:
 def plot_scatter(
     report: Report,
     judgments: Judgments,
-    path: Union[str, os.PathLike],  # type: ignore[type-arg]
+    path: Union[str, os.PathLike[str]],
     measure: str = "f",
     judgment: Optional[str] = None,
     metrics: Optional[Sequence[str]] = None,

@@ -113,7 +113,8 @@ def checked_draws(samples: Any, seed: Any, confidence: Any) -> tuple[int, int, f
 def _fraction(name: str, value: Any, low: float, high: float) -> float:
     if not isinstance(value, numbers.Real) or isinstance(value, bool) or not math.isfinite(double_of(value)):
         raise UsageError(f"{name} must be a finite number, got {described(value)}")
-    if not low < value < high:
+    # not low < value < high, written with the comparisons numbers.Real declares (value is finite)
+    if value <= low or not value < high:
         raise UsageError(f"{name} must be above {low} and below {high}, got {described(value)}")
     return float(value)
 

@@ -159,8 +159,10 @@ def systems_table(
                 continue
             average, low, high = cells[(system, label)]
             text = _score(average) + (f" [{_score(low)}, {_score(high)}]" if intervals else "")
-            compared = comparisons.against(label, name, system) if comparisons is not None else None
-            mark = compared is not None and compared.significant(comparisons.settings.level)  # type: ignore[union-attr]
+            mark = False
+            if comparisons is not None:
+                compared = comparisons.against(label, name, system)
+                mark = compared is not None and compared.significant(comparisons.settings.level)
             row.append((text, float(fmt5(average)) == best[label], mark))
         rows.append(row)
     caption = (
@@ -168,10 +170,10 @@ def systems_table(
     )
     caption += f" ({report.options.resample_count} resamples); the best of each metric in bold."
     if comparisons is not None and baseline is not None:
-        s = comparisons.settings
+        settings = comparisons.settings
         caption += (
-            f" Marked: differs from {baseline} ({s.test}, {s.samples} samples, seed {s.seed},"
-            f" Holm-adjusted p < {s.level:g})."
+            f" Marked: differs from {baseline} ({settings.test}, {settings.samples} samples,"
+            f" seed {settings.seed}, Holm-adjusted p < {settings.level:g})."
         )
     return render(["system", *labels], rows, fmt, caption)
 

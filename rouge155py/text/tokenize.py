@@ -26,7 +26,7 @@ def stopword_entries(lines: Iterable[bytes]) -> frozenset[str]:
     return frozenset(found)
 
 
-class Stems(dict):  # type: ignore[type-arg]
+class Stems(dict[str, str]):
     """Token -> counted form under -m, computed once: ``stem(token)`` when ``shortest`` or longer."""
 
     def __init__(self, stem: Callable[[str], str], shortest: int = 1) -> None:

@@ -185,7 +185,7 @@ def snowball_stemmer(language: str) -> Callable[[str], str]:
         from nltk.stem.snowball import SnowballStemmer
     except ImportError:
         raise UsageError(f"-m/-M with --lang {language} needs nltk: {NLTK_INSTALL}") from None
-    return SnowballStemmer(name).stem  # type: ignore[no-any-return]
+    return SnowballStemmer(name).stem
 
 
 def stopword_entries(lines: Iterable[bytes]) -> frozenset[str]:
