@@ -1,4 +1,4 @@
-"""``--plot`` and :mod:`rouge155py.stats.plots` at their edges (issue 33).
+"""``--plot`` and :mod:`rouge155py.stats.plots` at their edges.
 
 Every run the report can print is drawn (an interval that leaves out its average is drawn as
 given); labels are text, never math; what the functions refuse is one of the project's errors;
