@@ -38,8 +38,9 @@ __all__ = [
 _SURROGATE = re.compile("[\ud800-\udfff]")
 #: The lone surrogates that ``surrogateescape`` cannot write as a byte.
 _UNENCODABLE = re.compile("[\ud800-\udc7f\udd00-\udfff]")
-#: C0 controls (tab too), DEL, and the line breaks of Unicode that Python's ``splitlines`` knows.
-_CONTROL = re.compile("[\x00-\x1f\x7f\x85\u2028\u2029]")
+#: C0 controls (tab too), DEL, C1 controls (NEL among them), and the line breaks of Unicode that
+#: Python's ``splitlines`` knows.
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 #: What makes a spreadsheet read a cell as a formula (OWASP's CSV injection list).
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 

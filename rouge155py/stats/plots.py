@@ -16,14 +16,13 @@ from __future__ import annotations
 import io
 import math
 import os
-import re
 import warnings
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Optional, Sequence, Union
 
 import numpy as np
 
 from ..errors import OutputError, RougeError, UsageError, described
-from ..writing import escape_surrogates
+from ..writing import escape_controls, escape_surrogates
 from .scores import item_scores, measure_index
 
 if TYPE_CHECKING:
@@ -38,16 +37,13 @@ _MEASURE_NAMES = {"recall": "Recall", "precision": "Precision", "f": "F"}
 #: drawing, not at random.
 _STYLE = {"svg.hashsalt": "rouge155py"}
 
-_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
-
 
 def _text(label: str) -> str:
     """A label as one line of text: a control character (a newline too) as ``\\xNN``, and a
     byte that was not UTF-8 as ``\\xNN`` (an SVG is UTF-8, and XML holds no control characters);
     each ``$`` escaped, which matplotlib (3.5 has no ``text.parse_math``) then draws as a dollar
     instead of reading math between two of them."""
-    shown = _CONTROL.sub(lambda found: f"\\x{ord(found.group()):02x}", escape_surrogates(label))
-    return shown.replace("$", "\\$")
+    return escape_controls(escape_surrogates(label)).replace("$", "\\$")
 
 
 def _path(path: Union[str, bytes, os.PathLike[str], os.PathLike[bytes]]) -> str:
