@@ -62,7 +62,7 @@ from .engine import (
     score_evals,
     table_summaries,
 )
-from .errors import InputError, RougeError, UsageError, described
+from .errors import RougeError, UsageError, described
 from .metrics.base import Metric, Task
 from .metrics.batch import rs_text_rows
 from .metrics.plan import metric_plan
@@ -71,6 +71,7 @@ from .planning import (
     check_resamples,
     eval_chunks,
     first_missing_model,
+    missing_model,
     peer_warnings,
     plan_tasks,
     walk_tasks,
@@ -618,7 +619,7 @@ def _first_failure(peers: list[str], records: list[EvalRecord]) -> Optional[tupl
         if record.missing_model is not None:
             met = min((rank[p] for p in record.peer_ids if p in rank), default=None)
             if met is not None:
-                error = InputError(f"Cannot find model summary: {record.missing_model}")
+                error = missing_model(record.missing_model)
                 found.append(((met, 0, order, 0), Failure(0, peers[met], error)))
         failure = record.failure
         if failure is not None:

@@ -23,10 +23,10 @@ if TYPE_CHECKING:
 
 __all__ = [
     "PeerSelection",
-    "check_models",
     "check_resamples",
     "eval_chunks",
     "first_missing_model",
+    "missing_model",
     "peer_warnings",
     "plan_tasks",
     "walk_tasks",
@@ -71,19 +71,9 @@ def first_missing_model(ev: Eval, exists: Callable[[Document], bool]) -> Optiona
     return next((model.name for model in ev.models if not exists(model)), None)
 
 
-def check_models(
-    peers: list[str], peer_ids: Sequence[Collection[str]], missing: Callable[[int], Optional[str]]
-) -> None:
-    """Raise for the first missing model in the Perl's walk (peer, then eval): ``peer_ids[k]``
-    holds eval k's peers, ``missing(k)`` names its first missing model (asked once an eval)."""
-    checked: set[int] = set()
-    for peer_id in peers:
-        for k, names in enumerate(peer_ids):
-            if peer_id in names and k not in checked:
-                name = missing(k)
-                if name is not None:
-                    raise InputError(f"Cannot find model summary: {name}")
-                checked.add(k)
+def missing_model(name: str) -> InputError:
+    """The Perl's error for a model summary that does not exist, met in its walk (peer, then eval)."""
+    return InputError(f"Cannot find model summary: {name}")
 
 
 def peer_warnings(

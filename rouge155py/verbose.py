@@ -24,7 +24,7 @@ from typing import Callable, Hashable, Iterator, Optional
 
 from .config import EvalConfig
 from .corpus import Corpus
-from .errors import InputError, RougeError
+from .errors import RougeError
 from .files import perl_string
 from .metrics.base import Metric, Task
 from .metrics.be import BasicElements
@@ -32,7 +32,7 @@ from .metrics.lcs import Lcs, LcsText, WeightedLcs, counted_hits
 from .metrics.ngram import NGram, ngrams
 from .metrics.skipbigram import SkipBigram, skip_bigrams
 from .options import Options
-from .planning import walk_tasks
+from .planning import missing_model, walk_tasks
 from .readers import Document, limit_for_lcs, limit_for_ngrams, read_sentences
 from .report import perl_number
 from .scoring import combine_models, fmt5, instance_scores
@@ -74,7 +74,7 @@ def verbose_traces(
                         if k not in checked:
                             name = missing(k)
                             if name is not None:
-                                raise InputError(f"Cannot find model summary: {name}")
+                                raise missing_model(name)
                             checked.add(k)
                         lines.extend(dump.task(metric, next(tasks)))  # what it yields before an error stays
                         corpus.clear()
