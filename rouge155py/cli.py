@@ -269,17 +269,15 @@ def _run(argv: Sequence[str]) -> int:
     started = time.perf_counter()
     progress = terminal_progress(sys.stderr, request.quiet)
     try:
-        report = evaluate(options, None, progress)
+        try:
+            report = evaluate(options, None, progress)
+        finally:
+            if progress is not None:
+                progress.close()  # before anything else reaches stderr
     except RougeError as error:
-        if progress is not None:
-            progress.close()
-            progress = None
         if error.partial is not None and analysis is None:
             _print_partial(error.partial, request.output_format)
         raise
-    finally:
-        if progress is not None:
-            progress.close()
     if options.verbose:
         _diagnostics(report, time.perf_counter() - started)
     for warning in report.warnings:
