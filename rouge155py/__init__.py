@@ -55,10 +55,11 @@ if TYPE_CHECKING:  # what type checkers see of the names imported on first use b
     from .evaluation import evaluate, evaluate_args
     from .hf import evaluate_module_path
     from .incremental import RougeAccumulator
-    from .options import Options, parse_command_line
     from .report import FORMATS, Report, format_legacy
     from .results import MetricResult, Summary
     from .rouge155 import Rouge155
+    from .settings.argv import parse_command_line
+    from .settings.options import Options
     from .sources import Sentences
     from .views import MetricScores, Score
 
@@ -117,8 +118,8 @@ _HOMES = {
     "evaluate_args": "evaluation",
     "evaluate_module_path": "hf",
     "RougeAccumulator": "incremental",
-    "Options": "options",
-    "parse_command_line": "options",
+    "Options": "settings.options",
+    "parse_command_line": "settings.argv",
     "FORMATS": "report",
     "Report": "report",
     "format_legacy": "report",

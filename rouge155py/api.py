@@ -15,15 +15,14 @@ from __future__ import annotations
 import inspect
 import os
 import sys
-from dataclasses import fields
 from typing import TYPE_CHECKING, Any, Callable, Literal, Optional, Sequence, Union
 
 from .collector import paused_gc
 from .errors import UsageError, described
 from .evaluation import evaluate
-from .options import DOOR_FIELDS, Options
 from .progress import ProgressFn, TerminalProgress, terminal_progress
 from .report import Report
+from .settings.options import ROWS, Options
 from .sources import Predictions, References, check_multi_ref, config_from_texts, text_format
 
 if TYPE_CHECKING:
@@ -33,29 +32,18 @@ __all__ = ["OPTION_NAMES", "Rouge", "score"]
 
 #: The keyword arguments :class:`Rouge` and :func:`score` take: the fields of :class:`Options`
 #: but those of the doors (this door gives the evals itself).
-OPTION_NAMES = tuple(f.name for f in fields(Options) if f.name not in DOOR_FIELDS)
-
-
+OPTION_NAMES = tuple(row.name for row in ROWS if row.api)
 #: The options that ``rouge_types`` sets (:func:`rouge155py.names.options_for`).
-METRIC_OPTIONS = (
-    "max_ngram",
-    "lcs",
-    "wlcs_weight",
-    "wlcs_label",
-    "skip_distance",
-    "skip_label",
-    "skip_unigrams",
-    "skip_both",
-)
+METRIC_OPTIONS = tuple(row.name for row in ROWS if row.metric)
 
 
-#: The rules for several references of an item (see :data:`rouge155py.options.MULTI_REF`).
+#: The rules for several references of an item (see :data:`rouge155py.settings.options.MULTI_REF`).
 MultiRef = Literal["average", "best", "best-f"]
 PathLike = Union[str, "os.PathLike[str]"]
 # The options whose default is None where giving it or not decides something (the API's default
 # metrics, ROUGE-L off under be_mode, a multi-reference rule chosen), as the keywords say.
-_UNSET = ("max_ngram", "lcs", "best_model")
-_DEFAULTS = {f.name: f.default for f in fields(Options)}
+_UNSET = tuple(row.name for row in ROWS if row.unset)
+_DEFAULTS = {row.name: row.default for row in ROWS}
 
 
 def _given(values: dict[str, Any], leave_out: tuple[str, ...]) -> dict[str, Any]:
@@ -75,7 +63,7 @@ def _given(values: dict[str, Any], leave_out: tuple[str, ...]) -> dict[str, Any]
 class Rouge:
     """ROUGE-1.5.5 with a fixed set of options, scoring texts in memory.
 
-    Every option is a keyword, one per field of :class:`~rouge155py.options.Options` (a test
+    Every option is a keyword, one per field of :class:`~rouge155py.Options` (a test
     keeps them in step), with the Perl's defaults but two:
 
     - ``rouge_types`` (rouge-score's names: ``["rouge1", "rouge2", "rougeLsum"]``, also

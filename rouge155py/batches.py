@@ -66,7 +66,6 @@ from .errors import RougeError, UsageError, described
 from .metrics.base import Metric, Task
 from .metrics.batch import rs_text_rows
 from .metrics.plan import metric_plan
-from .options import HoldsOptions, Options, as_options
 from .planning import (
     check_resamples,
     eval_chunks,
@@ -80,6 +79,7 @@ from .progress import ProgressFn
 from .readers import Document, SummaryFile, SummaryText
 from .report import Report
 from .results import Counts, Row, Summary, eval_id_of
+from .settings.options import HoldsOptions, Options, as_options
 from .sources import (
     DEFAULT_PEER_ID,
     SummaryInput,

@@ -18,8 +18,8 @@ from .progress import terminal_progress
 from .writing import escape_surrogates, write_all
 
 if TYPE_CHECKING:
-    from .options import Request
     from .report import Report
+    from .settings.argv import Request
 
 # The run imports what it needs, so that memory running out while they are imported (their
 # dataclasses are made then) is one error line, as any failure is: the options and the report
@@ -219,7 +219,7 @@ _GC_THRESHOLD = 100_000  # allocations between young-generation collections (Pyt
 def _parsed(argv: Sequence[str]) -> Request:
     """The command line's request; without a configuration, its unknown options and the short
     usage are shown before the error line (the Perl prints them and its usage)."""
-    from .options import MissingConfiguration, parse_command_line
+    from .settings.argv import MissingConfiguration, parse_command_line
 
     try:
         return parse_command_line(argv)

@@ -22,8 +22,8 @@ from typing import Any, Iterable, Iterator, Optional, Union
 
 from .batches import ScoredBatch, peer_id_list, score_batch, summarize_batches
 from .errors import UsageError, described
-from .options import HoldsOptions, Options, as_options
 from .report import Report
+from .settings.options import HoldsOptions, Options, as_options
 
 __all__ = ["score_on_cluster"]
 

@@ -37,12 +37,13 @@ from .errors import RougeError, UsageError
 from .hints import SAMPLED_EVALS, unread_script_hint
 from .metrics.batch import kernel_applies
 from .metrics.plan import metric_plan
-from .options import Options, parse_command_line
 from .planning import check_resamples, first_missing_model
 from .progress import ProgressFn
 from .readers import Document
 from .report import Report
 from .results import Counts, Summary
+from .settings.argv import parse_command_line
+from .settings.options import Options
 
 if TYPE_CHECKING:
     from .pool import ThreadPool

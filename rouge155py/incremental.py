@@ -41,7 +41,6 @@ from __future__ import annotations
 
 import numbers
 from array import array
-from dataclasses import fields
 from typing import Any, Callable, Collection, NamedTuple, Optional, Sequence, Union
 
 from ._kernel import notice_missing_kernel
@@ -49,15 +48,13 @@ from .batches import TEXT_CHUNK, BatchMark, EvalTable, ScoredBatch, score_text_c
 from .collector import paused_gc
 from .engine import Grouped, RowTable
 from .errors import UsageError, described
-from .options import HoldsOptions, Options, as_options
 from .report import Report
+from .settings.options import ROWS, HoldsOptions, Options, as_options
 from .sources import Predictions, References, check_multi_ref, config_from_texts, text_format, text_inputs
 
 __all__ = ["RougeAccumulator"]
 
 _MAX_ID = 2**63 - 2  # the largest position a batch takes (its eval ID is one more)
-# Options that change no number (how many processes ran): states may differ in them.
-_FREE = frozenset({"jobs"})
 
 
 def _item_ids(ids: Any, count: int) -> list[int]:
@@ -248,10 +245,10 @@ class RougeAccumulator:
         appended after this state's items, or placed by their IDs. Returns this accumulator."""
         if not isinstance(other, RougeAccumulator):
             raise UsageError(f"merge takes a RougeAccumulator, got {described(other)}")
-        differ = [
-            f.name
-            for f in fields(Options)
-            if f.name not in _FREE and getattr(self.options, f.name) != getattr(other.options, f.name)
+        differ = [  # states may differ in the options that change no number (row.free: jobs)
+            row.name
+            for row in ROWS
+            if not row.free and getattr(self.options, row.name) != getattr(other.options, row.name)
         ]
         if differ:
             shown = ", ".join(

@@ -97,7 +97,7 @@ def modern_name(label: str) -> str:
 
 
 def options_for(rouge_types: Sequence[str]) -> dict[str, Any]:
-    """The options (:class:`~rouge155py.options.Options` fields) that compute these metrics.
+    """The options (:class:`~rouge155py.Options` fields) that compute these metrics.
 
     ``max_ngram`` is the largest n asked for (the Perl computes ROUGE-1 .. ROUGE-n), ``lcs``
     whether ``rougeLsum`` is; one weight for ``rougeW-*`` and one skip distance for

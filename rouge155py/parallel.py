@@ -33,10 +33,10 @@ from .batches import CHUNK_EVALS, EvalItem, ScoredBatch, score_batch, score_in_c
 from .config import Eval, EvalConfig, XmlEval, XmlEvalStream
 from .engine import RowTable
 from .errors import RougeError, UsageError
-from .options import Options
 from .progress import ProgressFn
 from .readers.document import Document, SummaryFile
 from .results import Counts, Summary
+from .settings.options import Options
 from .workers import Workers, WorkerStopped, max_workers
 
 if TYPE_CHECKING:

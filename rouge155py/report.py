@@ -45,7 +45,7 @@ from .results import MetricResult, eval_id_of
 from .scoring import fmt5
 
 if TYPE_CHECKING:
-    from .options import Options
+    from .settings.options import Options
     from .views import MetricScores
 
 __all__ = [

@@ -35,10 +35,10 @@ from .errors import (
 )
 from .evaluation import evaluate
 from .files import read_file
-from .options import parse_command_line
 from .readers import SummaryFile, SummaryText
 from .readers.document import Document
 from .report import write
+from .settings.argv import parse_command_line
 
 __all__ = ["Rouge155"]
 

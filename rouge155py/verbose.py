@@ -31,11 +31,11 @@ from .metrics.be import BasicElements
 from .metrics.lcs import Lcs, LcsText, WeightedLcs, counted_hits
 from .metrics.ngram import NGram, ngrams
 from .metrics.skipbigram import SkipBigram, skip_bigrams
-from .options import Options
 from .planning import missing_model, walk_tasks
 from .readers import Document, limit_for_lcs, limit_for_ngrams, read_sentences
 from .report import perl_number
 from .scoring import combine_models, fmt5, instance_scores
+from .settings.options import Options
 from .text.stage import TextStage, text_stage
 
 __all__ = ["verbose_traces"]

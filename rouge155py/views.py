@@ -21,7 +21,7 @@ from .results import MetricResult, eval_id_of
 from .scoring import fmt5
 
 if TYPE_CHECKING:
-    from .options import Options
+    from .settings.options import Options
 
 __all__ = ["MetricScores", "Score", "Viewed", "item_positions", "report_dict", "report_frame", "short_repr"]
 

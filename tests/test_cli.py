@@ -184,7 +184,7 @@ def test_an_unknown_short_option_alone_is_named_before_the_usage() -> None:
 
 
 def test_short_usage_lists_every_option() -> None:
-    from rouge155py.options import _ALIASES, _FLAGS, _REPEATED, _VALUED, PERL_OPTION_SPEC
+    from rouge155py.settings.argv import _ALIASES, _FLAGS, _REPEATED, _VALUED, PERL_OPTION_SPEC
 
     out = invoke("-h", data=False).stdout_bytes.decode()
     letters = PERL_OPTION_SPEC.replace(":", "")

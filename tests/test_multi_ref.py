@@ -10,7 +10,7 @@ from rouge155py import Rouge, UsageError, score
 from rouge155py.engine import Scorer
 from rouge155py.metrics.batch import kernel_applies
 from rouge155py.metrics.plan import metric_plan
-from rouge155py.options import Options
+from rouge155py.settings.options import Options
 from rouge155py.sources import config_from_texts
 
 FAST = {"resamples": 5}

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from rouge155py.errors import UsageError
-from rouge155py.options import Options, parse_command_line
+from rouge155py.settings.argv import parse_command_line
+from rouge155py.settings.options import Options
 
 
 def parse(*argv: str, environ: dict[str, str] | None = None) -> Options:

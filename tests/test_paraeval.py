@@ -22,8 +22,8 @@ from rouge155py.metrics.paraeval import (
     solve_phrases,
     variant_labels,
 )
-from rouge155py.options import parse_command_line
 from rouge155py.paraphrases import TableSpec, build_table, pivot, read_pairs
+from rouge155py.settings.argv import parse_command_line
 
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLE = REPO / "examples" / "duc-mini" / "rouge-config.xml"

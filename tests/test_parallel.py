@@ -18,8 +18,9 @@ from rouge155py import forked, parallel, workers
 from rouge155py.config import read_xml_config
 from rouge155py.errors import RougeError
 from rouge155py.evaluation import evaluate
-from rouge155py.options import Options, parse_command_line
 from rouge155py.report import write
+from rouge155py.settings.argv import parse_command_line
+from rouge155py.settings.options import Options
 
 WORDS = "the cat sat on a mat while dogs ran far away from home into fields of green grass".split()
 

@@ -13,8 +13,8 @@ from test_rs_dialect import random_text, related_text
 
 from rouge155py import Options, Rouge, Sentences
 from rouge155py.errors import UsageError
-from rouge155py.options import parse_command_line
 from rouge155py.rouge_score import rouge_scorer
+from rouge155py.settings.argv import parse_command_line
 
 REPO = Path(__file__).resolve().parent.parent
 

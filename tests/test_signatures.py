@@ -7,7 +7,7 @@ from dataclasses import fields
 
 from rouge155py import Options, Rouge, score
 from rouge155py.api import _UNSET, OPTION_NAMES
-from rouge155py.options import DOOR_FIELDS
+from rouge155py.settings.options import DOOR_FIELDS
 
 API_ONLY = {"rouge_types"}
 

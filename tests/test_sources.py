@@ -9,7 +9,8 @@ import pytest
 
 from rouge155py import Options, Rouge, Sentences, evaluate_args
 from rouge155py.errors import ConfigError, UsageError
-from rouge155py.options import DOOR_FIELDS, parse_command_line
+from rouge155py.settings.argv import parse_command_line
+from rouge155py.settings.options import DOOR_FIELDS
 from rouge155py.sources import AlignedFiles, FileList, JsonlFile, XmlFile, read_jsonl
 
 

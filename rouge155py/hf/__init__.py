@@ -46,11 +46,6 @@ __all__ = ["DEFAULT_TYPES", "compute", "evaluate_module_path"]
 
 #: HF rouge's default ``rouge_types``.
 DEFAULT_TYPES = ("rouge1", "rouge2", "rougeL", "rougeLsum")
-# Options the call's own arguments set: given again among the options, they would contradict them.
-_SET_HERE = frozenset(
-    {"max_ngram", "lcs", "wlcs_weight", "wlcs_label", "skip_distance", "skip_label", "skip_unigrams"}
-    | {"skip_both", "stem", "dialect", "multi_ref", "counting", "be_mode", "verbose", "best_model"}
-)
 
 
 def evaluate_module_path() -> str:
@@ -115,7 +110,10 @@ def compute(
     for name, value in (("use_aggregator", use_aggregator), ("use_stemmer", use_stemmer)):
         if not isinstance(value, bool):
             raise UsageError(f"{name} must be True or False, got {described(value)}")
-    given = sorted(_SET_HERE.intersection(options))
+    from ..settings.options import ROWS
+
+    # Options the call's own arguments set: given again among the options, they would contradict them.
+    given = sorted(row.name for row in ROWS if (row.metric or row.hf) and row.name in options)
     if given:
         raise UsageError(
             f"{', '.join(given)}: set by rouge_types, use_stemmer, dialect and multi_ref, not given apart"

@@ -23,7 +23,7 @@ __all__ = ["REGISTRY", "MetricSettings", "metric_plan"]
 class MetricSettings:
     """Which metrics a run computes: ``-n``, ROUGE-L (off under ``-x``/``-3``), ``-w``, ``-2``
     with ``-u``/``-U``, ``-3``. Labels are the values as given (``-w 1.20`` prints ``W-1.20``).
-    Checked by :class:`~rouge155py.options.Options`, which builds them."""
+    Checked by :class:`~rouge155py.Options`, which builds them."""
 
     max_ngram: int = 0
     lcs: bool = True

@@ -32,8 +32,8 @@ from ..writing import escape_surrogates, escaped_strings, spreadsheet_safe
 from .tables import TABLE_FORMATS
 
 if TYPE_CHECKING:
-    from ..options import Request
     from ..report import Report
+    from ..settings.argv import Request
 
 __all__ = ["Analysis", "analysis_of"]
 

@@ -26,7 +26,7 @@ class TextSettings:
     ``stopwords_file`` (``--stopwords``), ``lang`` (``--lang``, its two-letter
     code), ``stem`` (``-m``), ``stem_models_only`` (``-M``), ``length_limit``
     (``-l`` words) and ``byte_limit`` (``-b``). Checked by
-    :class:`~rouge155py.options.Options`, which builds them.
+    :class:`~rouge155py.Options`, which builds them.
     """
 
     data_dir: Optional[str] = None

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from rouge155py.options import parse_command_line
+from rouge155py.settings.argv import parse_command_line
 
 from .generate import make_case
 from .runner import run_perl, run_port

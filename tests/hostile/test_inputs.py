@@ -224,7 +224,7 @@ runpy.run_module("rouge155py", run_name="__main__", alter_sys=True)
 @pytest.mark.parametrize(
     ("module", "error", "line"),
     [
-        ("rouge155py.options", "MemoryError()", "out of memory"),
+        ("rouge155py.settings.options", "MemoryError()", "out of memory"),
         (
             "lxml.etree",
             "ImportError('/x/etree.so: failed to map segment from shared object')",

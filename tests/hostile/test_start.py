@@ -9,13 +9,13 @@ import sys
 from .support import REPO
 
 # An import hook stands in for a SIGINT that lands while the command's modules load:
-# the first import of rouge155py.options raises KeyboardInterrupt, as the signal would there.
+# the first import of rouge155py.settings.options raises KeyboardInterrupt, as the signal would there.
 PROBE = """
 import runpy, sys
 
 class Interrupt:
     def find_spec(self, name, path=None, target=None):
-        if name == "rouge155py.options":
+        if name == "rouge155py.settings.options":
             raise KeyboardInterrupt
         return None
 

@@ -1,0 +1,298 @@
+"""The command line: ROUGE-1.5.5.pl's options read as its ``Getopt::Std`` does, and this port's.
+
+``parse_command_line`` reads an argument vector exactly as ROUGE-1.5.5.pl
+does (bundled flags such as ``-am``, values glued or separate, ``-2 -1``),
+reads numbers as Perl does, and returns a :class:`Request` holding
+:class:`~rouge155py.Options`. The rows of the table (:data:`~.options.ROWS`) say which flag
+sets which option and how it is read; the Perl's quirks are the code below.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Optional, Sequence
+
+from ..errors import UsageError, described
+from .options import ROWS, Options
+
+__all__ = ["PERL_OPTION_SPEC", "MissingConfiguration", "Request", "parse_command_line"]
+
+#: The Perl's own ``getopts`` string, plus ``j:`` for ``-j N`` (processes).
+PERL_OPTION_SPEC = "ahHb:c:de:f:l:mMn:p:st:r:2:3:w:uUvxz:j:"
+#: The order in which the Perl reads its numbers (so the first bad one is named first).
+_PERL_NUMBERS = "lbcwrpt2n"
+
+_NUM_PREFIX = re.compile(r"\s*([+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)", re.ASCII)
+_SPECIAL = re.compile(r"\s*([+-]?(?:infinity|inf|nan))", re.ASCII | re.IGNORECASE)
+
+
+class MissingConfiguration(UsageError):
+    """No configuration file: the command shows its short usage, after the unknown options found."""
+
+    def __init__(self, message: str, warnings: list[str]) -> None:
+        super().__init__(message)
+        self.warnings = warnings
+
+
+@dataclass(frozen=True)
+class Request:
+    """What the command line asks for: usage text, or an evaluation."""
+
+    usage: Optional[str] = None  # "short" or "full" when help was asked for
+    options: Optional[Options] = None
+    output_format: str = "legacy"
+    make_home: Optional[str] = None  # --make-home DIR
+    show_signature: bool = False
+    show_version: bool = False
+    quiet: bool = False  # --quiet: no progress line on a terminal
+    warnings: list[str] = field(default_factory=list)
+    #: The analyses' long options and their values (rouge155py.stats.command reads them).
+    analysis: dict[str, str] = field(default_factory=dict)
+
+
+def _getopts(argv: list[str], spec: str) -> tuple[dict[str, Optional[str]], list[str], list[str]]:
+    """Perl ``Getopt::Std::getopts``: options stop at the first non-option or ``--``."""
+    found: dict[str, Optional[str]] = {}
+    warnings: list[str] = []
+    args = list(argv)
+    while args and len(args[0]) >= 2 and args[0].startswith("-"):
+        first, rest = args[0][1], args[0][2:]
+        if first == "-" and rest == "":
+            args.pop(0)
+            break
+        position = spec.find(first)  # as Perl's index(): even ":" is found
+        if position >= 0:
+            if spec[position + 1 : position + 2] == ":":
+                args.pop(0)
+                found[first] = (args.pop(0) if args else None) if rest == "" else rest
+            else:
+                found[first] = "1"
+                if rest == "":
+                    args.pop(0)
+                else:
+                    args[0] = "-" + rest
+        else:
+            warnings.append(f"Unknown option: {first}")
+            if rest:
+                args[0] = "-" + rest
+            else:
+                args.pop(0)
+    return found, args, warnings
+
+
+def _number(name: str, value: str, warnings: list[str]) -> float:
+    """The value as Perl reads a string as a number: its numeric prefix, else 0.
+
+    Like Perl, a value that is not wholly a number gives a warning, not an error,
+    so every command line the Perl accepts prints the same report here.
+    """
+    match = _NUM_PREFIX.match(value)
+    text = match.group(1) if match else ""
+    special = _SPECIAL.match(value)
+    if special:
+        number = float(special.group(1).lower().replace("infinity", "inf"))
+        text = special.group(0).strip()
+    else:
+        number = float(text) if text else 0.0
+    if not math.isfinite(number):
+        raise UsageError(f"option -{name} needs a finite number, got {value!r}")
+    if not text or value.strip() != text:
+        warnings.append(f'Argument "{value}" isn\'t numeric (option -{name}): read as {number:g}')
+    return number
+
+
+#: The long options of a request (not settings): output, help, version, a ROUGE home.
+_REQUEST_FLAGS = ("--json", "--signature", "--help", "--version", "--quiet")
+_REQUEST_VALUED = ("--format", "--make-home")
+#: The analyses of a run (significance, correlation, plots): rouge155py.stats.command checks them.
+_ANALYSIS = ("--compare", "--baseline", "--seed", "--samples", "--measure", "--judgments", "--plot")
+_FLAGS = {*_REQUEST_FLAGS, *(row.long for row in ROWS if row.long and row.route == "switch")}
+_REPEATED = {row.long for row in ROWS if row.long and row.route == "repeated"}
+_VALUED = {*_REQUEST_VALUED, *_ANALYSIS, *(row.long for row in ROWS if row.long)} - _FLAGS - _REPEATED
+_ALIASES = {"--sep": "--sentence-separator"}
+
+
+def _long_options(argv: Sequence[str]) -> tuple[list[str], dict[str, Optional[str]], dict[str, list[str]]]:
+    """Take out the long options of this port (``--json``, ``--jobs N`` ...); the values of each
+    option that may be repeated (``--hyp``, ``--ref``) apart, in order."""
+    rest: list[str] = []
+    found: dict[str, Optional[str]] = {}
+    repeated: dict[str, list[str]] = {name: [] for name in _REPEATED}
+    args = list(argv)
+    while args:
+        arg = args.pop(0)
+        if arg == "--":
+            rest.append(arg)
+            rest.extend(args)
+            break
+        name, eq, value = arg.partition("=")
+        name = _ALIASES.get(name, name)
+        if name in _FLAGS and not eq:
+            found[name] = "1"
+        elif name in _VALUED or name in _REPEATED:
+            if not eq:
+                if not args:
+                    raise UsageError(f"option {name} needs a value")
+                value = args.pop(0)
+            if name in _REPEATED:
+                repeated[name].append(value)
+            else:
+                found[name] = value
+        elif arg.startswith("--") and len(arg) > 2:
+            raise UsageError(f"unknown option {arg}")
+        else:
+            rest.append(arg)
+    return rest, found, repeated
+
+
+def _arguments(argv: object) -> list[str]:
+    """A command line given from Python: a list of strings (or paths), never one string."""
+    if isinstance(argv, (str, bytes)):
+        raise UsageError(
+            f"the command line must be a list of arguments, not one string ({described(argv)}): "
+            "split it first (shlex.split)"
+        )
+    if not isinstance(argv, (list, tuple)):
+        raise UsageError(f"the command line must be a list of arguments, got {described(argv)}")
+    arguments = [os.fspath(arg) if isinstance(arg, os.PathLike) else arg for arg in argv]
+    for index, arg in enumerate(arguments):
+        if not isinstance(arg, str):
+            raise UsageError(f"argument {index} of the command line is {described(arg)}; expected a str")
+    return [str(arg) for arg in arguments]
+
+
+def _read_plain(
+    opts: dict[str, Optional[str]], long_opts: dict[str, Optional[str]], warnings: list[str]
+) -> dict[str, Any]:
+    """The options of the rows read plainly, those given: switches, texts, and Perl numbers in
+    the order the Perl reads them."""
+    values: dict[str, Any] = {}
+    numbers = sorted(
+        (row for row in ROWS if row.route == "number" and row.perl),
+        key=lambda row: _PERL_NUMBERS.find(row.perl or ""),
+    )
+    for row in numbers:
+        value = opts.get(row.perl or "")
+        if value is not None:
+            values[row.name] = _number(row.perl or "", value, warnings)
+    for row in ROWS:
+        if row.route == "switch":
+            if (row.perl is not None and opts.get(row.perl) is not None) or (
+                row.long and row.long in long_opts
+            ):
+                values[row.name] = True
+        elif row.route == "text":
+            given = opts.get(row.perl) if row.perl is not None else long_opts.get(row.long or "")
+            if given is not None:
+                values[row.name] = given
+    return values
+
+
+def parse_command_line(argv: Sequence[str], environ: Optional[Mapping[str, str]] = None) -> Request:
+    """Parse and validate a ROUGE-1.5.5.pl command line."""
+    if environ is not None and not isinstance(environ, Mapping):
+        raise UsageError(f"environ must be a mapping (like os.environ) or None, got {described(environ)}")
+    env = os.environ if environ is None else environ
+    argv, long_opts, repeated = _long_options(_arguments(argv))
+    hypotheses, refs = repeated["--hyp"], repeated["--ref"]
+    output_format = "json" if "--json" in long_opts else long_opts.get("--format") or "legacy"
+    if "--version" in long_opts:
+        return Request(show_version=True)
+    if "--help" in long_opts:
+        return Request(usage="full")
+    if "--make-home" in long_opts:
+        return Request(make_home=long_opts["--make-home"])
+    opts, args, warnings = _getopts(list(argv), PERL_OPTION_SPEC)
+    if "H" in opts:
+        return Request(usage="full", warnings=warnings)
+    if "h" in opts:
+        return Request(usage="short", warnings=warnings)
+    jsonl = long_opts.get("--jsonl")
+    aligned = bool(hypotheses) or bool(refs)
+    if aligned and jsonl is not None:
+        raise UsageError("--jsonl and --hyp/--ref are two inputs: give one")
+    if aligned and (not hypotheses or not refs):
+        raise UsageError("line-aligned files need a --hyp FILE (one per system) and at least one --ref FILE")
+    if aligned or jsonl is not None:
+        if args or opts.get("z") is not None:
+            extra = args[0] if args else "-z"
+            door = "--jsonl" if jsonl is not None else "--hyp and --ref"
+            raise UsageError(
+                f"{door} replace{'s' if jsonl is not None else ''} the configuration file: remove {extra!r}"
+            )
+        args = [""]  # no configuration file; every peer is evaluated
+        aligned = True
+    else:
+        for name in ("--sentence-separator", "--skip-empty"):
+            if name in long_opts:
+                raise UsageError(f"{name} applies to line-aligned files (--hyp, --ref) and --jsonl")
+    if not args:
+        raise MissingConfiguration(
+            "Please specify the ROUGE configuration file or use option '-h' for help", warnings
+        )
+
+    def given(name: str) -> bool:
+        return opts.get(name) is not None
+
+    file_list = opts.get("z")
+    all_systems = (given("a") and file_list is None) or aligned
+    if len(args) == 1 and file_list is None and not all_systems:
+        raise UsageError("Please specify a system ID to evaluate or use option '-a' to evaluate all systems.")
+    system_id = args[1] if len(args) >= 2 else None
+    # With -z the list's peers get the system ID known before the list is read:
+    # the second argument when there are exactly two, "X" for one, none for more.
+    list_peer = {1: "X", 2: args[1] if len(args) == 2 else ""}.get(len(args), "")
+    if file_list is not None and system_id is None:
+        system_id = "X"
+
+    data_dir = opts.get("e")
+    if data_dir is None:
+        data_dir = env.get("ROUGE_EVAL_HOME", env.get("RED_EVAL_HOME"))
+
+    if given("l") and given("b"):
+        raise UsageError("Please specify length limit in words or bytes but not both.")
+    # Numbers are read as Perl reads them ("07", "2.5", "1e1"): where the Perl
+    # uses a fractional value, so does the computation.
+    values = _read_plain(opts, long_opts, warnings)
+    # The Perl's quirks: -t other than 1 or 2 is 0, -n is floored, -x and -3 turn off ROUGE-L,
+    # -f B alone is the best model.
+    t = values.get("counting")
+    values["counting"] = int(t) if t is not None and t in (1, 2) else 0
+    ngram_value = values.get("max_ngram", 0)
+    values["max_ngram"] = math.floor(ngram_value) if ngram_value >= 1 else 0
+    values["lcs"] = not given("x") and not given("3")
+    values["best_model"] = opts.get("f") == "B"
+    jobs_text = long_opts.get("--jobs") or opts.get("j") or "1"
+    if not re.fullmatch(r"[0-9]+", jobs_text.strip()):
+        raise UsageError(f"the number of jobs (-j, --jobs) must be a whole number, got {jobs_text!r}")
+    values["jobs"] = int(jobs_text)
+    threshold_text = long_opts.get("--paraphrase-threshold")
+    if threshold_text is not None:
+        try:
+            values["paraphrase_threshold"] = float(threshold_text)
+        except ValueError:
+            raise UsageError(f"--paraphrase-threshold needs a number, got {threshold_text!r}") from None
+    values["paraeval_variants"] = long_opts.get("--paraeval-variants") or "3"
+    values.update({row.name: tuple(repeated[row.long or ""]) for row in ROWS if row.route == "repeated"})
+
+    options = Options(
+        config_path=args[0] if not aligned else None,
+        system_id=system_id,
+        all_systems=all_systems,
+        file_list_peer_id=list_peer,
+        data_dir=data_dir,
+        **values,
+    )
+    return Request(
+        options=options,
+        output_format=output_format,
+        show_signature="--signature" in long_opts,
+        quiet="--quiet" in long_opts,
+        warnings=warnings,
+        analysis={
+            name: value for name, value in long_opts.items() if name in _ANALYSIS and value is not None
+        },
+    )

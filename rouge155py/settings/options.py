@@ -1,0 +1,465 @@
+"""The options of a run: :class:`Options`, whose fields are the table of settings.
+
+Each field is declared once, with its row (:func:`~.table.setting`): its flags, check, stages,
+help and faces. :data:`ROWS` is the table; the lists the faces use are derived from it here.
+Options check their values where ROUGE-1.5.5.pl dies.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any, Optional, Protocol, TypeVar
+
+from ..bootstrap import ResampleSettings
+from ..errors import LimitError, UsageError, described
+from ..files import perl_string
+from ..metrics.plan import MetricSettings
+from ..planning import PeerSelection
+from ..scoring import ScoringSettings
+from ..sources import (
+    DEFAULT_PEER_ID,
+    AlignedFiles,
+    FileList,
+    JsonlFile,
+    Source,
+    XmlFile,
+    hypothesis_systems,
+    text_format,
+)
+from ..text.stage import TextSettings
+from .table import Setting, flag, path, paths, real, rows_of, setting, text, whole
+
+__all__ = [
+    "DOOR_FIELDS",
+    "MAX_NGRAM",
+    "MAX_RESAMPLES",
+    "MULTI_REF",
+    "ROWS",
+    "HoldsOptions",
+    "Options",
+    "as_options",
+]
+
+#: The largest -n: every n is a metric computed for every instance and printed.
+MAX_NGRAM = 100
+#: The most resamples (-r): their means take 24 bytes each while they are drawn and sorted.
+MAX_RESAMPLES = 10_000_000
+
+#: The rules for an item with several references (``multi_ref``): ``-f A``, ``-f B``, and the
+#: reference of highest F (rouge-score's rule; in the Perl's dialect, its F of each reference alone).
+MULTI_REF = ("average", "best", "best-f")
+
+T = TypeVar("T")
+#: The value objects :class:`Options` builds (each made once, when first asked for).
+_SETTINGS = ("source", "selection", "text", "metrics", "scoring", "resampling")
+_METRIC = {"stages": ("metrics",), "metric": True, "hf": True}
+
+
+@dataclass(frozen=True)
+class Options:
+    """Everything that changes what is computed or printed, with the Perl's defaults.
+
+    Checked when built, where the Perl dies: ``confidence`` within 0..100,
+    ``alpha`` within 0..1, ``wlcs_weight`` above 0, not both length limits,
+    ``counting`` 0, 1 or 2; ``lang`` (an ISO 639 code, stored as its two-letter
+    form) and what goes with it (see ``_check_text_stage``); and the size limits
+    of README's "Errors and limits" (:data:`MAX_NGRAM`, :data:`MAX_RESAMPLES`), a
+    :class:`LimitError`. Labels (``wlcs_label``, ``skip_label``,
+    ``confidence_label``) are the values as the command line gave them; left
+    None, they are the numbers as Perl prints them.
+    """
+
+    # Where the evals come from and which peers are reported: each door sets these (DOOR_FIELDS).
+    config_path: Optional[str] = setting(None, path, stages=("source",), door=True)
+    system_id: Optional[str] = setting(None, text, stages=("selection",), door=True)
+    all_systems: bool = setting(False, flag, stages=("selection",), door=True, perl="a")
+    file_list_format: Optional[str] = setting(
+        None, text, stages=("source",), door=True, perl="z", route="text"
+    )
+    file_list_peer_id: str = setting("X", text, stages=("source",), door=True)
+    data_dir: Optional[str] = setting(None, path, stages=("text",), perl="e")
+    max_ngram: int = setting(  # -n: ROUGE-1 .. ROUGE-max_ngram
+        0, whole, **_METRIC, unset=True, perl="n", route="number", signature=("n",)
+    )
+    lcs: bool = setting(True, flag, **_METRIC, unset=True, perl="x", signature=("L",))
+    wlcs_weight: Optional[float] = setting(None, real, **_METRIC, perl="w", route="number", signature=("w",))
+    wlcs_label: Optional[str] = setting(None, text, **_METRIC, perl="w", route="text")
+    skip_distance: Optional[float] = setting(
+        None, real, **_METRIC, perl="2", route="number", signature=("2",)
+    )
+    skip_label: Optional[str] = setting(None, text, **_METRIC, perl="2", route="text")
+    skip_unigrams: bool = setting(False, flag, **_METRIC, perl="u", route="switch", signature=("u",))
+    skip_both: bool = setting(False, flag, **_METRIC, perl="U", route="switch", signature=("U",))
+    be_mode: Optional[str] = setting(
+        None, text, stages=("metrics",), hf=True, perl="3", route="text", signature=("3",)
+    )
+    stem: bool = setting(False, flag, stages=("text",), hf=True, perl="m", route="switch", signature=("m",))
+    stem_models_only: bool = setting(
+        False, flag, stages=("text",), perl="M", route="switch", signature=("M",)
+    )
+    stopwords: bool = setting(False, flag, stages=("text",), perl="s", route="switch", signature=("s",))
+    # --stopwords FILE: the list -s removes, not the SMART list
+    stopwords_file: Optional[str] = setting(
+        None, path, stages=("text",), long="--stopwords", route="text", signature=("sw",)
+    )
+    # --lang: the Unicode text stage and Snowball stemmer; "en" is the legacy one
+    lang: Optional[str] = setting(
+        None, text, stages=("text",), long="--lang", route="text", signature=("lang", "tok", "stem", "nltk")
+    )
+    # --dialect: None, the Perl's; "rouge-score", its text stage and scores
+    dialect: Optional[str] = setting(
+        None,
+        text,
+        stages=("text", "scoring"),
+        hf=True,
+        long="--dialect",
+        route="text",
+        signature=("dialect",),
+    )
+    length_limit: float = setting(0, real, stages=("text",), perl="l", route="number", signature=("l",))
+    byte_limit: float = setting(0, real, stages=("text",), perl="b", route="number", signature=("b",))
+    best_model: bool = setting(
+        False, flag, stages=("scoring",), hf=True, unset=True, perl="f", signature=("f",)
+    )
+    # None: not chosen (-f A, the Perl's default); see MULTI_REF
+    multi_ref: Optional[str] = setting(None, text, stages=("run",), hf=True)
+    alpha: float = setting(0.5, real, stages=("scoring",), perl="p", route="number", signature=("p",))
+    counting: int = setting(
+        0, whole, stages=("scoring",), hf=True, perl="t", route="number", signature=("t",)
+    )
+    confidence: float = setting(95.0, real, stages=("resampling",), perl="c", route="number")
+    confidence_label: Optional[str] = setting(
+        None, text, stages=("resampling",), perl="c", route="text", signature=("c",)
+    )
+    # -r as given: the Perl uses the value itself in the CI formula
+    resamples: float = setting(1000, real, stages=("resampling",), perl="r", route="number", signature=("r",))
+    per_eval: bool = setting(False, flag, stages=("run",), perl="d", route="switch")
+    verbose: bool = setting(False, flag, stages=("run",), hf=True, perl="v", route="switch")
+    jobs: int = setting(1, whole, stages=("run",), free=True, perl="j", long="--jobs")
+    # line-aligned files
+    hypothesis_path: Optional[str] = setting(None, path, stages=("source",), door=True)
+    reference_paths: tuple[str, ...] = setting(
+        (), paths, stages=("source",), door=True, long="--ref", route="repeated"
+    )
+    sentence_separator: Optional[str] = setting(
+        None, text, stages=("source",), door=True, long="--sentence-separator", route="text"
+    )
+    # one JSON object per item
+    jsonl_path: Optional[str] = setting(
+        None, path, stages=("source",), door=True, long="--jsonl", route="text"
+    )
+    # --paraphrases FILE: ParaEval rows with this table
+    paraphrases: Optional[str] = setting(
+        None, path, stages=("metrics",), long="--paraphrases", route="text", signature=("paraeval", "pp")
+    )
+    # the PPDB feature compared with the threshold
+    paraphrase_feature: Optional[str] = setting(
+        None, text, stages=("metrics",), long="--paraphrase-feature", route="text", signature=("pp-feature",)
+    )
+    # the least score of a pair kept
+    paraphrase_threshold: Optional[float] = setting(
+        None, real, stages=("metrics",), long="--paraphrase-threshold", signature=("pp-min",)
+    )
+    # the ParaEval rows: 3, 2, P, T (comma-separated)
+    paraeval_variants: str = setting("3", text, stages=("metrics",), long="--paraeval-variants")
+    # Each --hyp: NAME=FILE or FILE (several: several systems; see sources.hypothesis_systems).
+    hypothesis_paths: tuple[str, ...] = setting(
+        (), paths, stages=("source",), door=True, long="--hyp", route="repeated"
+    )
+    # --skip-empty: items with an empty summary
+    skip_empty: bool = setting(
+        False, flag, stages=("source",), door=True, long="--skip-empty", route="switch"
+    )
+
+    def __post_init__(self) -> None:
+        for row in ROWS:
+            value = getattr(self, row.name)
+            if value is not None or row.default is not None:
+                object.__setattr__(self, row.name, row.check(row.name, value))
+        for name in ("length_limit", "byte_limit", "alpha", "resamples", "confidence"):
+            if not math.isfinite(getattr(self, name)):
+                raise UsageError(f"{name} must be a finite number, got {getattr(self, name)!r}")
+        if self.confidence < 0 or self.confidence > 100:
+            raise UsageError("Confidence interval should be within 0 and 100 (option -c).")
+        if self.alpha < 0 or self.alpha > 1:
+            raise UsageError(
+                "Relative importance of ROUGE recall and precision (option -p) "
+                "has to be between 0 and 1 inclusively."
+            )
+        if self.wlcs_weight is not None and not (self.wlcs_weight > 0 and math.isfinite(self.wlcs_weight)):
+            raise UsageError("ROUGE-W weight factor must be greater than 0 (option -w).")
+        if self.skip_distance is not None and not math.isfinite(self.skip_distance):
+            raise UsageError(f"the skip distance (-2) must be a finite number, got {self.skip_distance!r}")
+        if self.length_limit and self.byte_limit:
+            raise UsageError("Please specify length limit in words or bytes but not both.")
+        if self.counting not in (0, 1, 2):
+            raise UsageError(f"counting (-t) must be 0, 1 or 2, got {described(self.counting)}")
+        if self.max_ngram < 0:
+            raise UsageError(f"max_ngram (-n) must be a whole number, got {described(self.max_ngram)}")
+        if self.max_ngram > MAX_NGRAM:
+            given = described(self.max_ngram)
+            raise LimitError(f"-n {given}: more than {MAX_NGRAM} n-gram sizes are refused")
+        if self.counting != 2 and self.resample_count > MAX_RESAMPLES:
+            raise LimitError(f"{self.resample_count} resamples (-r): more than {MAX_RESAMPLES} are refused")
+        if self.jobs < 1:
+            raise UsageError("the number of jobs must be at least 1")
+        if self.sentence_separator == "":
+            raise UsageError("the sentence separator must not be empty")
+        if self.hypothesis_paths:
+            if self.hypothesis_path is not None:
+                raise UsageError("hypothesis_path and hypothesis_paths name the hypotheses twice: give one")
+            hypothesis_systems(self.hypothesis_paths)  # two files naming one system are an error now
+        self._check_text_stage()
+        self._check_multi_ref()
+        self._check_dialect()
+        self._check_paraeval()
+        labels = (
+            ("wlcs_label", self.wlcs_weight),
+            ("skip_label", self.skip_distance),
+            ("confidence_label", self.confidence),
+        )
+        for name, value in labels:
+            if getattr(self, name) is None and value is not None:
+                object.__setattr__(self, name, f"{value:.15g}")
+        for name in _SETTINGS:  # a value object made while the checks ran saw values not yet final
+            self.__dict__.pop(name, None)
+
+    def _check_text_stage(self) -> None:
+        """``lang`` in its two-letter form, and the options that go with it.
+
+        Outside English: ``-s`` has a user's list (``--stopwords``), ``-m``/``-M``
+        a Snowball stemmer and nltk installed (nothing else needs it), and BE
+        (``-3``, English parses) is not asked for. ``--stopwords`` needs ``-s``.
+        """
+        if self.stopwords_file is not None and not self.stopwords:
+            raise UsageError("--stopwords FILE is the list that -s removes: add -s")
+        if self.stopwords_file == "":
+            raise UsageError("--stopwords needs a file name")
+        if self.lang is None:
+            return
+        from ..text.unicode import NLTK_INSTALL, SNOWBALL_LANGUAGES, canonical_language, nltk_available
+
+        object.__setattr__(self, "lang", canonical_language(self.lang))
+        if not self.unicode_text:
+            return
+        lang = self.lang
+        if self.be_mode is not None:
+            raise UsageError(f"Basic Elements (-3) are English parses: not with --lang {lang}")
+        if self.stopwords and self.stopwords_file is None:
+            raise UsageError(
+                f"-s with --lang {lang} needs a stopword list: --stopwords FILE (the SMART list is English)"
+            )
+        if (self.stem or self.stem_models_only) and lang not in SNOWBALL_LANGUAGES:
+            known = " ".join(sorted(SNOWBALL_LANGUAGES))
+            raise UsageError(f"-m/-M: no Snowball stemmer for --lang {lang} (there are: {known})")
+        if (self.stem or self.stem_models_only) and not nltk_available():
+            raise UsageError(f"-m/-M with --lang {lang} needs nltk: {NLTK_INSTALL}")
+
+    def _check_multi_ref(self) -> None:
+        """``multi_ref``: one of :data:`MULTI_REF`, in agreement with ``best_model`` (``"best"``
+        sets it); ``"best-f"`` picks a reference by its F, which ``-t 1``/``-t 2`` counts and ``-v``'s
+        Perl lines do not have; rouge-score's dialect always takes the reference of highest F."""
+        rule = self.multi_ref
+        if rule is None:
+            return
+        if rule not in MULTI_REF:
+            known = ", ".join(map(repr, MULTI_REF))
+            raise UsageError(f"multi_ref must be one of {known} (or None), got {described(rule)}")
+        if self.dialect is not None:
+            if rule != "best-f":
+                raise UsageError(
+                    f"multi_ref={rule!r}: the rouge-score dialect takes the reference of highest F "
+                    "(multi_ref='best-f', its default)"
+                )
+            return
+        if rule == "best":
+            object.__setattr__(self, "best_model", True)
+        elif self.best_model:
+            raise UsageError(f"multi_ref={rule!r} and best_model=True (-f B) name two rules: give one")
+        if rule == "best-f" and (self.counting or self.verbose):
+            given = "-t 1/-t 2 (counting), whose rows are counts" if self.counting else "-v (verbose)"
+            raise UsageError(
+                f"multi_ref='best-f' picks each item's reference by its F: not with {given}; "
+                "use multi_ref='average' (-f A) or 'best' (-f B)"
+            )
+
+    def _check_dialect(self) -> None:
+        """rouge-score's dialect has ROUGE-N and ROUGE-L, its tokens and stemmer, its F: no other option."""
+        if self.dialect is None:
+            return
+        from ..text.rouge_score import DIALECT
+
+        if self.dialect != DIALECT:
+            raise UsageError(
+                f"--dialect must be {DIALECT} (none: ROUGE-1.5.5's), got {described(self.dialect)}"
+            )
+        others = {
+            "-w": self.wlcs_weight is not None,
+            "-2": self.skip_distance is not None,
+            "-3": self.be_mode is not None,
+            "-M": self.stem_models_only,
+            "-s": self.stopwords,
+            "--lang": self.lang is not None,
+            "-l": bool(self.length_limit),
+            "-b": bool(self.byte_limit),
+            "-f B": self.best_model,
+            "-p": self.alpha != 0.5,
+            "-t": bool(self.counting),
+            "-v": self.verbose,
+        }
+        given = [name for name, on in others.items() if on]
+        if given:
+            raise UsageError(
+                f"--dialect {DIALECT} computes rouge-score's ROUGE-N and ROUGE-L (-n, -x, -m): "
+                f"not with {', '.join(given)}"
+            )
+
+    def _check_paraeval(self) -> None:
+        """ParaEval's options: a table, known variants, and what its rows cannot go with."""
+        if self.paraphrases is None:
+            if self.paraphrase_feature is not None or self.paraphrase_threshold is not None:
+                raise UsageError("--paraphrase-feature and --paraphrase-threshold need --paraphrases FILE")
+            return
+        from ..metrics.paraeval import variant_labels
+
+        variant_labels(self.paraeval_variants)
+        if self.paraphrases == "":
+            raise UsageError("--paraphrases needs a file name")
+        if self.paraphrase_threshold is not None and not math.isfinite(self.paraphrase_threshold):
+            raise UsageError(
+                f"the paraphrase threshold must be a finite number, got {self.paraphrase_threshold!r}"
+            )
+        if self.counting:
+            raise UsageError(
+                "--paraphrases needs -t 0: ParaEval matches model and peer words in different numbers, "
+                "which the three counts of -t 1 and -t 2 cannot hold"
+            )
+        if self.be_mode is not None:
+            raise UsageError("--paraphrases compares words: not with Basic Elements (-3)")
+        if self.dialect is not None:
+            raise UsageError("--paraphrases adds rows to ROUGE-1.5.5's report: not with --dialect")
+        if self.verbose:
+            raise UsageError(
+                "-v prints the Perl's debug lines, and ParaEval has none: not with --paraphrases"
+            )
+
+    @property
+    def unicode_text(self) -> bool:
+        """Whether the text stage is ``--lang``'s Unicode one (any language but English)."""
+        return self.text.unicode_text
+
+    # The value objects each stage is given; Options is the façade that checks and builds them.
+
+    @cached_property
+    def source(self) -> Optional[Source]:
+        """Where the evals come from: line-aligned files, a JSONL file, a ``-z`` list or an XML
+        configuration; None where the caller gives the evals."""
+        if self.hypothesis_path is not None or self.hypothesis_paths:
+            hypotheses = (
+                hypothesis_systems(self.hypothesis_paths)
+                if self.hypothesis_paths
+                else ((DEFAULT_PEER_ID, str(self.hypothesis_path)),)
+            )
+            separator = self.sentence_separator
+            return AlignedFiles(hypotheses, self.reference_paths, separator, self.skip_empty)
+        if self.jsonl_path is not None:
+            input_format = text_format(self.be_mode)
+            return JsonlFile(self.jsonl_path, self.sentence_separator, input_format, self.skip_empty)
+        if self.config_path is None:
+            return None
+        if self.file_list_format is not None:
+            return FileList(self.config_path, self.file_list_format, perl_string(self.file_list_peer_id))
+        return XmlFile(self.config_path)
+
+    def _settings(self, kind: type[T], stage: str, **more: Any) -> T:
+        """The value object of a stage: ``kind`` built from the rows the stage reads."""
+        return kind(**{row.name: getattr(self, row.name) for row in ROWS if stage in row.stages}, **more)
+
+    @cached_property
+    def selection(self) -> PeerSelection:
+        """Which peers are reported (``-a``, or the system ID)."""
+        return self._settings(PeerSelection, "selection")
+
+    @cached_property
+    def text(self) -> TextSettings:
+        """The text stage: tokens, stopwords, stemming, length limits."""
+        return self._settings(TextSettings, "text")
+
+    @cached_property
+    def metrics(self) -> MetricSettings:
+        """The metrics computed."""
+        return self._settings(MetricSettings, "metrics")
+
+    @cached_property
+    def scoring(self) -> ScoringSettings:
+        """How model counts become an instance's row (``-f`` or ``multi_ref``, ``-p``, ``-t``)."""
+        best_f = self.multi_ref == "best-f" and self.dialect is None
+        return self._settings(ScoringSettings, "scoring", best_f=best_f)
+
+    @cached_property
+    def resampling(self) -> ResampleSettings:
+        """The bootstrap (``-r``, ``-c``)."""
+        return self._settings(ResampleSettings, "resampling")
+
+    @property
+    def rows_settings(self) -> tuple[PeerSelection, TextSettings, MetricSettings, ScoringSettings]:
+        """What the instance rows depend on: rows scored apart (batches) must agree on all of it."""
+        return self.selection, self.text, self.metrics, self.scoring
+
+    @property
+    def resample_count(self) -> int:
+        """How many resamples the Perl draws: ``for (i = 0; i < r; i++)``."""
+        return self.resampling.resample_count
+
+    @property
+    def system_peer_id(self) -> str:
+        """The peer the system ID names, as the Perl holds it (:func:`~rouge155py.files.perl_string`)."""
+        return self.selection.peer_id
+
+    def shown_peer_id(self, peer_id: str) -> str:
+        """A peer ID as a person reads it: the system ID as given, any other (the XML's) as it is."""
+        return self.selection.shown(peer_id)
+
+    def signature(self, version: str) -> str:
+        """A short string naming every setting that changes the numbers: the parts of the
+        metrics, text stage, scoring and bootstrap settings, in a fixed order.
+
+        A user's stopword list (``--stopwords``) adds ``sw:`` and the start of
+        its SHA-256; the Unicode text stage adds its language, tokenizer, stemmer
+        and nltk version. Without either, it is the legacy settings alone.
+        """
+        parts: dict[str, str] = {}
+        for settings in (self.metrics, self.text, self.scoring, self.resampling):
+            parts.update(settings.signature_parts())
+        ordered = [key for key in _SIGNATURE_ORDER if key in parts]
+        return "|".join([*(f"{key}:{parts[key]}" for key in ordered), f"version:{version}"])
+
+
+#: The table of settings: one row per field of :class:`Options`, in their order.
+ROWS: tuple[Setting, ...] = rows_of(Options)
+#: The fields of :class:`Options` that say where the evals come from and which peers are reported.
+DOOR_FIELDS = tuple(row.name for row in ROWS if row.door)
+#: The order of the signature's parts: the Perl's settings, then this port's, in the table's order.
+_SIGNATURE_ORDER = tuple(
+    key for perl in (True, False) for row in ROWS if (row.perl is not None) is perl for key in row.signature
+)
+
+
+class HoldsOptions(Protocol):
+    """What holds its options as ``.options``: a :class:`~rouge155py.Rouge`."""
+
+    options: Options
+
+
+def as_options(value: object) -> Options:
+    """The options a batch or cluster function is given: an :class:`Options`, or a
+    :class:`~rouge155py.Rouge`'s (its module is loaded where one exists)."""
+    if isinstance(value, Options):
+        return value
+    api = sys.modules.get(f"{__name__.rpartition('.settings')[0]}.api")
+    if api is not None and isinstance(value, api.Rouge):
+        return value.options
+    raise UsageError(f"options must be an Options or a Rouge, got {described(value)}")
