@@ -15,6 +15,7 @@ from __future__ import annotations
 import inspect
 import os
 import sys
+import textwrap
 from typing import TYPE_CHECKING, Any, Callable, Literal, Optional, Sequence, Union
 
 from .collector import paused_gc
@@ -44,20 +45,50 @@ PathLike = Union[str, "os.PathLike[str]"]
 # metrics, ROUGE-L off under be_mode, a multi-reference rule chosen), as the keywords say.
 _UNSET = tuple(row.name for row in ROWS if row.unset)
 _DEFAULTS = {row.name: row.default for row in ROWS}
+_KEYWORDS = frozenset(OPTION_NAMES)
 
 
-def _given(values: dict[str, Any], leave_out: tuple[str, ...]) -> dict[str, Any]:
+def _given(values: dict[str, Any]) -> dict[str, Any]:
     """The keyword options given: those whose value is not their default (a value of another
     kind, even None, is kept, for Options to refuse)."""
     given = {}
     for name, value in values.items():
-        if name in leave_out:
-            continue
         default = None if name in _UNSET else _DEFAULTS[name]
         if value is default or (type(value) is type(default) and value == default):
             continue
         given[name] = value
     return given
+
+
+def _signature() -> inspect.Signature:
+    """:class:`Rouge`'s keywords as :func:`inspect.signature` shows them: ``rouge_types``, then
+    a row's field with its default and type (None, "not chosen", for the ``unset`` rows)."""
+    keyword = inspect.Parameter.KEYWORD_ONLY
+    parameters = [
+        inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD),
+        inspect.Parameter("rouge_types", keyword, default=None, annotation="Optional[Sequence[str]]"),
+    ]
+    for row in ROWS:
+        if row.api:
+            unset = row.unset and not row.annotation.startswith("Optional[")
+            annotation = f"Optional[{row.annotation}]" if unset else row.annotation
+            default = None if row.unset else row.default
+            parameters.append(inspect.Parameter(row.name, keyword, default=default, annotation=annotation))
+    return inspect.Signature(parameters, return_annotation="None")
+
+
+def _keywords_doc() -> str:
+    """The docstring's list of :class:`Rouge`'s keywords, each with its flags."""
+    shown = []
+    for row in ROWS:
+        if not row.api or row.name == "multi_ref":  # multi_ref: above
+            continue
+        flags = [f"-{row.perl}" if row.perl else "", row.long or ""]
+        named = "/".join(f"``{flag}``" for flag in flags if flag)
+        shown.append(f"``{row.name}`` ({named})" if named else f"``{row.name}``")
+    return textwrap.fill(
+        ", ".join(shown) + ".", 96, initial_indent="    ", subsequent_indent="    ", break_on_hyphens=False
+    )
 
 
 class Rouge:
@@ -76,62 +107,61 @@ class Rouge:
       and metric, the reference of highest F). Items with several references and no rule
       (nor ``best_model``) are an error; rouge-score's dialect takes ``"best-f"``.
 
-    The others: ``max_ngram`` (``-n``), ``lcs`` (ROUGE-L, on; off under ``be_mode`` as with
-    ``-3``), ``wlcs_weight`` (``-w``, None: no ROUGE-W), ``skip_distance`` (``-2``, None: no
-    ROUGE-S; negative: unlimited), ``skip_unigrams`` (``-u``), ``skip_both`` (``-U``),
-    ``be_mode`` (``-3``: summaries are BE lines), ``stem`` (``-m``), ``stem_models_only``
-    (``-M``), ``stopwords`` (``-s``), ``stopwords_file`` (``--stopwords``: the list
-    ``stopwords`` removes instead of the SMART list), ``lang`` (``--lang``: an ISO 639 code
-    such as ``"de"``, ``"ru"`` or ``"zh"``, for Unicode words and the language's Snowball
-    stemmer; ``"en"`` is the Perl's own text rules), ``dialect`` (``--dialect``:
-    ``"rouge-score"`` for rouge-score 0.1.2's tokens, stemmer and unrounded scores),
-    ``length_limit`` (``-l`` words) or ``byte_limit`` (``-b``), ``alpha`` (``-p``, 0.5),
-    ``best_model`` (``-f B``; False is ``-f A``), ``counting`` (``-t``: 0 averages of
-    instance scores, 1 totals per resample, 2 sums only), ``confidence`` (``-c``, 95),
-    ``resamples`` (``-r``, 1000), ``per_eval`` (``-d`` lines in the legacy text), ``verbose``
-    (``-v``), ``jobs``, ``data_dir`` (``-e``); the labels ``wlcs_label``, ``skip_label`` and
-    ``confidence_label`` (the numbers as printed); ParaEval's ``paraphrases``,
-    ``paraphrase_feature``, ``paraphrase_threshold`` and ``paraeval_variants``.
+    The others, with their flags on the command line (see ``rouge155py -H``):
     """
 
-    def __init__(
-        self,
-        *,
-        rouge_types: Optional[Sequence[str]] = None,
-        multi_ref: Optional[MultiRef] = None,
-        max_ngram: Optional[int] = None,
-        lcs: Optional[bool] = None,
-        wlcs_weight: Optional[float] = None,
-        wlcs_label: Optional[str] = None,
-        skip_distance: Optional[float] = None,
-        skip_label: Optional[str] = None,
-        skip_unigrams: bool = False,
-        skip_both: bool = False,
-        be_mode: Optional[str] = None,
-        stem: bool = False,
-        stem_models_only: bool = False,
-        stopwords: bool = False,
-        stopwords_file: Optional[PathLike] = None,
-        lang: Optional[str] = None,
-        dialect: Optional[str] = None,
-        length_limit: float = 0,
-        byte_limit: float = 0,
-        best_model: Optional[bool] = None,
-        alpha: float = 0.5,
-        counting: int = 0,
-        resamples: float = 1000,
-        confidence: float = 95.0,
-        confidence_label: Optional[str] = None,
-        per_eval: bool = False,
-        verbose: bool = False,
-        jobs: int = 1,
-        data_dir: Optional[PathLike] = None,
-        paraphrases: Optional[PathLike] = None,
-        paraphrase_feature: Optional[str] = None,
-        paraphrase_threshold: Optional[float] = None,
-        paraeval_variants: str = "3",
-    ) -> None:
-        options = _given(dict(locals()), ("self", "rouge_types"))
+    if TYPE_CHECKING:  # the keywords as type checkers see them (a test keeps them equal to the table)
+
+        def __init__(
+            self,
+            *,
+            rouge_types: Optional[Sequence[str]] = None,
+            data_dir: Optional[PathLike] = None,
+            max_ngram: Optional[int] = None,
+            lcs: Optional[bool] = None,
+            wlcs_weight: Optional[float] = None,
+            wlcs_label: Optional[str] = None,
+            skip_distance: Optional[float] = None,
+            skip_label: Optional[str] = None,
+            skip_unigrams: bool = False,
+            skip_both: bool = False,
+            be_mode: Optional[str] = None,
+            stem: bool = False,
+            stem_models_only: bool = False,
+            stopwords: bool = False,
+            stopwords_file: Optional[PathLike] = None,
+            lang: Optional[str] = None,
+            dialect: Optional[str] = None,
+            length_limit: float = 0,
+            byte_limit: float = 0,
+            best_model: Optional[bool] = None,
+            multi_ref: Optional[MultiRef] = None,
+            alpha: float = 0.5,
+            counting: int = 0,
+            confidence: float = 95.0,
+            confidence_label: Optional[str] = None,
+            resamples: float = 1000,
+            per_eval: bool = False,
+            verbose: bool = False,
+            jobs: int = 1,
+            paraphrases: Optional[PathLike] = None,
+            paraphrase_feature: Optional[str] = None,
+            paraphrase_threshold: Optional[float] = None,
+            paraeval_variants: str = "3",
+        ) -> None: ...
+
+    else:
+
+        def __init__(self, *, rouge_types=None, **options):
+            for name in options:
+                if name not in _KEYWORDS:
+                    raise TypeError(f"Rouge.__init__() got an unexpected keyword argument {name!r}")
+            self._start(rouge_types, _given(options))
+
+        __init__.__signature__ = _signature()
+
+    def _start(self, rouge_types: Optional[Sequence[str]], options: dict[str, Any]) -> None:
+        """Check the options given (``_given``) and build :class:`Options` from them."""
         be_mode = options.get("be_mode")
         if be_mode is not None:
             from .metrics.be import BE_MODES  # imported by the runs that use it
@@ -202,6 +232,9 @@ class Rouge:
         from .incremental import RougeAccumulator
 
         return RougeAccumulator(self)
+
+
+Rouge.__doc__ = f"{(Rouge.__doc__ or '').rstrip()}\n{_keywords_doc()}\n    "
 
 
 def _progress_function(progress: Union[bool, ProgressFn, None]) -> Optional[ProgressFn]:

@@ -55,7 +55,8 @@ MULTI_REF = ("average", "best", "best-f")
 T = TypeVar("T")
 #: The value objects :class:`Options` builds (each made once, when first asked for).
 _SETTINGS = ("source", "selection", "text", "metrics", "scoring", "resampling")
-_METRIC = {"stages": ("metrics",), "metric": True, "hf": True}
+#: The rows of the metrics that rouge_types names (and HF's call sets).
+_METRIC: dict[str, Any] = {"stages": ("metrics",), "metric": True, "hf": True}
 
 
 @dataclass(frozen=True)
@@ -72,107 +73,176 @@ class Options:
     None, they are the numbers as Perl prints them.
     """
 
+    # fmt: off
     # Where the evals come from and which peers are reported: each door sets these (DOOR_FIELDS).
-    config_path: Optional[str] = setting(None, path, stages=("source",), door=True)
-    system_id: Optional[str] = setting(None, text, stages=("selection",), door=True)
-    all_systems: bool = setting(False, flag, stages=("selection",), door=True, perl="a")
-    file_list_format: Optional[str] = setting(
-        None, text, stages=("source",), door=True, perl="z", route="text"
-    )
-    file_list_peer_id: str = setting("X", text, stages=("source",), door=True)
-    data_dir: Optional[str] = setting(None, path, stages=("text",), perl="e")
-    max_ngram: int = setting(  # -n: ROUGE-1 .. ROUGE-max_ngram
-        0, whole, **_METRIC, unset=True, perl="n", route="number", signature=("n",)
-    )
-    lcs: bool = setting(True, flag, **_METRIC, unset=True, perl="x", signature=("L",))
-    wlcs_weight: Optional[float] = setting(None, real, **_METRIC, perl="w", route="number", signature=("w",))
+    config_path: Optional[str] = setting(None, path, ("source",), door=True)
+    system_id: Optional[str] = setting(None, text, ("selection",), door=True)
+    all_systems: bool = setting(False, flag, ("selection",), door=True, perl="a",
+        synopsis="[-a (evaluate all systems)]",
+        help="-a: evaluate every system of the configuration.")
+    file_list_format: Optional[str] = setting(None, text, ("source",), door=True, perl="z", route="text",
+        synopsis="[-z <SEE|SPL|ISI|SIMPLE>]",
+        help="-z format: the configuration is a file list in this format (SEE, SPL, ISI, SIMPLE).")
+    file_list_peer_id: str = setting("X", text, ("source",), door=True)
+    data_dir: Optional[str] = setting(None, path, ("text",), perl="e",
+        synopsis="[-e ROUGE_EVAL_HOME]",
+        help="-e dir: data directory (smart_common_words.txt and WordNet exception lists).")
+    max_ngram: int = setting(0, whole, **_METRIC, unset=True, perl="n", route="number", signature=("n",),
+        synopsis="[-n max-ngram]",
+        help="-n n: ROUGE-N for n = 1 .. n.")
+    lcs: bool = setting(True, flag, **_METRIC, unset=True, perl="x", signature=("L",),
+        synopsis="[-x (do not calculate ROUGE-L)]",
+        help="-x: do not compute ROUGE-L.")
+    wlcs_weight: Optional[float] = setting(None, real, **_METRIC, perl="w", route="number", signature=("w",),
+        synopsis="[-w weight (weighting factor for WLCS)]",
+        help="-w weight: ROUGE-W with weight (typically 1.2).")
     wlcs_label: Optional[str] = setting(None, text, **_METRIC, perl="w", route="text")
-    skip_distance: Optional[float] = setting(
-        None, real, **_METRIC, perl="2", route="number", signature=("2",)
-    )
+    skip_distance: Optional[float] = setting(None, real, **_METRIC, perl="2", route="number",
+        signature=("2",),
+        synopsis="[-2 max-gap-length (if < 0 then no gap length limit)]",
+        help="-2 d: skip-bigrams (ROUGE-S) with at most d words between the two (d < 0: no limit).")
     skip_label: Optional[str] = setting(None, text, **_METRIC, perl="2", route="text")
-    skip_unigrams: bool = setting(False, flag, **_METRIC, perl="u", route="switch", signature=("u",))
-    skip_both: bool = setting(False, flag, **_METRIC, perl="U", route="switch", signature=("U",))
-    be_mode: Optional[str] = setting(
-        None, text, stages=("metrics",), hf=True, perl="3", route="text", signature=("3",)
-    )
-    stem: bool = setting(False, flag, stages=("text",), hf=True, perl="m", route="switch", signature=("m",))
-    stem_models_only: bool = setting(
-        False, flag, stages=("text",), perl="M", route="switch", signature=("M",)
-    )
-    stopwords: bool = setting(False, flag, stages=("text",), perl="s", route="switch", signature=("s",))
+    skip_unigrams: bool = setting(False, flag, **_METRIC, perl="u", route="switch", signature=("u",),
+        synopsis="[-u (include unigram in skip-bigram) default no)]",
+        help="-u: add unigrams to the skip-bigrams (ROUGE-SU); -U: compute both S and SU.")
+    skip_both: bool = setting(False, flag, **_METRIC, perl="U", route="switch", signature=("U",),
+        synopsis="[-U (same as -u but also compute regular skip-bigram)]")
+    be_mode: Optional[str] = setting(None, text, ("metrics",), hf=True, perl="3", route="text",
+        signature=("3",),
+        synopsis="[-3 <H|HM|HMR|HM1|HMR1|HMR2> (for scoring based on BE)]",
+        help="-3 mode: Basic Element scoring on SIMPLE BE files (H, HM, HMR, HM1, HMR1, HMR2).")
+    stem: bool = setting(False, flag, ("text",), hf=True, perl="m", route="switch", signature=("m",),
+        synopsis="[-m (use Porter stemmer)]",
+        help="-m: stem with the Porter stemmer and WordNet exceptions; -M: stem models only.")
+    stem_models_only: bool = setting(False, flag, ("text",), perl="M", route="switch", signature=("M",),
+        synopsis="[-M (stem the models only)]")
+    stopwords: bool = setting(False, flag, ("text",), perl="s", route="switch", signature=("s",),
+        synopsis="[-s (remove stopwords)]",
+        help="-s: remove stopwords.")
     # --stopwords FILE: the list -s removes, not the SMART list
-    stopwords_file: Optional[str] = setting(
-        None, path, stages=("text",), long="--stopwords", route="text", signature=("sw",)
-    )
+    stopwords_file: Optional[str] = setting(None, path, ("text",), long="--stopwords", route="text",
+        signature=("sw",),
+        synopsis="[--stopwords FILE (for -s)]",
+        help=(
+            "--stopwords FILE: the words -s removes (one a line), instead of the SMART\n"
+            "list; -s with --lang other than en needs it."
+        ))
     # --lang: the Unicode text stage and Snowball stemmer; "en" is the legacy one
-    lang: Optional[str] = setting(
-        None, text, stages=("text",), long="--lang", route="text", signature=("lang", "tok", "stem", "nltk")
-    )
+    lang: Optional[str] = setting(None, text, ("text",), long="--lang", route="text",
+        signature=("lang", "tok", "stem", "nltk"),
+        synopsis="[--lang LANG (any language)]",
+        help=(
+            "--lang LANG: text in any language (an ISO 639 code: de, ru, ar, zh ..., or a\n"
+            "tag such as de-DE, pt_BR, zh-Hans):\n"
+            "words of every script after NFKC and case folding, each character a word in\n"
+            "Chinese, Japanese, Thai and other scripts without spaces; -m stems with the\n"
+            "language's Snowball stemmer (needs nltk: pip install nltk).\n"
+            "Not with -3. --lang en is the Perl's own text rules."
+        ))
     # --dialect: None, the Perl's; "rouge-score", its text stage and scores
-    dialect: Optional[str] = setting(
-        None,
-        text,
-        stages=("text", "scoring"),
-        hf=True,
-        long="--dialect",
-        route="text",
-        signature=("dialect",),
-    )
-    length_limit: float = setting(0, real, stages=("text",), perl="l", route="number", signature=("l",))
-    byte_limit: float = setting(0, real, stages=("text",), perl="b", route="number", signature=("b",))
-    best_model: bool = setting(
-        False, flag, stages=("scoring",), hf=True, unset=True, perl="f", signature=("f",)
-    )
+    dialect: Optional[str] = setting(None, text, ("text", "scoring"), hf=True, long="--dialect",
+        route="text", signature=("dialect",),
+        synopsis="[--dialect rouge-score]",
+        help=(
+            "--dialect rouge-score: rouge-score 0.1.2's numbers (its tokens, nltk's Porter\n"
+            "stemmer under -m, F = 2PR/(P+R) unrounded, the reference with the highest F);\n"
+            "ROUGE-L is its rougeLsum (a summary's lines are its sentences). Only -n, -x,\n"
+            "-m and the bootstrap and output options go with it."
+        ))
+    length_limit: float = setting(0, real, ("text",), perl="l", route="number", signature=("l",),
+        synopsis="[-b n-bytes|-l n-words]",
+        help="-b n / -l n: only use the first n bytes / words of every summary.")
+    byte_limit: float = setting(0, real, ("text",), perl="b", route="number", signature=("b",))
+    best_model: bool = setting(False, flag, ("scoring",), hf=True, unset=True, perl="f", signature=("f",),
+        synopsis="[-f A|B (scoring formula)]",
+        help="-f A|B: average over models (A) or take the best model (B).")
     # None: not chosen (-f A, the Perl's default); see MULTI_REF
-    multi_ref: Optional[str] = setting(None, text, stages=("run",), hf=True)
-    alpha: float = setting(0.5, real, stages=("scoring",), perl="p", route="number", signature=("p",))
-    counting: int = setting(
-        0, whole, stages=("scoring",), hf=True, perl="t", route="number", signature=("t",)
-    )
-    confidence: float = setting(95.0, real, stages=("resampling",), perl="c", route="number")
-    confidence_label: Optional[str] = setting(
-        None, text, stages=("resampling",), perl="c", route="text", signature=("c",)
-    )
+    multi_ref: Optional[str] = setting(None, text, ("run",), hf=True)
+    alpha: float = setting(0.5, real, ("scoring",), perl="p", route="number", signature=("p",),
+        synopsis="[-p alpha (0 <= alpha <=1)]",
+        help="-p alpha: F-measure weight (alpha -> 1 favours precision).")
+    counting: int = setting(0, whole, ("scoring",), hf=True, perl="t", route="number", signature=("t",),
+        synopsis="[-t 0|1|2 (count by token instead of sentence)]",
+        help="-t 0|1|2: average over sentences (0), over tokens (1), or print raw counts (2).")
+    confidence: float = setting(95.0, real, ("resampling",), perl="c", route="number",
+        synopsis="[-c cf]",
+        help="-c cf: cf% confidence interval (0 <= cf <= 100), default 95.")
+    confidence_label: Optional[str] = setting(None, text, ("resampling",), perl="c", route="text",
+        signature=("c",))
     # -r as given: the Perl uses the value itself in the CI formula
-    resamples: float = setting(1000, real, stages=("resampling",), perl="r", route="number", signature=("r",))
-    per_eval: bool = setting(False, flag, stages=("run",), perl="d", route="switch")
-    verbose: bool = setting(False, flag, stages=("run",), hf=True, perl="v", route="switch")
-    jobs: int = setting(1, whole, stages=("run",), free=True, perl="j", long="--jobs")
+    resamples: float = setting(1000, real, ("resampling",), perl="r", route="number", signature=("r",),
+        synopsis="[-r number-of-samples (for resampling)]",
+        help="-r n: number of bootstrap resamples, default 1000.")
+    per_eval: bool = setting(False, flag, ("run",), perl="d", route="switch",
+        synopsis="[-d (print per evaluation scores)]",
+        help="-d: print each evaluation's scores.")
+    verbose: bool = setting(False, flag, ("run",), hf=True, perl="v", route="switch",
+        synopsis="[-v (verbose)]",
+        help="-v: the Perl's debug lines on stdout (texts, tokens, counts), a summary on stderr.")
+    jobs: int = setting(1, whole, ("run",), free=True, perl="j", long="--jobs",
+        synopsis="[-j N | --jobs N (processes)]",
+        help=(
+            "-j N, --jobs N: N processes, this one and N - 1 workers (same output as one;\n"
+            "    one for a run of fewer than 2,000 (peer, model) pairs, which workers slow)."
+        ))
     # line-aligned files
-    hypothesis_path: Optional[str] = setting(None, path, stages=("source",), door=True)
-    reference_paths: tuple[str, ...] = setting(
-        (), paths, stages=("source",), door=True, long="--ref", route="repeated"
-    )
-    sentence_separator: Optional[str] = setting(
-        None, text, stages=("source",), door=True, long="--sentence-separator", route="text"
-    )
+    hypothesis_path: Optional[str] = setting(None, path, ("source",), door=True)
+    reference_paths: tuple[str, ...] = setting((), paths, ("source",), door=True, long="--ref",
+        route="repeated")
+    sentence_separator: Optional[str] = setting(None, text, ("source",), door=True,
+        long="--sentence-separator", route="text")
     # one JSON object per item
-    jsonl_path: Optional[str] = setting(
-        None, path, stages=("source",), door=True, long="--jsonl", route="text"
-    )
+    jsonl_path: Optional[str] = setting(None, path, ("source",), door=True, long="--jsonl", route="text",
+        help=(
+            '--jsonl FILE: one JSON object a line, each an evaluation: {"prediction": ...,\n'
+            '"references": [...]} ("predictions": {system: ...} for several systems,\n'
+            '"reference" for one, "id" for its ID); a summary is a string or a list of\n'
+            "sentences; --sep splits strings into sentences; --jsonl - reads standard input."
+        ))
     # --paraphrases FILE: ParaEval rows with this table
-    paraphrases: Optional[str] = setting(
-        None, path, stages=("metrics",), long="--paraphrases", route="text", signature=("paraeval", "pp")
-    )
+    paraphrases: Optional[str] = setting(None, path, ("metrics",), long="--paraphrases", route="text",
+        signature=("paraeval", "pp"),
+        synopsis="[--paraphrases FILE (ParaEval)]",
+        help=(
+            "--paraphrases FILE: add ParaEval-3 rows (ROUGE-1 that also matches the\n"
+            "table's paraphrases: multi-word ones exactly, one-word ones greedily, then\n"
+            "words). FILE: PPDB lines (LHS ||| phrase ||| paraphrase ||| features ...) or\n"
+            "TSV (phrase, paraphrase[, score]), .gz too; tokenized as the summaries are\n"
+            "(-m, -s apply). --paraeval-variants: 3 (default), 2 (tiers 1 and 3), P\n"
+            "(paraphrases only), T (one row per tier), comma-separated.\n"
+            "--paraphrase-threshold X keeps pairs scoring at least X: the PPDB feature\n"
+            "--paraphrase-feature NAME (default PPDB2.0Score), or the TSV's third column.\n"
+            "Not with -t 1, -t 2, -v or -3."
+        ))
     # the PPDB feature compared with the threshold
-    paraphrase_feature: Optional[str] = setting(
-        None, text, stages=("metrics",), long="--paraphrase-feature", route="text", signature=("pp-feature",)
-    )
+    paraphrase_feature: Optional[str] = setting(None, text, ("metrics",), long="--paraphrase-feature",
+        route="text", signature=("pp-feature",),
+        synopsis="[--paraphrase-feature NAME]")
     # the least score of a pair kept
-    paraphrase_threshold: Optional[float] = setting(
-        None, real, stages=("metrics",), long="--paraphrase-threshold", signature=("pp-min",)
-    )
+    paraphrase_threshold: Optional[float] = setting(None, real, ("metrics",), long="--paraphrase-threshold",
+        signature=("pp-min",),
+        synopsis="[--paraphrase-threshold X]")
     # the ParaEval rows: 3, 2, P, T (comma-separated)
-    paraeval_variants: str = setting("3", text, stages=("metrics",), long="--paraeval-variants")
+    paraeval_variants: str = setting("3", text, ("metrics",), long="--paraeval-variants",
+        synopsis="[--paraeval-variants 3,2,P,T]")
     # Each --hyp: NAME=FILE or FILE (several: several systems; see sources.hypothesis_systems).
-    hypothesis_paths: tuple[str, ...] = setting(
-        (), paths, stages=("source",), door=True, long="--hyp", route="repeated"
-    )
+    hypothesis_paths: tuple[str, ...] = setting((), paths, ("source",), door=True, long="--hyp",
+        route="repeated",
+        help=(
+            "--hyp FILE --ref FILE [--ref FILE ...]: line-aligned files instead of a\n"
+            "configuration, one summary per line (--hyp - reads standard input);\n"
+            "--sep SEP (--sentence-separator) splits a line into sentences. Several\n"
+            "--hyp are several systems, each named NAME in --hyp NAME=FILE, else by its\n"
+            "file name without extension (one --hyp FILE alone is system 1)."
+        ))
     # --skip-empty: items with an empty summary
-    skip_empty: bool = setting(
-        False, flag, stages=("source",), door=True, long="--skip-empty", route="switch"
-    )
+    skip_empty: bool = setting(False, flag, ("source",), door=True, long="--skip-empty", route="switch",
+        synopsis="[--skip-empty (with --hyp or --jsonl: leave out items with an empty summary)]",
+        help=(
+            "--skip-empty: with --hyp/--ref or --jsonl, leave out each item where a summary\n"
+            "is empty (else scored 0); either way they are named on stderr."
+        ))
+    # fmt: on
 
     def __post_init__(self) -> None:
         for row in ROWS:

@@ -117,6 +117,7 @@ class Setting:
     help: str = ""
     name: str = ""  # the field's, filled in by rows_of
     default: Any = None  # the field's
+    annotation: str = ""  # the field's type, as written
 
     @property
     def api(self) -> bool:
@@ -124,9 +125,9 @@ class Setting:
         return not self.door
 
 
-def setting(default: T, check: Check, **row: Any) -> T:
+def setting(default: T, check: Check, stages: tuple[str, ...] = (), **row: Any) -> T:
     """A field of :class:`~rouge155py.Options` with its row of the table (see :class:`Setting`)."""
-    return field(default=default, metadata={"setting": Setting(check, **row)})
+    return field(default=default, metadata={"setting": Setting(check, stages, **row)})
 
 
 def rows_of(cls: type) -> tuple[Setting, ...]:
@@ -134,5 +135,5 @@ def rows_of(cls: type) -> tuple[Setting, ...]:
     rows = []
     for option in fields(cls):
         row = option.metadata["setting"]
-        rows.append(replace(row, name=option.name, default=option.default))
+        rows.append(replace(row, name=option.name, default=option.default, annotation=str(option.type)))
     return tuple(rows)
