@@ -17,6 +17,7 @@ from typing import Any, Mapping, Optional, Sequence
 
 from ..errors import UsageError, described
 from .options import ROWS, Options
+from .table import Setting
 
 __all__ = ["PERL_OPTION_SPEC", "MissingConfiguration", "Request", "parse_command_line"]
 
@@ -164,17 +165,20 @@ def _arguments(argv: object) -> list[str]:
     return [str(arg) for arg in arguments]
 
 
+def _perl_order(row: Setting) -> int:
+    """Where the Perl reads the row's number (one it does not know: last)."""
+    place = _PERL_NUMBERS.find(row.perl or "?")
+    return place if place >= 0 else len(_PERL_NUMBERS)
+
+
 def _read_plain(
     opts: dict[str, Optional[str]], long_opts: dict[str, Optional[str]], warnings: list[str]
 ) -> dict[str, Any]:
     """The options of the rows read plainly, those given: switches, texts, and Perl numbers in
     the order the Perl reads them."""
     values: dict[str, Any] = {}
-    numbers = sorted(
-        (row for row in ROWS if row.route == "number" and row.perl),
-        key=lambda row: _PERL_NUMBERS.find(row.perl or ""),
-    )
-    for row in numbers:
+    numbers = [row for row in ROWS if row.route == "number" and row.perl]
+    for row in sorted(numbers, key=_perl_order):
         value = opts.get(row.perl or "")
         if value is not None:
             values[row.name] = _number(row.perl or "", value, warnings)
