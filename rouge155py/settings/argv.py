@@ -195,25 +195,15 @@ def _read_plain(
     return values
 
 
-def parse_command_line(argv: Sequence[str], environ: Optional[Mapping[str, str]] = None) -> Request:
-    """Parse and validate a ROUGE-1.5.5.pl command line."""
-    if environ is not None and not isinstance(environ, Mapping):
-        raise UsageError(f"environ must be a mapping (like os.environ) or None, got {described(environ)}")
-    env = os.environ if environ is None else environ
-    argv, long_opts, repeated = _long_options(_arguments(argv))
+def _door(
+    args: list[str],
+    opts: dict[str, Optional[str]],
+    long_opts: dict[str, Optional[str]],
+    repeated: dict[str, list[str]],
+) -> bool:
+    """Whether the evals come from line-aligned files or a JSONL file, not a configuration (each
+    of which replaces the configuration file and ``-z``)."""
     hypotheses, refs = repeated["--hyp"], repeated["--ref"]
-    output_format = "json" if "--json" in long_opts else long_opts.get("--format") or "legacy"
-    if "--version" in long_opts:
-        return Request(show_version=True)
-    if "--help" in long_opts:
-        return Request(usage="full")
-    if "--make-home" in long_opts:
-        return Request(make_home=long_opts["--make-home"])
-    opts, args, warnings = _getopts(list(argv), PERL_OPTION_SPEC)
-    if "H" in opts:
-        return Request(usage="full", warnings=warnings)
-    if "h" in opts:
-        return Request(usage="short", warnings=warnings)
     jsonl = long_opts.get("--jsonl")
     aligned = bool(hypotheses) or bool(refs)
     if aligned and jsonl is not None:
@@ -227,12 +217,59 @@ def parse_command_line(argv: Sequence[str], environ: Optional[Mapping[str, str]]
             raise UsageError(
                 f"{door} replace{'s' if jsonl is not None else ''} the configuration file: remove {extra!r}"
             )
+        return True
+    for name in ("--sentence-separator", "--skip-empty"):
+        if name in long_opts:
+            raise UsageError(f"{name} applies to line-aligned files (--hyp, --ref) and --jsonl")
+    return False
+
+
+def _quirks(
+    values: dict[str, Any], opts: dict[str, Optional[str]], long_opts: dict[str, Optional[str]]
+) -> None:
+    """The options the Perl (or this port) reads in a way of its own, into ``values``."""
+    # -t other than 1 or 2 is 0, -n is floored, -x and -3 turn off ROUGE-L,
+    # -f B alone is the best model.
+    t = values.get("counting")
+    values["counting"] = int(t) if t is not None and t in (1, 2) else 0
+    ngram_value = values.get("max_ngram", 0)
+    values["max_ngram"] = math.floor(ngram_value) if ngram_value >= 1 else 0
+    values["lcs"] = opts.get("x") is None and opts.get("3") is None
+    values["best_model"] = opts.get("f") == "B"
+    jobs_text = long_opts.get("--jobs") or opts.get("j") or "1"
+    if not re.fullmatch(r"[0-9]+", jobs_text.strip()):
+        raise UsageError(f"the number of jobs (-j, --jobs) must be a whole number, got {jobs_text!r}")
+    values["jobs"] = int(jobs_text)
+    threshold_text = long_opts.get("--paraphrase-threshold")
+    if threshold_text is not None:
+        try:
+            values["paraphrase_threshold"] = float(threshold_text)
+        except ValueError:
+            raise UsageError(f"--paraphrase-threshold needs a number, got {threshold_text!r}") from None
+    values["paraeval_variants"] = long_opts.get("--paraeval-variants") or "3"
+
+
+def parse_command_line(argv: Sequence[str], environ: Optional[Mapping[str, str]] = None) -> Request:
+    """Parse and validate a ROUGE-1.5.5.pl command line."""
+    if environ is not None and not isinstance(environ, Mapping):
+        raise UsageError(f"environ must be a mapping (like os.environ) or None, got {described(environ)}")
+    env = os.environ if environ is None else environ
+    argv, long_opts, repeated = _long_options(_arguments(argv))
+    output_format = "json" if "--json" in long_opts else long_opts.get("--format") or "legacy"
+    if "--version" in long_opts:
+        return Request(show_version=True)
+    if "--help" in long_opts:
+        return Request(usage="full")
+    if "--make-home" in long_opts:
+        return Request(make_home=long_opts["--make-home"])
+    opts, args, warnings = _getopts(list(argv), PERL_OPTION_SPEC)
+    if "H" in opts:
+        return Request(usage="full", warnings=warnings)
+    if "h" in opts:
+        return Request(usage="short", warnings=warnings)
+    aligned = _door(args, opts, long_opts, repeated)
+    if aligned:
         args = [""]  # no configuration file; every peer is evaluated
-        aligned = True
-    else:
-        for name in ("--sentence-separator", "--skip-empty"):
-            if name in long_opts:
-                raise UsageError(f"{name} applies to line-aligned files (--hyp, --ref) and --jsonl")
     if not args:
         raise MissingConfiguration(
             "Please specify the ROUGE configuration file or use option '-h' for help", warnings
@@ -261,25 +298,7 @@ def parse_command_line(argv: Sequence[str], environ: Optional[Mapping[str, str]]
     # Numbers are read as Perl reads them ("07", "2.5", "1e1"): where the Perl
     # uses a fractional value, so does the computation.
     values = _read_plain(opts, long_opts, warnings)
-    # The Perl's quirks: -t other than 1 or 2 is 0, -n is floored, -x and -3 turn off ROUGE-L,
-    # -f B alone is the best model.
-    t = values.get("counting")
-    values["counting"] = int(t) if t is not None and t in (1, 2) else 0
-    ngram_value = values.get("max_ngram", 0)
-    values["max_ngram"] = math.floor(ngram_value) if ngram_value >= 1 else 0
-    values["lcs"] = not given("x") and not given("3")
-    values["best_model"] = opts.get("f") == "B"
-    jobs_text = long_opts.get("--jobs") or opts.get("j") or "1"
-    if not re.fullmatch(r"[0-9]+", jobs_text.strip()):
-        raise UsageError(f"the number of jobs (-j, --jobs) must be a whole number, got {jobs_text!r}")
-    values["jobs"] = int(jobs_text)
-    threshold_text = long_opts.get("--paraphrase-threshold")
-    if threshold_text is not None:
-        try:
-            values["paraphrase_threshold"] = float(threshold_text)
-        except ValueError:
-            raise UsageError(f"--paraphrase-threshold needs a number, got {threshold_text!r}") from None
-    values["paraeval_variants"] = long_opts.get("--paraeval-variants") or "3"
+    _quirks(values, opts, long_opts)
     values.update({row.name: tuple(repeated[row.long or ""]) for row in ROWS if row.route == "repeated"})
 
     options = Options(
