@@ -94,8 +94,8 @@ def _keywords_doc() -> str:
 class Rouge:
     """ROUGE-1.5.5 with a fixed set of options, scoring texts in memory.
 
-    Every option is a keyword, one per field of :class:`~rouge155py.Options` (a test
-    keeps them in step), with the Perl's defaults but two:
+    Every option is a keyword, one per field of :class:`~rouge155py.Options` but the doors' (read
+    from its table), with the Perl's defaults but two:
 
     - ``rouge_types`` (rouge-score's names: ``["rouge1", "rouge2", "rougeLsum"]``, also
       ``rougeW-1.2``, ``rougeS4``, ``rougeSU4``; see :mod:`rouge155py.names`) sets the metric

@@ -63,3 +63,18 @@ def test_no_script_edits_the_import_path() -> None:
         if "sys.path" in line
     ]
     assert not found, found
+
+
+def test_every_package_of_rouge155py_is_installed() -> None:
+    """setup.cfg names its packages one by one: a package it leaves out is missing from a wheel."""
+    import configparser
+
+    config = configparser.ConfigParser()
+    config.read(REPO / "setup.cfg")
+    listed = set(config["options"]["packages"].split())
+    source = REPO / "rouge155py"
+    found = {
+        ".".join(("rouge155py", *init.parent.relative_to(source).parts))
+        for init in source.rglob("__init__.py")
+    }
+    assert found <= listed, sorted(found - listed)
