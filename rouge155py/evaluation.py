@@ -45,7 +45,7 @@ from .report import Report
 from .results import Counts, Summary
 
 if TYPE_CHECKING:
-    from .pool import ThreadPool
+    from concurrent.futures import ThreadPoolExecutor
 
 __all__ = [
     "Evals",
@@ -152,24 +152,24 @@ class Threads(ThisProcess):
         from .workers import max_workers  # -j's cap: more threads only compete for the CPUs
 
         self.jobs = min(jobs, max_workers())
-        self._pool: Optional[ThreadPool] = None
+        self._pool: Optional[ThreadPoolExecutor] = None
 
     def start(self) -> None:
         """Nothing yet: the threads start with the first tasks, no more of them than tasks."""
 
-    def _threads(self, tasks: int) -> ThreadPool:
+    def _threads(self, tasks: int) -> ThreadPoolExecutor:
         """The pool, made at its first use: ``jobs`` threads, or fewer where fewer ``tasks`` share them."""
         if self._pool is None:
-            from .pool import ThreadPool  # imported where threads run
+            from concurrent.futures import ThreadPoolExecutor  # imported where threads run
 
-            self._pool = ThreadPool(max(1, min(self.jobs, tasks)))
+            self._pool = ThreadPoolExecutor(max(1, min(self.jobs, tasks)))
         return self._pool
 
     def close(self) -> None:
         """Stop the threads (each ends once its task is done); chunks not started are dropped (a
         run that ended early, by an error or Ctrl-C, does not wait for them)."""
         if self._pool is not None:
-            self._pool.shutdown(cancel_pending=True)
+            self._pool.shutdown(cancel_futures=True)
             self._pool = None
 
     def score(self, evals: Evals, options: Options, progress: Optional[ProgressFn]) -> list[ScoredBatch]:
