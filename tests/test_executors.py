@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 import rouge155py
-from rouge155py import evaluation
+from rouge155py import executors
 from rouge155py.errors import InputError
 
 
@@ -21,14 +21,14 @@ def test_threads_give_the_report_of_one_process() -> None:
 
 def test_an_error_in_a_thread_ends_the_run_with_it(monkeypatch: pytest.MonkeyPatch) -> None:
     """A chunk's error is raised by the run, once the threads have stopped."""
-    scored = evaluation.score_texts
+    scored = executors.score_texts
 
     def score_texts(config: Any, start: int, stop: int, options: Any) -> Any:
         if start:
             raise InputError(f"chunk at {start}")
         return scored(config, start, stop, options)
 
-    monkeypatch.setattr(evaluation, "score_texts", score_texts)
+    monkeypatch.setattr(executors, "score_texts", score_texts)
     before = threading.active_count()
     texts = ["the cat sat on the mat"] * 30
     with pytest.raises(InputError, match="chunk at 15"):
