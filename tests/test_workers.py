@@ -153,3 +153,20 @@ def test_an_error_met_while_a_stop_unwinds_is_the_stop(name: str, code: int, lin
     command = [sys.executable, "-c", _ERROR_WHILE_STOPPING, name]
     done = subprocess.run(command, capture_output=True, text=True, timeout=60)
     assert (done.returncode, done.stderr) == (code, f"rouge155py: {line}\n")
+
+
+def test_the_pools_threads_take_the_gil_promptly_while_workers_live() -> None:
+    """The threads that hand tasks to the workers wait a short switch interval for the GIL while
+    this thread computes; two pools at once, then the interval is set back."""
+    before = sys.getswitchinterval()
+    first, second = Workers(1), Workers(1)
+    try:
+        assert sys.getswitchinterval() <= 0.0005
+        first.close()
+        assert sys.getswitchinterval() <= 0.0005
+    finally:
+        first.close()
+        second.close()
+    assert sys.getswitchinterval() == before
+    second.close()  # again: nothing changes
+    assert sys.getswitchinterval() == before
