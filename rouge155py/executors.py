@@ -47,7 +47,6 @@ import sys
 import threading
 import time
 from collections import deque
-from pickle import dumps, loads
 from typing import TYPE_CHECKING, Any, Callable, Optional, Protocol, Union
 
 from .batches import (
@@ -375,6 +374,8 @@ class _Workers:
         """``function(argument)`` in a worker. The argument is pickled here, at once: the pool's
         thread that sends it would pickle it while this thread computes, both taking turns at
         the GIL, and the worker would start late."""
+        from pickle import dumps  # what the pool imports: a run in one process has no need of it
+
         assert self._pool is not None
         future = self._pool.submit(_call, function, dumps(argument, -1))  # the highest protocol
         future.add_done_callback(self._finished.put)
@@ -468,6 +469,8 @@ def _prompt_threads(on: bool) -> None:
 
 def _call(function: Callable[[Any], Any], argument: bytes) -> Any:
     """A worker's task: ``function`` on the argument pickled by :meth:`_Workers.submit`."""
+    from pickle import loads
+
     return function(loads(argument))
 
 
