@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 # The run imports what it needs, so that memory running out while they are imported (their
 # dataclasses are made then) is one error line, as any failure is: the options and the report
 # always, the evaluation once the command line asks for one, the workers' code
-# (rouge155py.parallel) only for -j N > 1, and click only by those who use the click command
+# (multiprocessing) only for -j N > 1, and click only by those who use the click command
 # (``main``): the command itself (``entry``) hands its arguments to ``run`` as they are,
 # which is all the click command does.
 

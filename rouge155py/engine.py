@@ -30,7 +30,7 @@ from .scoring import (
 from .text.stage import TextSettings, text_stage
 
 if TYPE_CHECKING:
-    from .pool import ThreadPool
+    from concurrent.futures import ThreadPoolExecutor
 
 __all__ = [
     "Grouped",
@@ -345,7 +345,7 @@ def table_summaries(
     scoring: ScoringSettings,
     resampling: ResampleSettings,
     tables: list[RowTable],
-    threads: Optional[ThreadPool] = None,
+    threads: Optional[ThreadPoolExecutor] = None,
 ) -> list[Union[Summary, Counts]]:
     """:func:`table_summary` of each table; under ``-t 0`` the tables of the same instances (a
     peer's metrics) are resampled together, from the same draws (:func:`means_together`).

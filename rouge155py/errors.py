@@ -91,7 +91,7 @@ class WorkerStopped(BaseException):
     """A ``-j`` worker ended while this process computed: raised by the SIGCHLD handler wherever
     this process was (not an ``Exception``: nothing on the way catches it); the pool's user
     makes it the run's error. Here, so that the command catches it without importing the
-    workers' code (:mod:`rouge155py.workers`), which a run in one process does not need."""
+    evaluation."""
 
 
 def described(value: object) -> str:

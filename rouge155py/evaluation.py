@@ -6,231 +6,32 @@ The command line, :class:`~rouge155py.Rouge`, :func:`~rouge155py.score`,
 or as given) -> the checks the Perl makes before it scores -> step 1,
 :func:`~rouge155py.batches.score_batch`, on chunks of evals -> step 2,
 :func:`~rouge155py.batches.summarize_batches` -> the report. The executor runs
-the steps: this process, or ``-j`` workers (:mod:`rouge155py.parallel`); the
-batch API and a Dask cluster (:mod:`rouge155py.dask`) run the same two steps.
+the steps (:mod:`rouge155py.executors`): this process, threads, or ``-j`` workers;
+the batch API and a Dask cluster (:mod:`rouge155py.dask`) run the same two steps.
 Peers, metrics and evals are visited in the Perl's order, which matters for
 one of its quirks (``-m`` with ``-M``).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable, Iterator, Optional, Protocol, Union
+from typing import Callable, Iterator, Optional
 
 from ._kernel import notice_missing_kernel
-from .batches import (
-    CHUNK_EVALS,
-    TEXT_CHUNK,
-    EvalItem,
-    ScoredBatch,
-    batch_scorer,
-    score_batch,
-    score_in_chunks,
-    score_text_chunks,
-    score_texts,
-    summaries_here,
-    summarize_batches,
-)
+from .batches import ScoredBatch, batch_scorer, summarize_batches
 from .collector import paused_gc
-from .config import Eval, EvalConfig, TextConfig
-from .engine import RowTable, table_summaries
+from .config import EvalConfig, TextConfig
 from .errors import RougeError, UsageError
+from .executors import executor_for
 from .hints import SAMPLED_EVALS, unread_script_hint
-from .metrics.batch import kernel_applies
 from .metrics.plan import metric_plan
 from .planning import check_resamples, first_missing_model
 from .progress import ProgressFn
 from .readers import Document
 from .report import Report
-from .results import Counts, Summary
 from .settings.argv import parse_command_line
 from .settings.options import Options
 
-if TYPE_CHECKING:
-    from .pool import ThreadPool
-
-__all__ = [
-    "Evals",
-    "Executor",
-    "ThisProcess",
-    "Threads",
-    "evaluate",
-    "evaluate_args",
-    "executor_for",
-    "load_config",
-]
-
-
-class Evals(Protocol):
-    """A run's evals as an executor reads them."""
-
-    def whole(self) -> EvalConfig:
-        """Every eval (read to the end of its source now, where it is not yet)."""
-        ...
-
-    def first(self, count: int) -> list[Eval]:
-        """Up to ``count`` of the first evals, of those known now (nothing is read for them)."""
-        ...
-
-
-class Executor(Protocol):
-    """What runs the two steps: the scoring of every eval, and the bootstrap of the tables."""
-
-    def open(self, options: Options, config: Optional[EvalConfig]) -> Evals: ...
-
-    def start(self) -> None: ...
-
-    def score(self, evals: Evals, options: Options, progress: Optional[ProgressFn]) -> list[ScoredBatch]: ...
-
-    def summaries(
-        self, tables: list[RowTable], options: Options, progress: Optional[ProgressFn] = None
-    ) -> list[Union[Summary, Counts]]: ...
-
-    def close(self) -> None: ...
-
-    @property
-    def processes(self) -> int:
-        """How many processes ran the steps (this one included)."""
-        ...
-
-
-def load_config(options: Options) -> EvalConfig:
-    """The evals the options' source names (line-aligned files, JSONL, XML, a ``-z`` list)."""
-    source = options.source
-    if source is None:
-        raise UsageError("the options name no configuration: pass the evals to evaluate()")
-    return source.read()
-
-
-class _Read:
-    """A configuration read whole; ``owned`` where the run read it (its evals may then be
-    dropped as they are scored: a caller's configuration is left as it was given)."""
-
-    def __init__(self, config: EvalConfig, owned: bool) -> None:
-        self.config, self.owned = config, owned
-
-    def whole(self) -> EvalConfig:
-        return self.config
-
-    def first(self, count: int) -> list[Eval]:
-        return self.config.first(count)
-
-
-class ThisProcess:
-    """The executor of one process: step 1 on consecutive chunks of evals, step 2 here."""
-
-    processes = 1
-
-    def open(self, options: Options, config: Optional[EvalConfig]) -> Evals:
-        if config is not None:
-            return _Read(config, owned=False)
-        return _Read(load_config(options), owned=True)
-
-    def start(self) -> None:
-        """Nothing to start."""
-
-    def score(self, evals: Evals, options: Options, progress: Optional[ProgressFn]) -> list[ScoredBatch]:
-        """One batch of every eval, scored a chunk at a time and merged as it goes
-        (:func:`~rouge155py.batches.score_in_chunks`); the evals are dropped as they are scored
-        where the run read them."""
-        config = evals.whole()
-        if isinstance(config, TextConfig):
-            return score_text_chunks(config, options, progress, TEXT_CHUNK)
-        owned = isinstance(evals, _Read) and evals.owned
-        return score_in_chunks(config.evals, options, progress, CHUNK_EVALS, owned)
-
-    summaries = staticmethod(summaries_here)
-
-    def close(self) -> None:
-        """Nothing to stop."""
-
-
-class Threads(ThisProcess):
-    """``jobs`` threads of this process, for evals given in memory that the C kernel scores: it
-    lets the GIL go while it scores a chunk, and no text is copied to another process. One
-    pool runs both steps."""
-
-    def __init__(self, jobs: int) -> None:
-        from .workers import max_workers  # -j's cap: more threads only compete for the CPUs
-
-        self.jobs = min(jobs, max_workers())
-        self._pool: Optional[ThreadPool] = None
-
-    def start(self) -> None:
-        """Nothing yet: the threads start with the first tasks, no more of them than tasks."""
-
-    def _threads(self, tasks: int) -> ThreadPool:
-        """The pool, made at its first use: ``jobs`` threads, or fewer where fewer ``tasks`` share them."""
-        if self._pool is None:
-            from .pool import ThreadPool  # imported where threads run
-
-            self._pool = ThreadPool(max(1, min(self.jobs, tasks)))
-        return self._pool
-
-    def close(self) -> None:
-        """Stop the threads (each ends once its task is done); chunks not started are dropped (a
-        run that ended early, by an error or Ctrl-C, does not wait for them)."""
-        if self._pool is not None:
-            self._pool.shutdown(cancel_pending=True)
-            self._pool = None
-
-    def score(self, evals: Evals, options: Options, progress: Optional[ProgressFn]) -> list[ScoredBatch]:
-        """The batches of every eval, chunks scored by the threads (each with its own scorer)."""
-        config = evals.whole()
-        jobs = self.jobs
-        if isinstance(config, TextConfig):
-            total = config.items
-            # Chunks of equal size, as many for each thread, of at most TEXT_CHUNK items.
-            pieces = jobs * max(1, -(-total // (jobs * TEXT_CHUNK)))
-            size = max(1, -(-total // pieces))
-            submit = self._threads(-(-total // size)).submit
-            futures = [
-                submit(score_texts, config, start, start + size, options) for start in range(0, total, size)
-            ]
-        else:
-            total = len(config.evals)
-            size = max(1, min(CHUNK_EVALS, -(-total // jobs)))
-            entries = config.evals
-            submit = self._threads(-(-total // size)).submit
-            futures = [
-                submit(
-                    score_batch,
-                    [EvalItem(start + k, ev) for k, ev in enumerate(entries[start : start + size])],
-                    options,
-                )
-                for start in range(0, total, size)
-            ]
-        batches = []
-        for future in futures:
-            batches.append(future.result())
-            if progress is not None:
-                progress("scoring", min(total, len(batches) * size), total)
-        return batches
-
-    def summaries(
-        self, tables: list[RowTable], options: Options, progress: Optional[ProgressFn] = None
-    ) -> list[Union[Summary, Counts]]:
-        """The bootstrap of each table, by the threads (the kernel's sums let the GIL go)."""
-        out = table_summaries(options.scoring, options.resampling, tables, self._threads(self.jobs))
-        if progress is not None:
-            for done in range(1, len(tables) + 1):
-                progress("bootstrap", done, len(tables))
-        return out
-
-
-def executor_for(options: Options, in_memory: bool = False, columns: bool = False) -> Executor:
-    """The one choice of executor: under ``jobs``/``-j N``, threads for evals given in memory that
-    the C kernel scores (measured faster than processes, which are sent the texts), else
-    workers; without it (and under ``-v``, which prints every instance's texts in the Perl's
-    walk order) this process. ``columns``: the evals are texts held by columns, which the kernel
-    scores under ``multi_ref="best-f"`` too."""
-    if options.jobs > 1 and not options.verbose:
-        plan = metric_plan(options.metrics)
-        if in_memory and kernel_applies(options.text, options.scoring, plan, columns):
-            return Threads(options.jobs)
-        from .parallel import WorkerRun
-
-        return WorkerRun(options.jobs)
-    return ThisProcess()
+__all__ = ["evaluate", "evaluate_args"]
 
 
 def evaluate(

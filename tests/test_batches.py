@@ -33,7 +33,7 @@ from rouge155py import (
 )
 from rouge155py import batches as batches_module
 from rouge155py.config import EvalConfig, config_from_documents
-from rouge155py.evaluation import load_config
+from rouge155py.executors import load_config
 from rouge155py.readers import Document, SummaryFile, SummaryText
 
 DOOR_CASES = 200

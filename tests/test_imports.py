@@ -152,7 +152,7 @@ def test_version_loads_no_evaluation(tmp_path: Path) -> None:
 def test_file_list_run(tmp_path: Path) -> None:
     modules = _modules_of_run(tmp_path, *FILE_LIST)
     assert "rouge155py.evaluation" in modules
-    _check_absent(modules, "lxml", "multiprocessing", "rouge155py.parallel", "nltk", "dask", "click")
+    _check_absent(modules, "lxml", "multiprocessing", "concurrent.futures", "nltk", "dask", "click")
     if kernel_available():
         _check_absent(modules, "numpy")
 
@@ -162,7 +162,7 @@ def test_hyp_ref_run(tmp_path: Path) -> None:
     hyp.write_text("the cat sat on the mat\na dog barked\n", encoding="utf-8")
     ref.write_text("a cat sat on a mat\nthe dog barked loudly\n", encoding="utf-8")
     modules = _modules_of_run(tmp_path, "-e", "data", "-n", "2", "--hyp", str(hyp), "--ref", str(ref))
-    _check_absent(modules, "lxml", "multiprocessing", "rouge155py.parallel")
+    _check_absent(modules, "lxml", "multiprocessing", "concurrent.futures")
     if kernel_available():
         _check_absent(modules, "numpy")
 
@@ -170,9 +170,9 @@ def test_hyp_ref_run(tmp_path: Path) -> None:
 def test_xml_run(tmp_path: Path) -> None:
     """A plain configuration is read without lxml; one with a comment (say) takes the parser."""
     modules = _modules_of_run(tmp_path, *XML_CONFIG)
-    _check_absent(modules, "lxml", "multiprocessing", "rouge155py.parallel", "click")
+    _check_absent(modules, "lxml", "multiprocessing", "concurrent.futures", "click")
     # A run in one process starts no worker: their code (and pickle) stays out.
-    _check_absent(modules, "rouge155py.workers", "rouge155py.forked", "_pickle")
+    _check_absent(modules, "concurrent.futures.process", "_pickle")
     # Nor the stages and metrics of other options: --lang, --dialect, -3, --paraphrases.
     _check_absent(
         modules,
@@ -214,11 +214,9 @@ assert isinstance(main, click.Command) and cli.main is main
 
 
 @pytest.mark.parametrize("jobs", [["-j", "2"], ["--jobs", "2"]])
-def test_jobs_fork_without_multiprocessing(tmp_path: Path, jobs: list[str]) -> None:
+def test_jobs_run_on_the_standard_library_pool(tmp_path: Path, jobs: list[str]) -> None:
     modules = _modules_of_run(tmp_path, *jobs, *FILE_LIST)
-    assert {"rouge155py.parallel", "rouge155py.forked"} <= modules
-    # pickle's C half carries the tasks; a worker's traceback is formatted only on an error.
-    _check_absent(modules, "multiprocessing", "pickle", "traceback")
+    assert {"rouge155py.executors", "concurrent.futures.process", "multiprocessing"} <= modules
 
 
 def test_this_process_sees_the_same_names() -> None:

@@ -3,18 +3,14 @@ that cannot stand (an eval opened again later, errors met late) giving a single 
 
 from __future__ import annotations
 
-import os
-import pickle
 import random
-import signal
-import sys
-import time
+from multiprocessing.process import BaseProcess
 from pathlib import Path
 from typing import Optional
 
 import pytest
 
-from rouge155py import forked, parallel, workers
+from rouge155py import executors as parallel
 from rouge155py.config import read_xml_config
 from rouge155py.errors import RougeError
 from rouge155py.evaluation import evaluate
@@ -199,94 +195,26 @@ def test_workers_made_by_multiprocessing_where_there_is_no_fork(
 ) -> None:
     """Without fork() the workers are spawned by multiprocessing: fresh interpreters, same report."""
     import multiprocessing
-    from multiprocessing.connection import wait
 
     config = _config(tmp_path, 40, missing_peer_every=4)
     one = _outcome(config, 1)
-    monkeypatch.setattr(workers, "_process_kit", lambda: (multiprocessing.get_context("spawn"), wait))
+    monkeypatch.setattr(multiprocessing, "get_all_start_methods", lambda: ["spawn"])
+    started = _started(monkeypatch)
     assert _outcome(config, 2) == one
+    assert [process._start_method for process in started] == ["spawn"]
 
 
-def test_a_forked_pipe_carries_large_objects_both_ways() -> None:
-    """Messages larger than a pipe's buffer, in both directions at once, then the end of the pipe."""
-    mine, theirs = forked.Pipe()
+def _started(monkeypatch: pytest.MonkeyPatch) -> list[BaseProcess]:
+    """The worker processes started from now on."""
+    started: list[BaseProcess] = []
+    start = BaseProcess.start
 
-    def echo() -> None:
-        mine.close()
-        while True:
-            try:
-                theirs.send(theirs.recv()[::-1])
-            except EOFError:
-                return
+    def counted(process: BaseProcess) -> None:
+        started.append(process)
+        start(process)
 
-    child = forked.Process(target=echo)
-    child.start()
-    theirs.close()
-    big = list(range(200_000))  # about 1 MB pickled
-    for _ in range(3):
-        mine.send(big)
-        assert forked.wait([mine], 10) == [mine]
-        assert mine.recv() == big[::-1]
-    assert forked.wait([mine], 0) == []
-    mine.close()
-    child.join(10)
-    assert child.exitcode == 0
-
-
-def test_a_forked_pipe_holds_what_its_capacity_says() -> None:
-    """A message as large as the pipe's capacity is written whole with no reader (Linux: 1 MiB
-    where the system allows it), so a worker's reply never waits for the parent."""
-    mine, theirs = forked.Pipe()
-    try:
-        assert mine.capacity >= 65536 and theirs.capacity >= 65536
-        if (
-            sys.platform.startswith("linux")
-            and int(Path("/proc/sys/fs/pipe-max-size").read_text()) >= 1 << 20
-        ):
-            assert mine.capacity == 1 << 20
-        os.set_blocking(mine._write, False)  # a write beyond what the pipe holds raises, never hangs
-        message = b"x" * (mine.capacity - 64)
-        data = pickle.dumps(message, pickle.HIGHEST_PROTOCOL)
-        assert len(data) + 8 <= mine.capacity  # with its 8-byte length
-        mine.send_bytes(data)
-        assert forked.wait([theirs], 0) == [theirs]
-        assert theirs.recv() == message
-    finally:
-        mine.close()
-        theirs.close()
-
-
-def test_a_forked_process_reports_how_it_ended() -> None:
-    child = forked.Process(target=lambda: time.sleep(30))
-    child.start()
-    assert child.is_alive()
-    child.terminate()
-    child.join(10)
-    assert not child.is_alive() and child.exitcode == -signal.SIGTERM
-    failing = forked.Process(target=lambda: 1 / 0)
-    failing.start()
-    failing.join(10)
-    assert failing.exitcode == 1
-
-
-@pytest.mark.parametrize("room", [0, 1 << 30], ids=["held-until-free", "all-in-the-pipe"])
-def test_a_task_waits_in_the_pipe_or_until_its_worker_is_free(
-    tmp_path: Path, room: int, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A task given to a busy worker waits in its pipe when small, else until the worker's task ends."""
-    config = _config(tmp_path, 300, missing_peer_every=6)
-    one = _outcome(config, 1)
-    monkeypatch.setattr(workers, "_room", lambda conn: room)
-    held = []
-    submit = workers.Workers.submit
-
-    def counting(self: workers.Workers, *args: object) -> None:
-        submit(self, *args)  # type: ignore[arg-type]
-        held.append(len(self._held))
-
-    monkeypatch.setattr(workers.Workers, "submit", counting)
-    assert _outcome(config, 3) == one
-    assert any(held) == (room == 0)
+    monkeypatch.setattr(BaseProcess, "start", counted)
+    return started
 
 
 def test_evaluate_args_runs_j_in_workers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -296,31 +224,10 @@ def test_evaluate_args_runs_j_in_workers(tmp_path: Path, monkeypatch: pytest.Mon
     config = _config(tmp_path, 60, missing_peer_every=4)
     args = ["-n", "2", "-r", "50", "-a"]
     single = rouge155py.evaluate_args([*args, config])
-    started: list[object] = []
-    start = forked.Process.start
-
-    def counted(process: forked.Process) -> None:
-        started.append(process)
-        start(process)
-
-    monkeypatch.setattr(forked.Process, "start", counted)
+    started = _started(monkeypatch)
     many = rouge155py.evaluate_args([*args, "-j", "3", config])
-    assert len(started) == 2
+    assert len(started) == 2 and many.processes == 3
     assert write("text", many) == write("text", single) and many.warnings == single.warnings
-
-
-def test_a_forked_process_reaped_by_the_system() -> None:
-    """With SIGCHLD ignored (``trap '' CHLD``) the system reaps a child and keeps no exit status:
-    the child has ended, its exit code unknown, and waiting for it raises nothing."""
-    previous = signal.signal(signal.SIGCHLD, signal.SIG_IGN)
-    try:
-        child = forked.Process(target=lambda: None)
-        child.start()
-        child.join(10)
-        assert not child.is_alive() and child.exitcode is None
-        assert workers._stopped(child) == "a worker process stopped (exit status unknown)"
-    finally:
-        signal.signal(signal.SIGCHLD, previous)
 
 
 def test_a_run_too_small_to_share_is_made_in_one_process(
@@ -330,8 +237,8 @@ def test_a_run_too_small_to_share_is_made_in_one_process(
     the rule's number (here 30 evals of 2 peers and 2 models: 120); the report is the same."""
     config = _config(tmp_path, 30)
     started: list[int] = []
-    pool = workers.Workers
-    monkeypatch.setattr(parallel, "Workers", lambda count: (started.append(count), pool(count))[1])
+    pool = parallel._Workers
+    monkeypatch.setattr(parallel, "_Workers", lambda count: (started.append(count), pool(count))[1])
     one = _outcome(config, 1)
     monkeypatch.setenv("ROUGE155PY_MIN_SHARED_PAIRS", "121")
     report = evaluate(_options(config, 2))

@@ -11,7 +11,7 @@ from differential.doors import make_door_case
 
 from rouge155py import Rouge, RougeError, evaluate
 from rouge155py import batches as batches_module
-from rouge155py import evaluation as evaluation_module
+from rouge155py import executors as evaluation_module
 from rouge155py.config import EvalConfig, TextConfig, config_from_documents
 from rouge155py.metrics.batch import KernelRows
 from rouge155py.sources import config_from_texts, prediction_document, reference_documents, text_inputs

@@ -1,4 +1,4 @@
-"""The process pool: a worker's end noticed at once, and never in place of a stop signal's ending."""
+"""The worker processes of -j: a worker's end noticed at once, never in place of a stop signal's ending."""
 
 from __future__ import annotations
 
@@ -6,11 +6,13 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 import pytest
 
-from rouge155py.workers import Workers, WorkerStopped
+from rouge155py.errors import InputError, WorkerStopped
+from rouge155py.executors import _Workers as Workers
 
 pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGCHLD"), reason="no SIGCHLD")
 
@@ -31,11 +33,47 @@ def _wait_for_handlers(seconds: float = 5.0) -> None:
 def test_a_worker_killed_while_this_process_runs_raises_worker_stopped() -> None:
     pool = Workers(1)
     try:
+        assert pool.count == 1
         with pytest.raises(WorkerStopped, match="killed by SIGKILL"):
-            _kill_one(pool)
+            os.kill(pool._processes[0].pid, signal.SIGKILL)  # the pool's thread reaps it
             _wait_for_handlers()
     finally:
         pool.close()
+
+
+def test_a_worker_killed_off_the_main_thread_fails_its_task_at_once() -> None:
+    """Where SIGCHLD cannot be handled (the Python API in a thread), the task of a worker that
+    died is the error, at once: never a wait for a reply that cannot come."""
+    made: list[Workers] = []
+    maker = threading.Thread(target=lambda: made.append(Workers(1)))
+    maker.start()
+    maker.join(30)
+    pool = made[0]
+    try:
+        task = pool.submit(time.sleep, 60)
+        time.sleep(0.3)
+        started = time.monotonic()
+        _kill_one(pool)
+        with pytest.raises(WorkerStopped, match=r"killed by SIGKILL, out of memory\?"):
+            pool.result(task)
+        assert time.monotonic() - started < 10
+    finally:
+        pool.close()
+
+
+def test_a_workers_error_is_raised_by_its_task() -> None:
+    pool = Workers(1)
+    try:
+        with pytest.raises(InputError, match="no such file") as raised:
+            pool.result(pool.submit(_fails, "no such file"))
+        assert raised.value.__cause__ is None  # one line, as this process would raise it
+        assert pool.result(pool.submit(abs, -3)) == 3
+    finally:
+        pool.close()
+
+
+def _fails(message: str) -> None:
+    raise InputError(message)
 
 
 @pytest.mark.parametrize("ending", [KeyboardInterrupt, SystemExit])
@@ -59,7 +97,7 @@ def test_a_worker_ending_while_a_stop_is_handled_leaves_the_stop_as_it_is(ending
 _RAISES = """
 import sys
 from rouge155py import cli
-from rouge155py.workers import WorkerStopped
+from rouge155py.errors import WorkerStopped
 context = {"terminated": cli._Terminated(), "interrupted": KeyboardInterrupt(), "none": None}[sys.argv[1]]
 
 def fails(argv, stop=None):
@@ -115,3 +153,20 @@ def test_an_error_met_while_a_stop_unwinds_is_the_stop(name: str, code: int, lin
     command = [sys.executable, "-c", _ERROR_WHILE_STOPPING, name]
     done = subprocess.run(command, capture_output=True, text=True, timeout=60)
     assert (done.returncode, done.stderr) == (code, f"rouge155py: {line}\n")
+
+
+def test_the_pools_threads_take_the_gil_promptly_while_workers_live() -> None:
+    """The threads that hand tasks to the workers wait a short switch interval for the GIL while
+    this thread computes; two pools at once, then the interval is set back."""
+    before = sys.getswitchinterval()
+    first, second = Workers(1), Workers(1)
+    try:
+        assert sys.getswitchinterval() <= 0.0005
+        first.close()
+        assert sys.getswitchinterval() <= 0.0005
+    finally:
+        first.close()
+        second.close()
+    assert sys.getswitchinterval() == before
+    second.close()  # again: nothing changes
+    assert sys.getswitchinterval() == before

@@ -381,26 +381,24 @@ def test_few_descriptors_mean_fewer_workers(limit: int) -> None:
 
 THREADS = """
 import sys, threading
-from rouge155py import forked
+from rouge155py import executors
 
-# Each thread makes its pipe before any forks its worker: each worker is forked holding the
-# other thread's pipe.
+# The threads start their workers together: each worker is forked holding the other thread's pipes.
 made = threading.Barrier({threads})
-pipe = forked.Pipe
+room = executors._room_for_workers
 
-def barrier_pipe():
-    ends = pipe()
+def barrier_room():
     try:
         made.wait(5)
     except threading.BrokenBarrierError:
         pass
-    return ends
+    return room()
 
-forked.Pipe = barrier_pipe
+executors._room_for_workers = barrier_room
 import rouge155py
-import rouge155py.evaluation
+import rouge155py.executors
 
-rouge155py.evaluation.kernel_applies = lambda *args: False  # jobs on worker processes, not threads
+rouge155py.executors.kernel_applies = lambda *args: False  # jobs on worker processes, not threads
 
 words = [f"w{{i}}" for i in range(300)]
 def text(k):
@@ -463,11 +461,11 @@ def test_workers_of_several_threads_end_with_their_parent(tmp_path: Path, thread
 
 RESAMPLING_THREAD = """
 import os, threading
-import rouge155py.evaluation
+import rouge155py.executors
 from rouge155py import score
 from rouge155py.errors import RougeError
 
-rouge155py.evaluation.kernel_applies = lambda *args: False  # jobs on worker processes, not threads
+rouge155py.executors.kernel_applies = lambda *args: False  # jobs on worker processes, not threads
 
 words = [f"w{i}" for i in range(200)]
 def text(k):
