@@ -49,9 +49,16 @@ from .batches import TEXT_CHUNK, BatchMark, EvalTable, ScoredBatch, score_text_c
 from .collector import paused_gc
 from .engine import Grouped, RowTable
 from .errors import UsageError, described
+from .inputs.texts import (
+    Predictions,
+    References,
+    check_multi_ref,
+    config_from_texts,
+    text_format,
+    text_inputs,
+)
 from .options import HoldsOptions, Options, as_options
 from .report import Report
-from .sources import Predictions, References, check_multi_ref, config_from_texts, text_format, text_inputs
 
 __all__ = ["RougeAccumulator"]
 

@@ -19,20 +19,11 @@ from typing import Any, Callable, Mapping, Optional, Protocol, Sequence, TypeVar
 
 from .bootstrap import ResampleSettings
 from .errors import LimitError, UsageError, described
-from .files import perl_string
+from .inputs.aligned import hypothesis_systems
+from .inputs.sources import Source, source_of
 from .metrics.plan import MetricSettings
 from .planning import PeerSelection
 from .scoring import ScoringSettings
-from .sources import (
-    DEFAULT_PEER_ID,
-    AlignedFiles,
-    FileList,
-    JsonlFile,
-    Source,
-    XmlFile,
-    hypothesis_systems,
-    text_format,
-)
 from .text.stage import TextSettings
 
 __all__ = [
@@ -195,7 +186,7 @@ class Options:
     paraphrase_feature: Optional[str] = None  # the PPDB feature compared with the threshold
     paraphrase_threshold: Optional[float] = None  # the least score of a pair kept
     paraeval_variants: str = "3"  # the ParaEval rows: 3, 2, P, T (comma-separated)
-    # Each --hyp: NAME=FILE or FILE (several: several systems; see sources.hypothesis_systems).
+    # Each --hyp: NAME=FILE or FILE (several: several systems; see inputs.aligned.hypothesis_systems).
     hypothesis_paths: tuple[str, ...] = field(default=(), metadata=_DOOR)
     skip_empty: bool = field(default=False, metadata=_DOOR)  # --skip-empty: items with an empty summary
 
@@ -381,23 +372,9 @@ class Options:
     @cached_property
     def source(self) -> Optional[Source]:
         """Where the evals come from: line-aligned files, a JSONL file, a ``-z`` list or an XML
-        configuration; None where the caller gives the evals."""
-        if self.hypothesis_path is not None or self.hypothesis_paths:
-            hypotheses = (
-                hypothesis_systems(self.hypothesis_paths)
-                if self.hypothesis_paths
-                else ((DEFAULT_PEER_ID, str(self.hypothesis_path)),)
-            )
-            separator = self.sentence_separator
-            return AlignedFiles(hypotheses, self.reference_paths, separator, self.skip_empty)
-        if self.jsonl_path is not None:
-            input_format = text_format(self.be_mode)
-            return JsonlFile(self.jsonl_path, self.sentence_separator, input_format, self.skip_empty)
-        if self.config_path is None:
-            return None
-        if self.file_list_format is not None:
-            return FileList(self.config_path, self.file_list_format, perl_string(self.file_list_peer_id))
-        return XmlFile(self.config_path)
+        configuration (the first door of :data:`~rouge155py.inputs.sources.SOURCES` they choose);
+        None where the caller gives the evals."""
+        return source_of(self)
 
     def _settings(self, kind: type[T]) -> T:
         """A value object of ``kind``, whose fields are fields of the same names here."""

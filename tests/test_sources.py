@@ -9,8 +9,10 @@ import pytest
 
 from rouge155py import Options, Rouge, Sentences, evaluate_args
 from rouge155py.errors import ConfigError, UsageError
+from rouge155py.inputs.aligned import AlignedFiles
+from rouge155py.inputs.jsonl import JsonlFile, read_jsonl
+from rouge155py.inputs.xml import FileList, XmlFile
 from rouge155py.options import DOOR_FIELDS, parse_command_line
-from rouge155py.sources import AlignedFiles, FileList, JsonlFile, XmlFile, read_jsonl
 
 
 def _jsonl(tmp_path: Path, *objects: object) -> str:
