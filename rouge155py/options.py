@@ -20,7 +20,7 @@ from typing import Any, Callable, Mapping, Optional, Protocol, Sequence, TypeVar
 from .bootstrap import ResampleSettings
 from .errors import LimitError, UsageError, described
 from .inputs.aligned import hypothesis_systems
-from .inputs.sources import Source, source_of
+from .inputs.sources import CommandLine, Source, command_line_door, source_of
 from .metrics.plan import MetricSettings
 from .planning import PeerSelection
 from .scoring import ScoringSettings
@@ -631,24 +631,9 @@ def parse_command_line(argv: Sequence[str], environ: Optional[Mapping[str, str]]
     if "h" in opts:
         return Request(usage="short", warnings=warnings)
     jsonl = long_opts.get("--jsonl")
-    aligned = bool(hypotheses) or bool(refs)
-    if aligned and jsonl is not None:
-        raise UsageError("--jsonl and --hyp/--ref are two inputs: give one")
-    if aligned and (not hypotheses or not refs):
-        raise UsageError("line-aligned files need a --hyp FILE (one per system) and at least one --ref FILE")
-    if aligned or jsonl is not None:
-        if args or opts.get("z") is not None:
-            extra = args[0] if args else "-z"
-            door = "--jsonl" if jsonl is not None else "--hyp and --ref"
-            raise UsageError(
-                f"{door} replace{'s' if jsonl is not None else ''} the configuration file: remove {extra!r}"
-            )
+    aligned = command_line_door(CommandLine(long_opts, repeated, args, opts.get("z")))  # a file door
+    if aligned:
         args = [""]  # no configuration file; every peer is evaluated
-        aligned = True
-    else:
-        for name in ("--sentence-separator", "--skip-empty"):
-            if name in long_opts:
-                raise UsageError(f"{name} applies to line-aligned files (--hyp, --ref) and --jsonl")
     if not args:
         raise MissingConfiguration(
             "Please specify the ROUGE configuration file or use option '-h' for help", warnings

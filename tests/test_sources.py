@@ -121,3 +121,52 @@ def test_jsonl_command_line_rules() -> None:
 def test_a_lone_surrogate_is_a_usage_error_not_a_crash() -> None:
     with pytest.raises(UsageError, match=r"prediction 1 of system 1 holds a lone surrogate \(U\+D800\)"):
         Rouge(max_ngram=1).score(["\ud800 a"], ["a"])
+
+
+def test_options_choose_the_first_door_of_the_registry_that_applies(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Options.source walks the registry in order: a door placed first is chosen over the
+    doors after it, and a registry without the door the options name gives no source."""
+    from rouge155py.inputs import sources
+
+    options = Options(config_path=str(tmp_path / "c.xml"), all_systems=True)
+    assert isinstance(options.source, XmlFile)
+
+    class Everything:
+        flags = setting_flags = ()
+        described = "every run"
+
+        def __init__(self, path: str) -> None:
+            self.name = path
+
+        @classmethod
+        def applies(cls, options: Options) -> bool:
+            return True
+
+        @classmethod
+        def from_options(cls, options: Options) -> Everything:
+            return cls(str(options.config_path))
+
+    monkeypatch.setattr(sources, "SOURCES", (Everything, *sources.SOURCES))
+    chosen = Options(config_path=str(tmp_path / "c.xml"), all_systems=True).source
+    assert isinstance(chosen, Everything) and chosen.name == str(tmp_path / "c.xml")
+    monkeypatch.setattr(sources, "SOURCES", (AlignedFiles, JsonlFile))
+    assert Options(config_path=str(tmp_path / "c.xml"), all_systems=True).source is None
+
+
+def test_the_command_line_rules_come_from_the_doors_in_the_registry(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What a door's setting flag applies to, and which doors replace the configuration file, is
+    read from the registry: without the line-aligned door, --skip-empty names --jsonl alone and
+    --hyp no longer replaces the configuration file."""
+    from rouge155py.inputs import sources
+
+    with pytest.raises(
+        UsageError, match=r"^--skip-empty applies to line-aligned files \(--hyp, --ref\) and --jsonl$"
+    ):
+        parse_command_line(["--skip-empty", "c.xml", "-a"])
+    monkeypatch.setattr(sources, "SOURCES", (JsonlFile, FileList, XmlFile))
+    with pytest.raises(UsageError, match=r"^--skip-empty applies to --jsonl$"):
+        parse_command_line(["--skip-empty", "c.xml", "-a"])
+    request = parse_command_line(["--hyp", "h", "c.xml", "-a"])
+    assert request.options is not None and request.options.config_path == "c.xml"

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Optional, Sequence, Union
+from typing import TYPE_CHECKING, ClassVar, Optional, Sequence, Union
 
 from ..config import EvalConfig, config_from_documents
 from ..errors import InputError, UsageError
 from ..readers import SummaryText
-from .sources import empty_note, file_lines, is_empty
+from .sources import CommandLine, empty_note, file_lines, is_empty
 from .texts import DEFAULT_PEER_ID, summary_document
 
 if TYPE_CHECKING:
@@ -112,6 +112,17 @@ class AlignedFiles:
     references: tuple[str, ...]
     separator: Optional[str] = None
     skip_empty: bool = False
+
+    flags: ClassVar[tuple[str, ...]] = ("--hyp", "--ref")
+    setting_flags: ClassVar[tuple[str, ...]] = ("--sentence-separator", "--skip-empty")
+    described: ClassVar[str] = "line-aligned files (--hyp, --ref)"
+
+    @classmethod
+    def check(cls, line: CommandLine) -> None:
+        if not all(line.repeated[flag] for flag in cls.flags):
+            raise UsageError(
+                "line-aligned files need a --hyp FILE (one per system) and at least one --ref FILE"
+            )
 
     @property
     def name(self) -> str:

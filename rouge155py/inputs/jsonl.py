@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING, Any, ClassVar, Optional
 
 from ..config import Eval, EvalConfig
 from ..errors import ConfigError, UsageError, described
 from ..files import json_value
-from .sources import empty_note, file_lines, is_empty
+from .sources import CommandLine, empty_note, file_lines, is_empty
 from .texts import item_eval, text_format
 
 if TYPE_CHECKING:
@@ -35,6 +35,14 @@ class JsonlFile:
     separator: Optional[str] = None
     input_format: str = "SPL"
     skip_empty: bool = False
+
+    flags: ClassVar[tuple[str, ...]] = ("--jsonl",)
+    setting_flags: ClassVar[tuple[str, ...]] = ("--sentence-separator", "--skip-empty")
+    described: ClassVar[str] = "--jsonl"
+
+    @classmethod
+    def check(cls, line: CommandLine) -> None:
+        """No rule of its own."""
 
     @property
     def name(self) -> str:

@@ -4,10 +4,11 @@ over the readers of :mod:`rouge155py.config`."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from ..config import EvalConfig, XmlEvalStream, read_file_list, read_xml_config
 from ..files import perl_string
+from .sources import CommandLine
 
 if TYPE_CHECKING:
     from ..options import Options
@@ -15,8 +16,21 @@ if TYPE_CHECKING:
 __all__ = ["FileList", "XmlFile"]
 
 
+class _ConfigurationDoor:
+    """The command line of a door the configuration file names: the Perl's argument, with no
+    option of its own and no rule beyond the Perl's."""
+
+    flags: ClassVar[tuple[str, ...]] = ()
+    setting_flags: ClassVar[tuple[str, ...]] = ()
+    described: ClassVar[str] = "the configuration file"
+
+    @classmethod
+    def check(cls, line: CommandLine) -> None:
+        """No rule of its own."""
+
+
 @dataclass(frozen=True)
-class XmlFile:
+class XmlFile(_ConfigurationDoor):
     """A ROUGE-EVAL XML configuration; it may also be read as it is parsed (:meth:`stream`)."""
 
     path: str
@@ -42,7 +56,7 @@ class XmlFile:
 
 
 @dataclass(frozen=True)
-class FileList:
+class FileList(_ConfigurationDoor):
     """A ``-z`` file list of ``input_format`` files; its peers are ``peer_id`` (as the Perl holds it)."""
 
     path: str
