@@ -55,12 +55,12 @@ if TYPE_CHECKING:  # what type checkers see of the names imported on first use b
     from .evaluation import evaluate, evaluate_args
     from .hf import evaluate_module_path
     from .incremental import RougeAccumulator
+    from .inputs.texts import Sentences
     from .report import FORMATS, Report, format_legacy
     from .results import MetricResult, Summary
     from .rouge155 import Rouge155
     from .settings.argv import parse_command_line
     from .settings.options import Options
-    from .sources import Sentences
     from .views import MetricScores, Score
 
 __all__ = [
@@ -126,7 +126,7 @@ _HOMES = {
     "MetricResult": "results",
     "Summary": "results",
     "Rouge155": "rouge155",
-    "Sentences": "sources",
+    "Sentences": "inputs.texts",
     "MetricScores": "views",
     "Score": "views",
 }

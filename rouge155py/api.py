@@ -21,10 +21,10 @@ from typing import TYPE_CHECKING, Any, Callable, Literal, Optional, Sequence, Un
 from .collector import paused_gc
 from .errors import UsageError, described
 from .evaluation import evaluate
+from .inputs.texts import Predictions, References, check_multi_ref, config_from_texts, text_format
 from .progress import ProgressFn, TerminalProgress, terminal_progress
 from .report import Report
 from .settings.options import ROWS, Options
-from .sources import Predictions, References, check_multi_ref, config_from_texts, text_format
 
 if TYPE_CHECKING:
     from .incremental import RougeAccumulator

@@ -63,6 +63,15 @@ from .engine import (
     table_summaries,
 )
 from .errors import RougeError, UsageError, described
+from .inputs.texts import (
+    DEFAULT_PEER_ID,
+    SummaryInput,
+    SummaryLike,
+    check_multi_ref,
+    item_eval,
+    text_format,
+    text_inputs,
+)
 from .metrics.base import Metric, Task
 from .metrics.batch import rs_text_rows
 from .metrics.plan import metric_plan
@@ -80,15 +89,6 @@ from .readers import Document, SummaryFile, SummaryText
 from .report import Report
 from .results import Counts, Row, Summary, eval_id_of
 from .settings.options import HoldsOptions, Options, as_options
-from .sources import (
-    DEFAULT_PEER_ID,
-    SummaryInput,
-    SummaryLike,
-    check_multi_ref,
-    item_eval,
-    text_format,
-    text_inputs,
-)
 
 __all__ = [
     "CHUNK_EVALS",
@@ -305,7 +305,7 @@ def text_items(
     start: int = 0,
 ) -> list[TextItem]:
     """The items of :func:`rouge155py.score`'s arguments, read by its rule
-    (:func:`~rouge155py.sources.text_inputs`); item ``i`` gets index ``start + i``."""
+    (:func:`~rouge155py.inputs.texts.text_inputs`); item ``i`` gets index ``start + i``."""
     systems, entries = text_inputs(predictions, references)
     if not isinstance(predictions, Mapping):
         return [TextItem(start + i, p, r) for i, (p, r) in enumerate(zip(systems[DEFAULT_PEER_ID], entries))]

@@ -48,9 +48,16 @@ from .batches import TEXT_CHUNK, BatchMark, EvalTable, ScoredBatch, score_text_c
 from .collector import paused_gc
 from .engine import Grouped, RowTable
 from .errors import UsageError, described
+from .inputs.texts import (
+    Predictions,
+    References,
+    check_multi_ref,
+    config_from_texts,
+    text_format,
+    text_inputs,
+)
 from .report import Report
 from .settings.options import ROWS, HoldsOptions, Options, as_options
-from .sources import Predictions, References, check_multi_ref, config_from_texts, text_format, text_inputs
 
 __all__ = ["RougeAccumulator"]
 

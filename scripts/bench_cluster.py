@@ -118,7 +118,7 @@ def generate(workdir: Path, pairs: int, words: int, shard: int) -> Path:
 def shard_items(hyp: str, ref: str, first: int) -> list[Any]:
     """A shard's pairs as eval entries, numbered as in the whole files (run on a worker)."""
     from rouge155py import EvalItem
-    from rouge155py.sources import read_aligned_files
+    from rouge155py.inputs.aligned import read_aligned_files
 
     config = read_aligned_files(hyp, [ref], SEPARATOR)
     return [EvalItem(first + i, replace(ev, eval_id=str(first + i + 1))) for i, ev in enumerate(config.evals)]

@@ -552,9 +552,9 @@ def test_aligned_file_is_read_as_a_summary_file_is(tmp_path: Path, monkeypatch: 
     limit is refused (exit 7) rather than read whole."""
     ref = _lines(tmp_path / "ref.txt", ["a b", "c d"])
     assert_error(invoke("--hyp", str(tmp_path), "--ref", ref), INPUT_EXIT, "Is a directory")
-    import rouge155py.sources
+    import rouge155py.inputs.sources
 
-    monkeypatch.setattr(rouge155py.sources, "MAX_CONFIG_BYTES", 6)
+    monkeypatch.setattr(rouge155py.inputs.sources, "MAX_CONFIG_BYTES", 6)
     assert_error(invoke("--hyp", ref, "--ref", ref), LIMIT_EXIT, "larger than")
     result = _runner().invoke(main, ["-e", DATA, "--hyp", "-", "--ref", ref], input=b"a b\nc d\n")
     assert_error(result, LIMIT_EXIT, "standard input is larger than 0 MiB")

@@ -19,7 +19,7 @@ from typing import Optional
 import pytest
 
 from rouge155py import Options, UsageError, evaluate_args, format_legacy
-from rouge155py.sources import hypothesis_systems
+from rouge155py.inputs.aligned import hypothesis_systems
 
 REPO = Path(__file__).resolve().parent.parent
 DATA = str(REPO / "data")

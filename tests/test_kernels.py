@@ -480,8 +480,8 @@ def test_batch_kernel_rows_match_the_general_path(items, options) -> None:
     from rouge155py import Rouge
     from rouge155py.engine import Scorer, score_evals
     from rouge155py.errors import ComputeError
+    from rouge155py.inputs.texts import item_eval
     from rouge155py.metrics.plan import metric_plan
-    from rouge155py.sources import item_eval
 
     settings_ = Rouge(**options).options
     plan = metric_plan(settings_.metrics)
@@ -513,8 +513,8 @@ def test_batch_kernel_rows_of_one_system_match_the_general_path() -> None:
     general path, each prediction against its own references, a reference shared by two items."""
     from rouge155py import Rouge
     from rouge155py.engine import Scorer, score_evals
+    from rouge155py.inputs.texts import item_eval
     from rouge155py.metrics.plan import metric_plan
-    from rouge155py.sources import item_eval
 
     words = "the cat sat on a mat while dogs ran after cats in the park running fast".split()
     shared = "the cat sat\non the mat"

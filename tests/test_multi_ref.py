@@ -8,10 +8,10 @@ import pytest
 
 from rouge155py import Rouge, UsageError, score
 from rouge155py.engine import Scorer
+from rouge155py.inputs.texts import config_from_texts
 from rouge155py.metrics.batch import kernel_applies
 from rouge155py.metrics.plan import metric_plan
 from rouge155py.settings.options import Options
-from rouge155py.sources import config_from_texts
 
 FAST = {"resamples": 5}
 # peer "a b": reference 1 "a b c d e" has R 0.4, P 1, F 0.57143; reference 2 "a q" R 0.5, P 0.5, F 0.5.

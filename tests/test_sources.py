@@ -9,9 +9,11 @@ import pytest
 
 from rouge155py import Options, Rouge, Sentences, evaluate_args
 from rouge155py.errors import ConfigError, UsageError
+from rouge155py.inputs.aligned import AlignedFiles
+from rouge155py.inputs.jsonl import JsonlFile, read_jsonl
+from rouge155py.inputs.xml import FileList, XmlFile
 from rouge155py.settings.argv import parse_command_line
 from rouge155py.settings.options import DOOR_FIELDS
-from rouge155py.sources import AlignedFiles, FileList, JsonlFile, XmlFile, read_jsonl
 
 
 def _jsonl(tmp_path: Path, *objects: object) -> str:
@@ -120,3 +122,52 @@ def test_jsonl_command_line_rules() -> None:
 def test_a_lone_surrogate_is_a_usage_error_not_a_crash() -> None:
     with pytest.raises(UsageError, match=r"prediction 1 of system 1 holds a lone surrogate \(U\+D800\)"):
         Rouge(max_ngram=1).score(["\ud800 a"], ["a"])
+
+
+def test_options_choose_the_first_door_of_the_registry_that_applies(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Options.source walks the registry in order: a door placed first is chosen over the
+    doors after it, and a registry without the door the options name gives no source."""
+    from rouge155py.inputs import doors
+
+    options = Options(config_path=str(tmp_path / "c.xml"), all_systems=True)
+    assert isinstance(options.source, XmlFile)
+
+    class Everything:
+        flags = setting_flags = ()
+        described = "every run"
+
+        def __init__(self, path: str) -> None:
+            self.name = path
+
+        @classmethod
+        def applies(cls, options: Options) -> bool:
+            return True
+
+        @classmethod
+        def from_options(cls, options: Options) -> Everything:
+            return cls(str(options.config_path))
+
+    monkeypatch.setattr(doors, "SOURCES", (Everything, *doors.SOURCES))
+    chosen = Options(config_path=str(tmp_path / "c.xml"), all_systems=True).source
+    assert isinstance(chosen, Everything) and chosen.name == str(tmp_path / "c.xml")
+    monkeypatch.setattr(doors, "SOURCES", (AlignedFiles, JsonlFile))
+    assert Options(config_path=str(tmp_path / "c.xml"), all_systems=True).source is None
+
+
+def test_the_command_line_rules_come_from_the_doors_in_the_registry(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What a door's setting flag applies to, and which doors replace the configuration file, is
+    read from the registry: without the line-aligned door, --skip-empty names --jsonl alone and
+    --hyp no longer replaces the configuration file."""
+    from rouge155py.inputs import doors
+
+    with pytest.raises(
+        UsageError, match=r"^--skip-empty applies to line-aligned files \(--hyp, --ref\) and --jsonl$"
+    ):
+        parse_command_line(["--skip-empty", "c.xml", "-a"])
+    monkeypatch.setattr(doors, "SOURCES", (JsonlFile, FileList, XmlFile))
+    with pytest.raises(UsageError, match=r"^--skip-empty applies to --jsonl$"):
+        parse_command_line(["--skip-empty", "c.xml", "-a"])
+    request = parse_command_line(["--hyp", "h", "c.xml", "-a"])
+    assert request.options is not None and request.options.config_path == "c.xml"

@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping, Optional, Sequence
 
 from ..errors import UsageError, described
+from ..inputs.doors import command_line_door
+from ..inputs.sources import CommandLine
 from .options import ROWS, Options
 from .table import Setting
 
@@ -195,35 +197,6 @@ def _read_plain(
     return values
 
 
-def _door(
-    args: list[str],
-    opts: dict[str, Optional[str]],
-    long_opts: dict[str, Optional[str]],
-    repeated: dict[str, list[str]],
-) -> bool:
-    """Whether the evals come from line-aligned files or a JSONL file, not a configuration (each
-    of which replaces the configuration file and ``-z``)."""
-    hypotheses, refs = repeated["--hyp"], repeated["--ref"]
-    jsonl = long_opts.get("--jsonl")
-    aligned = bool(hypotheses) or bool(refs)
-    if aligned and jsonl is not None:
-        raise UsageError("--jsonl and --hyp/--ref are two inputs: give one")
-    if aligned and (not hypotheses or not refs):
-        raise UsageError("line-aligned files need a --hyp FILE (one per system) and at least one --ref FILE")
-    if aligned or jsonl is not None:
-        if args or opts.get("z") is not None:
-            extra = args[0] if args else "-z"
-            door = "--jsonl" if jsonl is not None else "--hyp and --ref"
-            raise UsageError(
-                f"{door} replace{'s' if jsonl is not None else ''} the configuration file: remove {extra!r}"
-            )
-        return True
-    for name in ("--sentence-separator", "--skip-empty"):
-        if name in long_opts:
-            raise UsageError(f"{name} applies to line-aligned files (--hyp, --ref) and --jsonl")
-    return False
-
-
 def _quirks(
     values: dict[str, Any], opts: dict[str, Optional[str]], long_opts: dict[str, Optional[str]]
 ) -> None:
@@ -267,7 +240,7 @@ def parse_command_line(argv: Sequence[str], environ: Optional[Mapping[str, str]]
         return Request(usage="full", warnings=warnings)
     if "h" in opts:
         return Request(usage="short", warnings=warnings)
-    aligned = _door(args, opts, long_opts, repeated)
+    aligned = command_line_door(CommandLine(long_opts, repeated, args, opts.get("z")))  # a file door
     if aligned:
         args = [""]  # no configuration file; every peer is evaluated
     if not args:

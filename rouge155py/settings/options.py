@@ -15,20 +15,12 @@ from typing import Any, Optional, Protocol, TypeVar
 
 from ..bootstrap import ResampleSettings
 from ..errors import LimitError, UsageError, described
-from ..files import perl_string
+from ..inputs.aligned import hypothesis_systems
+from ..inputs.doors import source_of
+from ..inputs.sources import Source
 from ..metrics.plan import MetricSettings
 from ..planning import PeerSelection
 from ..scoring import ScoringSettings
-from ..sources import (
-    DEFAULT_PEER_ID,
-    AlignedFiles,
-    FileList,
-    JsonlFile,
-    Source,
-    XmlFile,
-    hypothesis_systems,
-    text_format,
-)
 from ..text.stage import TextSettings
 from .table import Setting, flag, path, paths, real, rows_of, setting, text, whole
 
@@ -426,23 +418,9 @@ class Options:
     @cached_property
     def source(self) -> Optional[Source]:
         """Where the evals come from: line-aligned files, a JSONL file, a ``-z`` list or an XML
-        configuration; None where the caller gives the evals."""
-        if self.hypothesis_path is not None or self.hypothesis_paths:
-            hypotheses = (
-                hypothesis_systems(self.hypothesis_paths)
-                if self.hypothesis_paths
-                else ((DEFAULT_PEER_ID, str(self.hypothesis_path)),)
-            )
-            separator = self.sentence_separator
-            return AlignedFiles(hypotheses, self.reference_paths, separator, self.skip_empty)
-        if self.jsonl_path is not None:
-            input_format = text_format(self.be_mode)
-            return JsonlFile(self.jsonl_path, self.sentence_separator, input_format, self.skip_empty)
-        if self.config_path is None:
-            return None
-        if self.file_list_format is not None:
-            return FileList(self.config_path, self.file_list_format, perl_string(self.file_list_peer_id))
-        return XmlFile(self.config_path)
+        configuration (the first door of :data:`~rouge155py.inputs.doors.SOURCES` they choose);
+        None where the caller gives the evals."""
+        return source_of(self)
 
     def _settings(self, kind: type[T], stage: str, **more: Any) -> T:
         """The value object of a stage: ``kind`` built from the rows the stage reads."""

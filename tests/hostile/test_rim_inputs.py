@@ -27,8 +27,8 @@ from rouge155py.config import read_xml_config
 from rouge155py.errors import ComputeError, ConfigError
 from rouge155py.evaluation import evaluate_args
 from rouge155py.files import MAX_JSON_DEPTH, json_value
+from rouge155py.inputs.jsonl import read_jsonl
 from rouge155py.report import format_legacy
-from rouge155py.sources import read_jsonl
 
 from .support import DATA, REPO
 

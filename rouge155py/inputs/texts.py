@@ -1,63 +1,39 @@
-"""Where a run's evals come from: each door's input turned into evals over documents.
+"""The texts-in-memory door: summaries given as Python values made into evals over documents.
 
-A :class:`Source` is one door's input: an XML configuration (:class:`XmlFile`),
-a ``-z`` list (:class:`FileList`), line-aligned files (:class:`AlignedFiles`),
-a JSONL file (:class:`JsonlFile`). Summaries given as Python values (the API,
-a JSONL line) are made into documents here too.
-
-A summary is a string (its lines are its sentences, as in an SPL file), a
-:class:`Sentences` (its sentences, joined with newlines: the same SPL text) or, in
-a JSONL line or a :class:`~rouge155py.batches.TextItem`, a list of sentence strings.
-The Python API reads its arguments by one rule (:func:`text_inputs`): a string is
-one summary, a list of strings several summaries. A summary becomes
-the document an SPL file with those bytes (``str`` encoded as UTF-8) would be,
-so every rule of the Perl's SPL reader holds: empty lines are dropped, nothing
-is trimmed. With ``-3`` (BE) a summary is Basic Element lines, read as SIMPLE.
+This is what the Python API, the Hugging Face metric, the accumulator and Dask read: a
+summary is a string (its lines are its sentences, as in an SPL file), a :class:`Sentences`
+(its sentences, joined with newlines: the same SPL text) or, in a JSONL line or a
+:class:`~rouge155py.batches.TextItem`, a list of sentence strings. The Python API reads its
+arguments by one rule (:func:`text_inputs`): a string is one summary, a list of strings
+several summaries. A summary becomes the document an SPL file with those bytes (``str``
+encoded as UTF-8) would be, so every rule of the Perl's SPL reader holds: empty lines are
+dropped, nothing is trimmed. With ``-3`` (BE) a summary is Basic Element lines, read as SIMPLE.
 """
 
 from __future__ import annotations
 
 import numbers
-import os
 from array import array
-from dataclasses import dataclass
-from typing import Any, Iterable, Iterator, Mapping, Optional, Protocol, Sequence, TypeVar, Union, cast
+from typing import Any, Iterable, Iterator, Mapping, Optional, Sequence, TypeVar, Union, cast
 
-from ._kernel import accel
-from .config import (
-    Eval,
-    EvalConfig,
-    TextConfig,
-    XmlEvalStream,
-    config_from_documents,
-    read_file_list,
-    read_xml_config,
-)
-from .errors import ConfigError, InputError, UsageError, described
-from .files import MAX_CONFIG_BYTES, MAX_FILE_BYTES, json_value, read_file, read_stdin, too_large
-from .readers import Document, SummaryText
+from .._kernel import accel
+from ..config import Eval, TextConfig
+from ..errors import UsageError, described
+from ..files import MAX_FILE_BYTES, too_large
+from ..readers import Document, SummaryText
 
 __all__ = [
     "DEFAULT_PEER_ID",
-    "AlignedFiles",
-    "FileList",
-    "JsonlFile",
     "Predictions",
     "References",
     "Sentences",
-    "Source",
     "SummaryInput",
     "SummaryLike",
-    "XmlFile",
     "by_system_id",
     "check_multi_ref",
     "config_from_texts",
-    "empty_note",
-    "hypothesis_systems",
-    "is_empty",
     "item_eval",
     "prediction_document",
-    "read_aligned_files",
     "reference_documents",
     "summary_document",
     "text_format",
@@ -402,283 +378,3 @@ def _plain(texts: list[Any]) -> bool:
 
 def _prediction_name(index: int, peer_id: str) -> str:
     return PREDICTION_NAME.format(item=index + 1, peer=peer_id)
-
-
-def _file_lines(path: str) -> list[bytes]:
-    """The lines of a file (``-``: standard input), without line ends; a file holds at most
-    what a configuration may (:data:`~rouge155py.files.MAX_CONFIG_BYTES`)."""
-    reading = f"Cannot read {path}"
-    if path == "-":
-        data = read_stdin(InputError, reading, MAX_CONFIG_BYTES)
-    else:
-        data = read_file(path, InputError, f"Cannot open {path}", reading, limit=MAX_CONFIG_BYTES)
-    lines = data.split(b"\n")
-    if lines[-1] == b"":
-        lines.pop()
-    return [line[:-1] if line.endswith(b"\r") else line for line in lines]
-
-
-def hypothesis_systems(specs: Sequence[str]) -> tuple[tuple[str, str], ...]:
-    """The peer ID and file of each ``--hyp``: ``NAME=FILE``, else FILE named by its file name
-    without extension (``out/sysA.txt``: ``sysA``); one unnamed file is system ``1``.
-
-    Two files that name one system are an error naming both (``NAME=FILE`` tells them apart);
-    a file whose name holds ``=`` is given with its folder (``./a=b.txt``).
-    """
-    if len(specs) == 1 and _named(specs[0]) is None:
-        return ((DEFAULT_PEER_ID, specs[0]),)
-    found: dict[str, tuple[str, str]] = {}  # peer ID -> (the --hyp as given, its file)
-    for spec in specs:
-        peer_id, path = _named(spec) or (_file_id(spec), spec)
-        if peer_id in found:
-            raise UsageError(
-                f"--hyp {found[peer_id][0]} and --hyp {spec} both name system {peer_id!r}: "
-                "name them with --hyp NAME=FILE"
-            )
-        found[peer_id] = (spec, path)
-    if sum(path == "-" for _, path in found.values()) > 1:
-        raise UsageError("standard input (-) can be read by one --hyp only")
-    return tuple((peer_id, path) for peer_id, (_, path) in found.items())
-
-
-def _named(spec: str) -> Optional[tuple[str, str]]:
-    """``NAME=FILE`` as (NAME, FILE); None where the text before ``=`` is not a name (a folder)."""
-    name, eq, path = spec.partition("=")
-    if not eq or not name or not path or "/" in name or os.sep in name:
-        return None
-    return name, path
-
-
-def _file_id(path: str) -> str:
-    """A hypothesis file's system ID: its name without folder and extension."""
-    if path == "-":
-        raise UsageError("--hyp - (standard input) among several --hyp needs a name: --hyp NAME=-")
-    peer_id = os.path.splitext(os.path.basename(path.rstrip("/" + os.sep)))[0]
-    if not peer_id:
-        raise UsageError(f"--hyp {path}: no file name to name its system: --hyp NAME=FILE")
-    return peer_id
-
-
-_BLANK = " \t\n\r\f\v"
-_SHOWN = 5  # the first line numbers a note names
-
-
-def is_empty(document: SummaryText) -> bool:
-    """Whether a summary holds nothing but ASCII whitespace: every score against it is 0."""
-    return not document.text.strip(_BLANK)
-
-
-def empty_note(where: str, what: str, numbers: Sequence[int], skipped: bool) -> str:
-    """The one stderr line naming the empty summaries of a file: how many, and the first line numbers."""
-    shown = ", ".join(map(str, numbers[:_SHOWN])) + (", ..." if len(numbers) > _SHOWN else "")
-    done = "left out (--skip-empty)" if skipped else "scored 0 (--skip-empty leaves such items out)"
-    return f"rouge155py: warning: {where}: {len(numbers)} {what} ({shown}): {done}"
-
-
-def read_aligned_files(
-    hypotheses: Union[str, Sequence[tuple[str, str]]],
-    references: Sequence[str],
-    separator: Optional[str],
-    skip_empty: bool = False,
-) -> EvalConfig:
-    """Evals from line-aligned files: line i of each hypothesis file against line i of each
-    reference file (eval ID ``i``).
-
-    ``hypotheses``: one file (system ``1``) or (peer ID, file) pairs, one per system;
-    ``separator`` (e.g. ``<q>``) splits a line into sentences. Empty lines are named in the
-    config's notes; ``skip_empty`` leaves out every item where a line is empty.
-    """
-    systems = [(DEFAULT_PEER_ID, hypotheses)] if isinstance(hypotheses, str) else list(hypotheses)
-    files = [path for _, path in systems] + list(references)
-    lines = [_file_lines(path) for path in files]
-    if len({len(found) for found in lines}) > 1:
-        counts = ", ".join(f"{path}: {len(found)}" for path, found in zip(files, lines))
-        raise InputError(f"line-aligned files must have the same number of lines ({counts})")
-    cut = separator.encode("utf-8", "surrogateescape") if separator else None
-
-    def document(line: bytes, path: str, number: int) -> SummaryText:
-        return summary_document(line.replace(cut, b"\n") if cut else line, "SPL", f"{path}:{number}")
-
-    documents = [
-        [document(line, path, i + 1) for i, line in enumerate(found)] for path, found in zip(files, lines)
-    ]
-    del lines
-    peers = {peer_id: found for (peer_id, _), found in zip(systems, documents)}
-    models = [list(item) for item in zip(*documents[len(systems) :])] if references else []
-    config = config_from_documents(peers, models)
-    skipped: set[int] = set()
-    for path, found in zip(files, documents):
-        empty = [i + 1 for i, doc in enumerate(found) if is_empty(doc)]
-        if empty:
-            config.notes.append(empty_note(path, f"of {len(found)} lines empty", empty, skip_empty))
-            skipped.update(empty)
-    if skip_empty and skipped:
-        config.evals = [ev for number, ev in enumerate(config.evals, start=1) if number not in skipped]
-        config.peer_ids = {peer_id for ev in config.evals for peer_id in ev.peers}
-    return config
-
-
-class Source(Protocol):
-    """One door's input: where the evals come from."""
-
-    @property
-    def name(self) -> str:
-        """What ``-v`` names as the run's input."""
-        ...
-
-    def read(self) -> EvalConfig:
-        """Every eval, read now."""
-        ...
-
-
-@dataclass(frozen=True)
-class XmlFile:
-    """A ROUGE-EVAL XML configuration; it may also be read as it is parsed (:meth:`stream`)."""
-
-    path: str
-
-    @property
-    def name(self) -> str:
-        return self.path
-
-    def read(self) -> EvalConfig:
-        return read_xml_config(self.path)
-
-    def stream(self) -> XmlEvalStream:
-        """The configuration read one child of its root at a time."""
-        return XmlEvalStream(self.path)
-
-
-@dataclass(frozen=True)
-class FileList:
-    """A ``-z`` file list of ``input_format`` files; its peers are ``peer_id`` (as the Perl holds it)."""
-
-    path: str
-    input_format: str
-    peer_id: str
-
-    @property
-    def name(self) -> str:
-        return self.path
-
-    def read(self) -> EvalConfig:
-        return read_file_list(self.path, self.input_format, self.peer_id)
-
-
-@dataclass(frozen=True)
-class AlignedFiles:
-    """Line-aligned files: line i of each hypothesis file (peer ID, file: one per system) against
-    line i of each reference file; ``skip_empty`` leaves out the items where a line is empty."""
-
-    hypotheses: tuple[tuple[str, str], ...]
-    references: tuple[str, ...]
-    separator: Optional[str] = None
-    skip_empty: bool = False
-
-    @property
-    def name(self) -> str:
-        return f"{', '.join(path for _, path in self.hypotheses)} against {', '.join(self.references)}"
-
-    def read(self) -> EvalConfig:
-        return read_aligned_files(self.hypotheses, self.references, self.separator, self.skip_empty)
-
-
-@dataclass(frozen=True)
-class JsonlFile:
-    """A JSONL file (``-``: standard input): one JSON object a line, one eval each.
-
-    An object holds ``"prediction"`` (one system's summary, system ``1``) or
-    ``"predictions"`` (system ID -> summary), and ``"references"`` (a list of
-    summaries) or ``"reference"`` (one); a summary is a string (its lines are
-    its sentences) or a list of sentence strings, as :func:`rouge155py.score`
-    takes them. ``"id"`` (a string or an integer) is the eval's ID, else its
-    number (1, 2 ...); other keys are ignored. ``separator`` (``--sep``) splits
-    a string into sentences, as for line-aligned files. Summaries are SPL
-    texts, or SIMPLE BE lines (``input_format``, under ``-3``).
-    """
-
-    path: str
-    separator: Optional[str] = None
-    input_format: str = "SPL"
-    skip_empty: bool = False
-
-    @property
-    def name(self) -> str:
-        return self.path
-
-    def read(self) -> EvalConfig:
-        return read_jsonl(self.path, self.separator, self.input_format, self.skip_empty)
-
-
-def read_jsonl(
-    path: str, separator: Optional[str] = None, input_format: str = "SPL", skip_empty: bool = False
-) -> EvalConfig:
-    """The evals of a JSONL file (see :class:`JsonlFile`), in its order; blank lines are skipped.
-
-    Objects with an empty prediction or reference are named in the notes; ``skip_empty``
-    leaves them out (an eval's default ID stays its object's number).
-    """
-    evals: list[Eval] = []
-    peer_ids: set[str] = set()
-    seen: set[str] = set()
-    objects = 0
-    empty: list[int] = []
-    for number, line in enumerate(_file_lines(path), start=1):
-        if not line.strip():
-            continue
-        where = f"{path}:{number}"
-        try:
-            item = json_value(line)
-        except ValueError as error:  # not JSON, nested too deep, or not UTF-8
-            raise ConfigError(f"{where}: not a JSON object ({error})") from None
-        if not isinstance(item, dict):
-            raise ConfigError(f"{where}: a line holds a JSON object, got {type(item).__name__}")
-        ev = _jsonl_eval(item, objects, where, separator, input_format)
-        objects += 1
-        if any(map(is_empty, (*ev.peers.values(), *ev.models))):  # type: ignore[arg-type]
-            empty.append(number)
-            if skip_empty:
-                continue
-        if ev.eval_id in seen:
-            raise ConfigError(f"{where}: eval ID {ev.eval_id!r} is given twice")
-        seen.add(ev.eval_id)
-        peer_ids.update(ev.peers)
-        evals.append(ev)
-    what = f"of {objects} objects with an empty prediction or reference, on lines"
-    return EvalConfig(evals, peer_ids, [empty_note(path, what, empty, skip_empty)] if empty else [])
-
-
-def _jsonl_eval(
-    item: dict[str, Any], index: int, where: str, separator: Optional[str], input_format: str
-) -> Eval:
-    """Eval ``index`` (0-based) of a JSONL file, from its line's object."""
-
-    def one(*keys: str) -> tuple[str, Any]:
-        found = [key for key in keys if key in item]
-        if len(found) != 1:
-            raise ConfigError(f"{where}: an object needs one of {' or '.join(map(repr, keys))}")
-        return found[0], item[found[0]]
-
-    def split(summary: Any) -> Any:
-        return summary.replace(separator, "\n") if separator and isinstance(summary, str) else summary
-
-    key, predictions = one("prediction", "predictions")
-    if key == "predictions" and not isinstance(predictions, dict):
-        raise ConfigError(f'{where}: "predictions" maps system IDs to summaries')
-    key, references = one("reference", "references")
-    if key == "references" and not isinstance(references, list):
-        raise ConfigError(f'{where}: "references" is a list of summaries')
-    eval_id = item.get("id", index + 1)
-    if not isinstance(eval_id, (str, int)) or isinstance(eval_id, bool):
-        raise ConfigError(f'{where}: "id" is a string or an integer, got {described(eval_id)}')
-    if isinstance(predictions, dict):
-        predictions = {peer_id: split(summary) for peer_id, summary in predictions.items()}
-    else:
-        predictions = split(predictions)
-    references = [split(r) for r in references] if key == "references" else [split(references)]
-    try:
-        ev = item_eval(index, predictions, references, input_format)
-    except UsageError as error:
-        raise ConfigError(f"{where}: {error}") from None
-    ev.eval_id = str(eval_id)
-    return ev

@@ -1,0 +1,1 @@
+"""A run's inputs: the doors its evals come in by (see :mod:`rouge155py.inputs.sources`)."""

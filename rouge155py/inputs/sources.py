@@ -1,0 +1,156 @@
+"""Where a run's evals come from: the :class:`Source` and :class:`Door` protocols, and the
+helpers several doors share (the registry of doors is :mod:`rouge155py.inputs.doors`).
+
+A door is one way in for a run's evals, chosen from its :class:`~rouge155py.Options`:
+line-aligned files (:class:`~rouge155py.inputs.aligned.AlignedFiles`), a JSONL file
+(:class:`~rouge155py.inputs.jsonl.JsonlFile`), a ``-z`` list
+(:class:`~rouge155py.inputs.xml.FileList`) or an XML configuration
+(:class:`~rouge155py.inputs.xml.XmlFile`). Summaries given as Python values (the API, the
+Hugging Face metric, the accumulator, Dask) are the texts door,
+:mod:`rouge155py.inputs.texts`, which the caller opens itself: no option chooses it.
+
+To add a door:
+
+1. its file, ``inputs/NAME.py``: a class that is a :class:`Source` (``name``, ``read()``)
+   and a :class:`Door`: the classmethods ``applies(options)`` (whether the options choose
+   it) and ``from_options(options)`` (the source they describe), and for the command line
+   ``flags`` (the long options that name it, which then replace the configuration file),
+   ``setting_flags`` (the long options that only the doors taking them accept),
+   ``described`` (how a message names it) and ``check(line)`` (its own rules);
+2. a registry line: the class in :data:`~rouge155py.inputs.doors.SOURCES`, where its
+   precedence puts it (the first door that applies is the run's);
+3. its settings: the fields of :class:`~rouge155py.Options` it reads (marked as door
+   fields there), and the command-line options that set them (``parse_command_line``).
+
+:func:`~rouge155py.inputs.doors.command_line_door` runs the doors' command-line rules: one
+door named at most, its own ``check``, no configuration file or ``-z`` besides, and a setting
+flag only with a door that takes it.
+
+Helpers more than one door reads (a file's lines, the note naming empty summaries) are here.
+"""
+
+from __future__ import annotations
+
+from typing import Mapping, NamedTuple, Optional, Protocol, Sequence
+
+from ..config import EvalConfig
+from ..errors import InputError
+from ..files import MAX_CONFIG_BYTES, read_file, read_stdin
+from ..readers import SummaryText
+
+__all__ = ["CommandLine", "Door", "DoorSettings", "Source", "empty_note", "file_lines", "is_empty"]
+
+
+class DoorSettings(Protocol):
+    """What the doors read of :class:`~rouge155py.Options`: its door fields and ``be_mode``."""
+
+    @property
+    def config_path(self) -> Optional[str]: ...
+    @property
+    def file_list_format(self) -> Optional[str]: ...
+    @property
+    def file_list_peer_id(self) -> str: ...
+    @property
+    def hypothesis_path(self) -> Optional[str]: ...
+    @property
+    def hypothesis_paths(self) -> tuple[str, ...]: ...
+    @property
+    def reference_paths(self) -> tuple[str, ...]: ...
+    @property
+    def sentence_separator(self) -> Optional[str]: ...
+    @property
+    def skip_empty(self) -> bool: ...
+    @property
+    def jsonl_path(self) -> Optional[str]: ...
+    @property
+    def be_mode(self) -> Optional[str]: ...
+
+
+class Source(Protocol):
+    """One door's input: where the evals come from."""
+
+    @property
+    def name(self) -> str:
+        """What ``-v`` names as the run's input."""
+        ...
+
+    def read(self) -> EvalConfig:
+        """Every eval, read now."""
+        ...
+
+
+class CommandLine(NamedTuple):
+    """What the doors' rules read of a command line: its long options, the ones that repeat
+    (``--hyp``, ``--ref``) as lists, the arguments after the Perl's options, and ``-z``'s value."""
+
+    long_opts: Mapping[str, Optional[str]]
+    repeated: Mapping[str, Sequence[str]]
+    args: Sequence[str]
+    file_list: Optional[str]
+
+    def gives(self, flag: str) -> bool:
+        """Whether the command line gives option ``flag``."""
+        return bool(self.repeated[flag]) if flag in self.repeated else self.long_opts.get(flag) is not None
+
+
+class Door(Protocol):
+    """A door's class: whether the options choose it, and its source built from them; on a
+    command line, the options that name it (:attr:`flags`: they replace the configuration
+    file), the options it alone takes (:attr:`setting_flags`) and its own rules (:meth:`check`)."""
+
+    @property
+    def flags(self) -> tuple[str, ...]:
+        """The long options that name this door's input (none: the configuration file's doors)."""
+        ...
+
+    @property
+    def setting_flags(self) -> tuple[str, ...]:
+        """The long options that apply to the doors that take them alone."""
+        ...
+
+    @property
+    def described(self) -> str:
+        """How a message names the door."""
+        ...
+
+    def check(self, line: CommandLine) -> None:
+        """A ``UsageError`` where a command line that names the door breaks one of its rules."""
+        ...
+
+    def applies(self, options: DoorSettings) -> bool:
+        """Whether ``options`` name this door's input."""
+        ...
+
+    def from_options(self, options: DoorSettings) -> Source:
+        """The source ``options`` describe (where :meth:`applies`)."""
+        ...
+
+
+def file_lines(path: str) -> list[bytes]:
+    """The lines of a file (``-``: standard input), without line ends; a file holds at most
+    what a configuration may (:data:`~rouge155py.files.MAX_CONFIG_BYTES`)."""
+    reading = f"Cannot read {path}"
+    if path == "-":
+        data = read_stdin(InputError, reading, MAX_CONFIG_BYTES)
+    else:
+        data = read_file(path, InputError, f"Cannot open {path}", reading, limit=MAX_CONFIG_BYTES)
+    lines = data.split(b"\n")
+    if lines[-1] == b"":
+        lines.pop()
+    return [line[:-1] if line.endswith(b"\r") else line for line in lines]
+
+
+_BLANK = " \t\n\r\f\v"
+_SHOWN = 5  # the first line numbers a note names
+
+
+def is_empty(document: SummaryText) -> bool:
+    """Whether a summary holds nothing but ASCII whitespace: every score against it is 0."""
+    return not document.text.strip(_BLANK)
+
+
+def empty_note(where: str, what: str, numbers: Sequence[int], skipped: bool) -> str:
+    """The one stderr line naming the empty summaries of a file: how many, and the first line numbers."""
+    shown = ", ".join(map(str, numbers[:_SHOWN])) + (", ..." if len(numbers) > _SHOWN else "")
+    done = "left out (--skip-empty)" if skipped else "scored 0 (--skip-empty leaves such items out)"
+    return f"rouge155py: warning: {where}: {len(numbers)} {what} ({shown}): {done}"
