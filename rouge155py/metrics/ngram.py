@@ -1,13 +1,14 @@
 """ROUGE-N: n-gram co-occurrence.
 
-:func:`ngrams` is the plain definition, the specification the fast paths (the
-C kernel in :mod:`.pairs`, the numpy batches in :mod:`.units`) are tested
-against, unit for unit; :class:`NGram` is the metric the engine runs.
+:func:`ngrams` is the plain definition, the specification the C kernel
+(:mod:`.pairs`) is tested against, unit for unit, and the path without it;
+:class:`NGram` is the metric the engine runs.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from typing import Hashable, Sequence
 
 from . import Grams
 from .pairs import UnitMetric
@@ -15,7 +16,7 @@ from .pairs import UnitMetric
 __all__ = ["NGram", "ngrams"]
 
 
-def ngrams(tokens: list[str], n: int) -> Grams:
+def ngrams(tokens: Sequence[Hashable], n: int) -> Grams:
     """The n-grams of a token sequence (no n-gram spans two files)."""
     count = max(len(tokens) - n + 1, 0)
     if n == 1:
@@ -34,3 +35,6 @@ class NGram(UnitMetric):
 
     def model_stems(self, models: int, stem_now: bool, only_models: bool) -> tuple[tuple[bool, bool], ...]:
         return ((stem_now, stem_now),) * models
+
+    def grams(self, tokens: Sequence[Hashable]) -> Grams:
+        return ngrams(tokens, self.n)
