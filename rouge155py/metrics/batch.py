@@ -20,10 +20,7 @@ from .._kernel import accel
 from ..errors import RougeError
 from ..readers import SummaryText, sentence_text
 from . import lcs
-from .base import Metric
-from .lcs import Lcs, WeightedLcs
-from .ngram import NGram
-from .skipbigram import SkipBigram
+from .base import KernelSpec, Metric
 
 if TYPE_CHECKING:
     from typing_extensions import CapsuleType
@@ -33,24 +30,15 @@ if TYPE_CHECKING:
 
 __all__ = ["KernelRows", "kernel_applies", "kernel_metrics", "kernel_state", "rs_text_rows"]
 
-_LONGEST_NGRAM = 64  # the kernel's limit
 
-
-def kernel_metrics(plan: list[Metric]) -> Optional[list[tuple[int, int, int, bool, float]]]:
+def kernel_metrics(plan: list[Metric]) -> Optional[list[KernelSpec]]:
     """The kernel's description of each metric of the plan, or None when one has none."""
     found = []
     for metric in plan:
-        kind = type(metric)
-        if kind is NGram and metric.n <= _LONGEST_NGRAM:  # type: ignore[attr-defined]
-            found.append((0, metric.n, 0, False, 0.0))  # type: ignore[attr-defined]
-        elif kind is SkipBigram:
-            found.append((1, 0, metric.reach, metric.unigrams, 0.0))  # type: ignore[attr-defined]
-        elif kind is Lcs:
-            found.append((2, 0, 0, False, 0.0))
-        elif kind is WeightedLcs:
-            found.append((3, 0, 0, False, metric.weight))  # type: ignore[attr-defined]
-        else:
+        spec = metric.kernel_spec()
+        if spec is None:
             return None
+        found.append(spec)
     return found
 
 
@@ -60,7 +48,7 @@ class KernelRows:
     def __init__(
         self,
         state: CapsuleType,
-        metrics: list[tuple[int, int, int, bool, float]],
+        metrics: list[KernelSpec],
         text: Any,
         scoring: Any,
         drop: bool,
@@ -245,12 +233,10 @@ def rs_text_rows(
         return None
     kinds = []
     for metric in plan:
-        if type(metric) is NGram:
-            kinds.append((0, metric.n))
-        elif type(metric) is Lcs:
-            kinds.append((2, 0))  # rougeLsum: a summary's lines are its sentences
-        else:
+        kind = metric.rs_kernel_spec()
+        if kind is None:
             return None
+        kinds.append(kind)
     from ..text.rouge_score import file_text_read  # imported by the runs of this dialect
 
     texts = [file_text_read(t) for t in models]

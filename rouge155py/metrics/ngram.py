@@ -8,10 +8,11 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import Hashable, Sequence
+from typing import Hashable, Optional, Sequence
 
 from . import Grams
-from .pairs import UnitMetric
+from .base import KernelSpec
+from .pairs import LONGEST_NGRAM, UnitMetric
 
 __all__ = ["NGram", "ngrams"]
 
@@ -38,3 +39,16 @@ class NGram(UnitMetric):
 
     def grams(self, tokens: Sequence[Hashable]) -> Grams:
         return ngrams(tokens, self.n)
+
+    def kernel_spec(self) -> Optional[KernelSpec]:
+        return (0, self.n, 0, False, 0.0) if self.n <= LONGEST_NGRAM else None
+
+    def rs_kernel_spec(self) -> Optional[tuple[int, int]]:
+        return (0, self.n)
+
+    def trace_eval(self, eval_id: str) -> list[str]:
+        return [f"@Eval ({eval_id})"]
+
+    def trace_totals(self) -> tuple[str, tuple[str, str, str], bool]:
+        name = f"ROUGE-{self.n}"
+        return f"{self.n}-gram", (f"{name}-R", f"{name}-P", f"{name}-F"), False

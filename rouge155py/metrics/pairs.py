@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from array import array
 from itertools import starmap
-from typing import TYPE_CHECKING, Hashable, Optional, Sequence
+from typing import TYPE_CHECKING, Hashable, Iterator, Optional, Sequence
 
 from .._kernel import accel
 from . import GIVEN_MODEL, GIVEN_PEER, Grams, ModelCounts, given_list, score_grams, skip_reach
@@ -21,15 +21,18 @@ from .base import Metric, Task
 
 if TYPE_CHECKING:
     from ..corpus import Corpus
+    from ..readers import Document
+    from ..verbose import Trace
 
-__all__ = ["UnitMetric", "available", "peer_counts", "skip_reach"]
+__all__ = ["LONGEST_NGRAM", "UnitMetric", "available", "peer_counts", "skip_reach"]
 
-_LONGEST_NGRAM = 64  # the kernel's limit; longer n-grams take the plain definition
+#: The longest n-gram the kernel counts.
+LONGEST_NGRAM = 64  # the kernel's limit; longer n-grams take the plain definition
 
 
 def available(n: int) -> bool:
     """Whether the kernel can count units of this size (n = 0: skip-bigrams)."""
-    return accel is not None and n <= _LONGEST_NGRAM
+    return accel is not None and n <= LONGEST_NGRAM
 
 
 def peer_counts(
@@ -109,6 +112,25 @@ class UnitMetric(Metric):
         if self.holds(len(peer_ids)) and self.holds(len(model_ids)):
             return score_grams(self.grams(model_ids), self.grams(peer_ids))
         return self.long_counts(peer_ids, model_ids)
+
+    def trace(self, trace: Trace, task: Task) -> Iterator[str]:
+        """The n-gram reader's text of the peer and each model, and the units counted."""
+        from ..verbose import EMPTY
+
+        def text(document: Document, stem: bool) -> Iterator[str]:
+            words, tokens = trace.gram_text(document, stem)
+            if words is None:
+                yield EMPTY
+            else:
+                yield words
+                yield trace.units(self.grams(tokens), False, "|")
+
+        peer = list(text(task.peer, task.peer_stem))  # read first: the Perl dies there, before its line
+        yield f"***P {trace.name(task.peer)}"
+        yield from peer
+        for model, (stem, _) in zip(task.models, task.model_stems):
+            yield from text(model, stem)
+            yield f"***M {trace.name(model)}"
 
     def _kernel_counts(self, peer: array, models: Sequence[array]) -> list[ModelCounts]:
         """The kernel's counts of a peer against each model, from their token ids."""

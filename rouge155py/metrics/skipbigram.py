@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from typing import Hashable, Sequence
+from typing import Hashable, Optional, Sequence
 
 from . import Grams, ModelCounts
+from .base import KernelSpec
 from .pairs import UnitMetric
 
 __all__ = ["SkipBigram", "skip_bigram_hits", "skip_bigram_total", "skip_bigrams"]
@@ -46,6 +47,7 @@ class SkipBigram(UnitMetric):
 
     def __init__(self, distance: float, label: str, unigrams: bool) -> None:
         self.distance = distance
+        self.distance_label = label  # -2 as given
         self.unigrams = unigrams
         suffix = label if distance >= 0 else "*"
         self.label = f"ROUGE-{'SU' if unigrams else 'S'}{suffix}"
@@ -53,6 +55,13 @@ class SkipBigram(UnitMetric):
     def grams(self, tokens: Sequence[Hashable]) -> Grams:
         assert self.distance is not None  # a SkipBigram is made with its distance
         return skip_bigrams(tokens, self.distance, self.unigrams)
+
+    def kernel_spec(self) -> Optional[KernelSpec]:
+        return (1, 0, self.reach, self.unigrams, 0.0)
+
+    def trace_totals(self) -> tuple[str, tuple[str, str, str], bool]:
+        head = f"ROUGE-S{self.distance_label}"
+        return head, (f"{head}-R", f"{head}-P", f"{head}-F"), True  # the Perl prints the recall thrice
 
     def holds(self, tokens: int) -> bool:
         return skip_bigram_total(tokens, self.reach, self.unigrams) <= _HELD_UNITS

@@ -26,9 +26,9 @@ from typing import Any, Hashable, Iterable, Optional, Sequence
 from .._kernel import accel
 from ..collector import paused_gc
 from ..errors import MissingResource, UsageError
-from ..metrics import ModelCounts, clipped_hits, lcs
+from ..metrics import ModelCounts, clipped_hits, lcs, score_grams
 from ..metrics.lcs import LcsText, check_table_size, lcs_marks, score_lcs
-from ..metrics.ngram import NGram
+from ..metrics.ngram import ngrams
 from ..metrics.pairs import available, peer_counts
 from ..scoring import best_index, rouge_score_prf
 from ..text import rouge_score as stage
@@ -335,7 +335,7 @@ def _ngram_counts(prediction: Sequence[int], target: Sequence[int], n: int) -> M
     if available(n):
         # peer_counts reads any buffer of C ints (here a memoryview or an array) though it names array
         return peer_counts(prediction, [target], n, None, False)[0]  # type: ignore[arg-type,list-item]
-    return NGram(n).score_pair(list(prediction), list(target))
+    return score_grams(ngrams(list(target), n), ngrams(list(prediction), n))
 
 
 def _lcs_counts(target: View, prediction: View) -> ModelCounts:
