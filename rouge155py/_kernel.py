@@ -1,7 +1,10 @@
 """The optional compiled kernel: ``accel`` is the ``_accel`` module, or None where it was not built.
 
-Every caller has a pure-Python or numpy path that gives the same bytes. Setting
-``ROUGE155PY_NO_KERNEL`` (to anything but an empty string) takes those paths
+The one place that asks whether the kernel is there: it ships built with the package (the
+kernel of the same source, so every function of ``_accel.pyi`` is there), and is missing
+only where no C compiler was found at install time. Every caller has a pure-Python path
+(numpy's for the bootstrap) that gives the same bytes, taken where ``accel`` is None.
+Setting ``ROUGE155PY_NO_KERNEL`` (to anything but an empty string) takes those paths
 although the kernel is built: how they are compared and measured against it.
 """
 

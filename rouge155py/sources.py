@@ -391,7 +391,7 @@ def config_from_texts(
 def _plain(texts: list[Any]) -> bool:
     """Whether every text is an ASCII str within the size of a summary file: its file's bytes, to
     be taken as it is (the common case, checked in bulk: by the kernel in one pass)."""
-    if accel is not None and hasattr(accel, "plain_texts"):
+    if accel is not None:
         return accel.plain_texts(texts, MAX_FILE_BYTES)
     return (
         set(map(type, texts)) <= {str}

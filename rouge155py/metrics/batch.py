@@ -229,7 +229,7 @@ def rs_text_rows(
     them, unrounded, of each item's reference of highest F (the first of equals, rouge-score's
     ``score_multi``); an item without references scores 0. None where the general path must
     score them (another metric than ROUGE-N and ROUGE-L, no kernel, a table too large)."""
-    if accel is None or not hasattr(accel, "rs_score_pairs"):
+    if accel is None:
         return None
     kinds = []
     for metric in plan:
@@ -276,7 +276,6 @@ def kernel_applies(text: Any, scoring: Any, plan: list[Metric], columns: bool = 
     held by ``columns`` (:meth:`KernelRows.text_rows`)."""
     return (
         accel is not None
-        and hasattr(accel, "score_pairs")
         and not text.unicode_text
         and not (text.length_limit or text.byte_limit or text.stem_models_only or scoring.counting)
         and (columns or not scoring.best_f)

@@ -151,7 +151,7 @@ class RougeScorer(scoring.BaseScorer):
         C, the GIL let go), split among ``threads``, for the default text stage (``stemmed`` or
         not); None where the general path must score them: no kernel, a text that is not text,
         a table too large."""
-        if accel is None or not hasattr(accel, "rs_score_pairs"):
+        if accel is None:
             return None
         texts = [t if type(t) is str else stage.as_text(t) for t in (*targets, *predictions)]
         if not all(type(t) is str for t in texts):
