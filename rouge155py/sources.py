@@ -23,7 +23,7 @@ from array import array
 from dataclasses import dataclass
 from typing import Any, Iterable, Iterator, Mapping, Optional, Protocol, Sequence, TypeVar, Union, cast
 
-from ._kernel import accel
+from . import _kernel
 from .config import (
     Eval,
     EvalConfig,
@@ -391,8 +391,8 @@ def config_from_texts(
 def _plain(texts: list[Any]) -> bool:
     """Whether every text is an ASCII str within the size of a summary file: its file's bytes, to
     be taken as it is (the common case, checked in bulk: by the kernel in one pass)."""
-    if accel is not None:
-        return accel.plain_texts(texts, MAX_FILE_BYTES)
+    if _kernel.accel is not None:
+        return _kernel.accel.plain_texts(texts, MAX_FILE_BYTES)
     return (
         set(map(type, texts)) <= {str}
         and all(map(str.isascii, texts))

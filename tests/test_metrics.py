@@ -18,12 +18,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import rouge155py
+from rouge155py import _kernel
 from rouge155py._kernel import kernel_available
 from rouge155py.corpus import Vocabulary
 from rouge155py.errors import ComputeError, InputError, LimitError, UsageError
 from rouge155py.metrics import Grams, ModelCounts, clipped_hits, rounded_ratio, score_grams
 from rouge155py.metrics import lcs as lcs_module
-from rouge155py.metrics import pairs as pairs_module
 from rouge155py.metrics.base import Metric
 from rouge155py.metrics.be import BE_MODES, BasicElements, basic_elements
 from rouge155py.metrics.lcs import Lcs, LcsText, WeightedLcs, lcs_marks, score_lcs, score_wlcs
@@ -526,8 +526,7 @@ def _pure_path(kernel: bool) -> Iterator[None]:
     """The metrics with the C kernel (when built), or forced onto the pure-Python path."""
     with pytest.MonkeyPatch.context() as patch:
         if not kernel:
-            patch.setattr(lcs_module, "accel", None)
-            patch.setattr(pairs_module, "accel", None)
+            patch.setattr(_kernel, "accel", None)
         yield
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 from array import array
 from typing import TYPE_CHECKING, Any, Hashable, Optional
 
-from .._kernel import accel
+from .. import _kernel
 from ..errors import RougeError
 from ..readers import SummaryText, sentence_text
 from . import lcs
@@ -161,8 +161,8 @@ class KernelRows:
 
     def _score(self, texts: list[str], peer_docs: array, starts: array, model_docs: array) -> Optional[array]:
         """The kernel's rows of pairs of texts, or None where it met what the general path must score."""
-        assert accel is not None  # made only where the kernel is in use (kernel_state)
-        found, failed = accel.score_pairs(
+        assert _kernel.accel is not None  # made only where the kernel is in use (kernel_state)
+        found, failed = _kernel.accel.score_pairs(
             self._state,
             texts,
             self._stem,
@@ -229,7 +229,7 @@ def rs_text_rows(
     them, unrounded, of each item's reference of highest F (the first of equals, rouge-score's
     ``score_multi``); an item without references scores 0. None where the general path must
     score them (another metric than ROUGE-N and ROUGE-L, no kernel, a table too large)."""
-    if accel is None:
+    if _kernel.accel is None:
         return None
     kinds = []
     for metric in plan:
@@ -251,7 +251,7 @@ def rs_text_rows(
             predictions.extend([file_text_read(prediction)] * len(references))
     first.append(len(targets))
     names = [str(k) for k in range(len(kinds))]
-    found = accel.rs_score_pairs(targets, predictions, stem, kinds, names, tuple, lcs.MAX_LCS_CELLS)
+    found = _kernel.accel.rs_score_pairs(targets, predictions, stem, kinds, names, tuple, lcs.MAX_LCS_CELLS)
     if found is None:
         return None
     values = array("d")
@@ -275,7 +275,7 @@ def kernel_applies(text: Any, scoring: Any, plan: list[Metric], columns: bool = 
     limits, ``-M``, ``-t`` or BE, nor without the kernel; ``multi_ref="best-f"`` only for texts
     held by ``columns`` (:meth:`KernelRows.text_rows`)."""
     return (
-        accel is not None
+        _kernel.accel is not None
         and not text.unicode_text
         and not (text.length_limit or text.byte_limit or text.stem_models_only or scoring.counting)
         and (columns or not scoring.best_f)
@@ -289,4 +289,4 @@ def kernel_state(text: Any, scoring: Any, stage: Any) -> Optional[CapsuleType]:
     make = getattr(stage, "kernel_state", None)
     if make is None or not kernel_applies(text, scoring, [], columns=True):
         return None
-    return make(accel)
+    return make(_kernel.accel)

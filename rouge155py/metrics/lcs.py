@@ -16,7 +16,7 @@ from array import array
 from collections import Counter
 from typing import TYPE_CHECKING, Any, Callable, Hashable, Iterator, Optional, Sequence
 
-from .._kernel import accel
+from .. import _kernel
 from ..corpus import Corpus, Vocabulary
 from ..errors import ComputeError, LimitError, UsageError
 from . import GIVEN_MODEL, GIVEN_PEER, ModelCounts, given_list
@@ -50,8 +50,8 @@ MAX_LCS_CELLS = 2**31
 
 def _budget(unigram_ids: array) -> memoryview:
     """The kernel's clipping budget of a text (distinct ids, then their counts), made once per text."""
-    assert accel is not None  # asked for only where the kernel is in use
-    return memoryview(accel.budget(unigram_ids)).cast("i")
+    assert _kernel.accel is not None  # asked for only where the kernel is in use
+    return memoryview(_kernel.accel.budget(unigram_ids)).cast("i")
 
 
 class LcsText:
@@ -82,7 +82,7 @@ class LcsText:
         #: The number of tokens of the longest sentence.
         self.longest = max(map(len, sentences), default=0)
         self._packed: Optional[tuple[array, array, memoryview]] = None
-        if accel is not None and vocabulary is not None:
+        if _kernel.accel is not None and vocabulary is not None:
             ids = array("i", [vocabulary[t] for s in sentences for t in s])
             offsets = array("i", itertools.accumulate(map(len, sentences), initial=0))
             self._packed = (
@@ -99,7 +99,7 @@ class LcsText:
         text._ids, text._offsets, text._unigram_ids = ids, offsets, unigram_ids
         text.unigram_total = len(unigram_ids)
         text.longest = max(map(operator.sub, offsets[1:], offsets[:-1]), default=0)
-        text._packed = (ids, offsets, _budget(unigram_ids)) if accel is not None else None
+        text._packed = (ids, offsets, _budget(unigram_ids)) if _kernel.accel is not None else None
         return text
 
     @property
@@ -229,18 +229,18 @@ def counted_hits(model: LcsText, peer: LcsText, weight: Optional[float] = None) 
     return found
 
 
-def _kernel(model: LcsText, peer: LcsText, weight: Optional[float]) -> Optional[tuple[float, float]]:
+def _kernel_hits(model: LcsText, peer: LcsText, weight: Optional[float]) -> Optional[tuple[float, float]]:
     """(hit, base) from the C kernel, or None when it is not in use for these texts."""
     m, p = model._packed, peer._packed
-    if m is None or p is None or accel is None:  # packed only where the kernel is in use
+    if m is None or p is None or _kernel.accel is None:  # packed only where the kernel is in use
         return None
     weights = None if weight is None else _weights(weight, max(model.longest, peer.longest) + 2)
-    return accel.union_lcs(m[0], m[1], m[2], p[0], p[1], p[2], weights)
+    return _kernel.accel.union_lcs(m[0], m[1], m[2], p[0], p[1], p[2], weights)
 
 
 def score_lcs(model: LcsText, peer: LcsText) -> ModelCounts:
     """ROUGE-L counts of one model: hits, model tokens, peer tokens."""
-    fast = _kernel(model, peer, None)
+    fast = _kernel_hits(model, peer, None)
     if fast is not None:
         return _lcs_counts(int(fast[0]), int(fast[1]), peer)
     hit = 0
@@ -262,7 +262,7 @@ def _lcs_counts(hit: int, base: int, peer: LcsText) -> ModelCounts:
 
 def score_wlcs(model: LcsText, peer: LcsText, weight: float, name: str) -> ModelCounts:
     """ROUGE-W counts of one model, with the Perl's weights applied twice to the base."""
-    fast = _kernel(model, peer, weight)
+    fast = _kernel_hits(model, peer, weight)
     if fast is not None:
         return _wlcs_counts(fast[0], fast[1], peer, weight, name)
     hit: float = 0

@@ -15,7 +15,7 @@ from array import array
 from itertools import starmap
 from typing import TYPE_CHECKING, Hashable, Iterator, Optional, Sequence
 
-from .._kernel import accel
+from .. import _kernel
 from . import GIVEN_MODEL, GIVEN_PEER, Grams, ModelCounts, given_list, score_grams, skip_reach
 from .base import Metric, Task
 
@@ -32,19 +32,19 @@ LONGEST_NGRAM = 64  # the kernel's limit; longer n-grams take the plain definiti
 
 def available(n: int) -> bool:
     """Whether the kernel can count units of this size (n = 0: skip-bigrams)."""
-    return accel is not None and n <= LONGEST_NGRAM
+    return _kernel.accel is not None and n <= LONGEST_NGRAM
 
 
 def peer_counts(
     peer: array, models: Sequence[array], n: int, distance: Optional[float], unigrams: bool
 ) -> list[ModelCounts]:
     """Counts of n-grams (n > 0) or of skip-bigrams within ``distance`` (n = 0), per model."""
-    assert accel is not None  # asked for where the kernel is available (see available())
+    assert _kernel.accel is not None  # asked for where the kernel is available (see available())
     if n:
-        found = accel.unit_hits(peer, models, 0, n, 0, False)
+        found = _kernel.accel.unit_hits(peer, models, 0, n, 0, False)
     else:
         reach = skip_reach(-1 if distance is None else distance)
-        found = accel.unit_hits(peer, models, 1, 0, reach, unigrams)
+        found = _kernel.accel.unit_hits(peer, models, 1, 0, reach, unigrams)
     return list(starmap(ModelCounts, found))
 
 

@@ -23,7 +23,7 @@ import re
 from array import array
 from typing import Any, Hashable, Iterable, Optional, Sequence
 
-from .._kernel import accel
+from .. import _kernel
 from ..collector import paused_gc
 from ..errors import MissingResource, UsageError
 from ..metrics import ModelCounts, clipped_hits, lcs, score_grams
@@ -151,7 +151,8 @@ class RougeScorer(scoring.BaseScorer):
         C, the GIL let go), split among ``threads``, for the default text stage (``stemmed`` or
         not); None where the general path must score them: no kernel, a text that is not text,
         a table too large."""
-        if accel is None:
+        kernel = _kernel.accel
+        if kernel is None:
             return None
         texts = [t if type(t) is str else stage.as_text(t) for t in (*targets, *predictions)]
         if not all(type(t) is str for t in texts):
@@ -163,7 +164,7 @@ class RougeScorer(scoring.BaseScorer):
 
         def chunk(first: int) -> Optional[list[dict[str, scoring.Score]]]:
             last = min(count, first + size)
-            found = accel.rs_score_pairs(
+            found = kernel.rs_score_pairs(
                 texts[first:last],
                 texts[count + first : count + last],
                 stemmed,
