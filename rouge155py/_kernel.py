@@ -1,8 +1,13 @@
 """The optional compiled kernel: ``accel`` is the ``_accel`` module, or None where it was not built.
 
-Every caller has a pure-Python or numpy path that gives the same bytes. Setting
-``ROUGE155PY_NO_KERNEL`` (to anything but an empty string) takes those paths
-although the kernel is built: how they are compared and measured against it.
+The one place that asks whether the kernel is there: it ships built with the package (the
+kernel of the same source, so every function of ``_accel.pyi`` is there), and is missing
+only where no C compiler was found at install time. Every caller has a pure-Python path
+(numpy's for the bootstrap) that gives the same bytes, taken where ``accel`` is None.
+Setting ``ROUGE155PY_NO_KERNEL`` (to anything but an empty string) takes those paths
+although the kernel is built: how they are compared and measured against it. Callers read
+``_kernel.accel`` when they run, not a name bound at import, so that ``accel`` set to None
+takes them all off the kernel at once (the ``-m`` stemmer aside, bound once: the same stems).
 """
 
 from __future__ import annotations

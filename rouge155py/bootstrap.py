@@ -44,7 +44,7 @@ from typing import (
     overload,
 )
 
-from ._kernel import accel
+from . import _kernel
 from .errors import ComputeError
 from .results import Summary
 
@@ -201,12 +201,12 @@ def _table(rows: Sequence[Sequence[float]]) -> Any:
 def _columns(rows: Sequence[Sequence[float]], resamples: int, mean: bool) -> Columns:
     """The r resample sums (``mean``: divided by N) of each column of the rows, in the Perl's order."""
     n = len(rows)
-    if accel is None:
+    if _kernel.accel is None:
         sums = _numpy_sums(_table(rows), resamples)
         return sums / n if mean and n else sums
     out = array("d", bytes(24 * resamples))
     if n:
-        accel.bootstrap_sums(_flat(rows), resamples, out, float(n) if mean else 0.0)
+        _kernel.accel.bootstrap_sums(_flat(rows), resamples, out, float(n) if mean else 0.0)
     return [out[k::3] for k in range(3)]
 
 
@@ -230,7 +230,7 @@ def means_together(
     calls (threads may: the kernel lets the GIL go). None without the kernel, or above the
     kernel's 32 tables."""
     width = 3 * len(tables)
-    kernel = accel
+    kernel = _kernel.accel
     if kernel is None or not tables or len(tables) > 32:
         return None
     n = len(tables[0]) // 3
@@ -303,7 +303,7 @@ def resample(
     Above ``streaming.above`` resamples the columns are a :class:`Streamed`.
     """
     if resamples > streaming.above:
-        return Streamed(_Source(rows, counting, alpha, accel), resamples, streaming)
+        return Streamed(_Source(rows, counting, alpha, _kernel.accel), resamples, streaming)
     columns = _columns(rows, resamples, counting != 1)
     if counting != 1:
         return columns
@@ -441,9 +441,9 @@ def _reader(ranked: Values) -> Callable[[int], float]:
 
 def _ranked(values: Sequence[float]) -> tuple[float, Callable[[int], float]]:
     """The sum of the values added in ascending order (NaN last), and a reader of their ranks."""
-    if accel is not None:
+    if _kernel.accel is not None:
         ranked = array("d", values) if isinstance(values, array) else array("d", map(float, values))
-        return accel.sort_and_sum(ranked), _reader(ranked)
+        return _kernel.accel.sort_and_sum(ranked), _reader(ranked)
     import numpy as np
 
     ascending = np.sort(np.asarray(values, dtype=np.float64), kind="stable")

@@ -12,7 +12,7 @@ from __future__ import annotations
 from array import array
 from typing import Callable, Hashable, TypeVar
 
-from ._kernel import accel
+from . import _kernel
 from .readers import Document, SummaryText, limit_for_lcs, limit_for_ngrams, read_be_lines, read_sentences
 from .text.stage import TextStage
 
@@ -65,7 +65,7 @@ class Corpus:
         self._encoded: dict[tuple[Document, bool], Encoded] = {}
         self._limited = bool(words or nbytes)
         # The kernel knows the Perl's tokens; a stage that splits otherwise (--lang) splits in Python.
-        self._kernel_splits = accel is not None and getattr(stage, "splits_as_the_perl", False)
+        self._kernel_splits = _kernel.accel is not None and getattr(stage, "splits_as_the_perl", False)
         self._forget_tokens()
 
     def _forget_tokens(self) -> None:
@@ -121,7 +121,7 @@ class Corpus:
         """The ids of the counted tokens of each text, end to end, and where each text's ids start."""
         table = self._token_ids[stem]
         if self._kernel_splits:
-            found, starts = accel.encode(texts, table, self.tokenizer.removes_stopwords)  # type: ignore[union-attr]
+            found, starts = _kernel.accel.encode(texts, table, self.tokenizer.removes_stopwords)  # type: ignore[union-attr]
             ids, offsets = array("i"), array("i")
             ids.frombytes(found)
             offsets.frombytes(starts)

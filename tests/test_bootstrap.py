@@ -18,7 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rouge155py import bootstrap
+from rouge155py import _kernel, bootstrap
 from rouge155py.bootstrap import STREAMING, Streamed, Streaming, drand48_indices, resample, summarize
 from rouge155py.errors import ComputeError
 from rouge155py.results import Summary
@@ -244,7 +244,7 @@ def test_no_resample_divides_by_zero() -> None:
 # Streamed resamples: the summary without holding the r values
 # ---------------------------------------------------------------------------
 
-needs_kernel = pytest.mark.skipif(bootstrap.accel is None, reason="C kernel not built")
+needs_kernel = pytest.mark.skipif(_kernel.accel is None, reason="C kernel not built")
 PATHS = [pytest.param(True, id="kernel", marks=needs_kernel), pytest.param(False, id="numpy")]
 HELD = Streaming(above=10**9)  # never streams
 
@@ -270,7 +270,7 @@ def _summaries(
 ) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The summary held in memory and the streamed one, on the kernel or the numpy path."""
     if not kernel:
-        monkeypatch.setattr(bootstrap, "accel", None)
+        monkeypatch.setattr(_kernel, "accel", None)
     count = math.ceil(resamples)
     held = resample(rows, count, counting, alpha, HELD)
     streamed = resample(rows, count, counting, alpha, streaming)
@@ -367,7 +367,7 @@ def test_streamed_columns_read_as_the_held_ones(
     kernel: bool, counting: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     if not kernel:
-        monkeypatch.setattr(bootstrap, "accel", None)
+        monkeypatch.setattr(_kernel, "accel", None)
     rows = _table(random.Random(3), "spread", 9, counting)
     held = resample(rows, 1001, counting, 0.5, HELD)
     streamed = resample(rows, 1001, counting, 0.5, Streaming(above=1000, block=64))
@@ -399,7 +399,7 @@ def test_streamed_at_the_default_sizes() -> None:
 @needs_kernel
 def test_kernel_makes_any_resamples_of_the_run() -> None:
     """bootstrap_sums(..., first, step) makes resamples first, first + step, ...: rows of the full run."""
-    kernel = bootstrap.accel
+    kernel = _kernel.accel
     rows = array("d", [float(v) for v in range(1, 22)])  # 7 instances
     full = array("d", bytes(24 * 40))
     kernel.bootstrap_sums(rows, 40, full, 7.0)
@@ -445,7 +445,7 @@ def test_scores_are_those_of_the_point_estimate(alpha: float) -> None:
 def test_kernel_takes_rows_in_a_given_order(tables: int) -> None:
     """bootstrap_sums(..., order): the sums of the rows taken at those positions, bit for bit the
     sums of the rows reordered beforehand; an order that is not n positions in range is refused."""
-    kernel = bootstrap.accel
+    kernel = _kernel.accel
     rng = random.Random(tables)
     n = 257
     values = [array("d", [round(rng.random(), 5) for _ in range(3 * n)]) for _ in range(tables)]

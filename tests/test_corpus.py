@@ -12,6 +12,7 @@ from typing import Callable
 
 import pytest
 
+import rouge155py._kernel
 import rouge155py.corpus
 from rouge155py.corpus import Corpus
 from rouge155py.readers import SummaryFile, SummaryText
@@ -38,8 +39,8 @@ def doc(text: str) -> CountedText:
 def make_corpus(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Callable[..., Corpus]:
     """``make_corpus(words=0, nbytes=0, stopwords=False)``: a corpus of the Perl's text stage."""
     if request.param == "python":
-        monkeypatch.setattr(rouge155py.corpus, "accel", None)
-    elif rouge155py.corpus.accel is None:
+        monkeypatch.setattr(rouge155py._kernel, "accel", None)
+    elif rouge155py._kernel.accel is None:
         pytest.skip("the C kernel is not built")
     READS.clear()
     data = load_data(None)

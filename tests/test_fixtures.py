@@ -21,11 +21,8 @@ from pathlib import Path
 import pytest
 from differential.runner import canonical
 
-import rouge155py.bootstrap
+import rouge155py._kernel
 import rouge155py.cli
-import rouge155py.corpus
-import rouge155py.metrics.lcs
-import rouge155py.metrics.pairs
 import rouge155py.planning
 
 REPO = Path(__file__).resolve().parent.parent
@@ -88,10 +85,8 @@ def test_enough_cases() -> None:
 def test_matches_perl(name: str, variant: str, monkeypatch: pytest.MonkeyPatch) -> None:
     if variant == "eval-per-chunk":
         monkeypatch.setattr(rouge155py.planning, "_CHUNK_FILES", 1)
-    if variant == "no-kernel":  # the pure-Python and numpy paths, as where no C compiler was found
-        for module in (rouge155py.metrics.lcs, rouge155py.metrics.pairs, rouge155py.bootstrap):
-            monkeypatch.setattr(module, "accel", None)
-        monkeypatch.setattr(rouge155py.corpus, "accel", None)
+    if variant == "no-kernel":  # the pure-Python paths (numpy's bootstrap), as where no C compiler was found
+        monkeypatch.setattr(rouge155py._kernel, "accel", None)
     case = FIXTURES / name
     args = json.loads((case / "args.json").read_text(encoding="utf-8"))
     assert isinstance(args, list) and all(isinstance(a, str) for a in args)
@@ -116,3 +111,42 @@ def test_matches_perl(name: str, variant: str, monkeypatch: pytest.MonkeyPatch) 
         assert code != 0, f"{command}: the Perl died (exit {perl_code}), the port exited 0"
         error_lines = [line for line in errors.splitlines() if line.startswith("rouge155py: error:")]
         assert len(error_lines) == 1, f"{command}: expected one error line on stderr\n{errors}"
+
+
+# Every function of the kernel but the stemmer's (bound once where the stems are cached: the same stems).
+_KERNEL_CALLS = (
+    "score_pairs",
+    "unit_hits",
+    "union_lcs",
+    "budget",
+    "encode",
+    "text_state",
+    "bootstrap_sums",
+    "sort_and_sum",
+    "rs_score_pairs",
+    "plain_texts",
+    "rs_stem",
+    "rs_encode",
+)
+
+
+@pytest.mark.skipif(rouge155py._kernel.accel is None, reason="C kernel not built")
+@pytest.mark.parametrize("name", ["design-card", "duc-official"])
+def test_one_switch_takes_every_path_off_the_kernel(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``_kernel.accel`` set to None is the whole switch (as where no C compiler built the kernel):
+    a run then calls none of the kernel's functions, and prints the Perl's bytes."""
+
+    def refused(*args: object) -> None:
+        raise AssertionError("the kernel was called")
+
+    case = FIXTURES / name
+    argv = ["-e", str(REPO / "data"), *json.loads((case / "args.json").read_text(encoding="utf-8"))]
+    monkeypatch.chdir(REPO)
+    runs = [_run_port(argv)]  # on the kernel, every module of a run imported before the switch
+    for function in _KERNEL_CALLS:
+        monkeypatch.setattr(rouge155py._kernel.accel, function, refused)
+    monkeypatch.setattr(rouge155py._kernel, "accel", None)
+    runs.append(_run_port(argv))
+    for code, stdout, stderr in runs:
+        assert code == 0, stderr.decode("utf-8", "replace")
+        assert stdout == (case / "stdout.txt").read_bytes()

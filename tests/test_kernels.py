@@ -1,4 +1,4 @@
-"""The fast paths (C kernel, batched numpy units) give the counts of the plain definitions."""
+"""The C kernel gives the counts of the plain definitions."""
 
 from __future__ import annotations
 
@@ -19,11 +19,10 @@ from hypothesis import strategies as st
 
 from rouge155py import _kernel, bootstrap
 from rouge155py.corpus import Vocabulary
-from rouge155py.metrics import Grams, clipped_hits, pairs, units
+from rouge155py.metrics import clipped_hits, pairs
 from rouge155py.metrics.lcs import LcsText, score_lcs, score_wlcs
 from rouge155py.metrics.ngram import ngrams
-from rouge155py.metrics.skipbigram import skip_bigrams
-from rouge155py.metrics.units import UnitTable, ngram_units, skip_bigram_units
+from rouge155py.metrics.skipbigram import skip_bigram_hits, skip_bigram_total, skip_bigrams
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -125,57 +124,9 @@ def test_masks_of_each_model_sentence_kernel_matches_python(texts) -> None:
 token_lists = st.lists(st.lists(st.sampled_from(WORDS), max_size=15), min_size=1, max_size=6)
 
 
-def _ids(files: list[list[str]]) -> list[np.ndarray]:
+def _ids(files: list[list[str]]) -> list[array]:
     vocab: dict[str, int] = {}
-    return [np.array([vocab.setdefault(t, len(vocab)) for t in f], dtype=np.int64) for f in files]
-
-
-def _reference_hits(grams: list[Grams], pairs: list[tuple[int, int]]) -> list[int]:
-    return [clipped_hits(grams[m].counts, grams[p].counts) for p, m in pairs]
-
-
-def _check_table(table: UnitTable, grams: list[Grams], data: st.DataObject) -> None:
-    """Totals, and the hits of random pairs, equal the Counter definition."""
-    assert table.totals.tolist() == [g.total for g in grams]
-    pairs = data.draw(st.lists(st.tuples(*(st.integers(0, len(grams) - 1),) * 2), max_size=8))
-    peers = np.array([p for p, _ in pairs], dtype=np.int64)
-    models = np.array([m for _, m in pairs], dtype=np.int64)
-    expected = _reference_hits(grams, pairs)
-    assert table.hits(peers, models).tolist() == expected
-
-
-@settings(max_examples=300, deadline=None)
-@given(token_lists, st.integers(1, 4), st.data())
-def test_batched_ngrams_match_reference(files, n, data) -> None:
-    """Batched numpy units (and the C hits) equal the per-file Counter definition."""
-    table = UnitTable(*ngram_units(_ids(files), n), len(files))
-    _check_table(table, [ngrams(f, n) for f in files], data)
-
-
-@settings(max_examples=300, deadline=None)
-@given(token_lists, st.integers(-1, 5), st.booleans(), st.data())
-def test_batched_skip_bigrams_match_reference(files, distance, unigrams, data) -> None:
-    table = UnitTable(*skip_bigram_units(_ids(files), distance, unigrams), len(files))
-    _check_table(table, [skip_bigrams(f, distance, unigrams) for f in files], data)
-
-
-@settings(max_examples=100, deadline=None)
-@given(token_lists, st.integers(1, 4))
-def test_unit_codes_renumber_before_overflow(files, n) -> None:
-    """With a tiny code limit every renumbering branch runs; the counts must not change."""
-    expected = UnitTable(*ngram_units(_ids(files), n), len(files)).totals.tolist()
-    original = units._LIMIT
-    units._LIMIT = 8
-    try:
-        table = UnitTable(*ngram_units(_ids(files), n), len(files))
-        grams = [ngrams(f, n) for f in files]
-        pairs = [(p, m) for p in range(len(files)) for m in range(len(files))]
-        peers = np.array([p for p, _ in pairs], dtype=np.int64)
-        models = np.array([m for _, m in pairs], dtype=np.int64)
-        assert table.totals.tolist() == expected
-        assert table.hits(peers, models).tolist() == _reference_hits(grams, pairs)
-    finally:
-        units._LIMIT = original
+    return [array("i", [vocab.setdefault(t, len(vocab)) for t in f]) for f in files]
 
 
 @needs_kernel
@@ -228,7 +179,7 @@ def test_pair_kernel_matches_reference(files, n, distance, unigrams, offset) -> 
 
     Large ids (``offset``) take the kernel's general path where n ids do not fit in 64 bits.
     """
-    ids = [array("i", (f + offset).tolist()) for f in _ids(files)]
+    ids = [array("i", [t + offset for t in f]) for f in _ids(files)]
     peer, model = ids[0], ids[-1]
     if n:
         grams_p, grams_m = ngrams(files[0], n), ngrams(files[-1], n)
@@ -246,7 +197,7 @@ def test_pair_kernel_matches_reference(files, n, distance, unigrams, offset) -> 
 
 # A long text against a short one, either way round: the kernel's table holds the short
 # text's units and reads the long one by a window of token counts (or unit by unit where
-# that is cheaper); numpy's pair path counts the same per first token.
+# that is cheaper); the plain pair path counts the same per first token.
 long_and_short = st.tuples(
     st.lists(st.sampled_from([*WORDS, "f"]), min_size=150, max_size=400)
     | st.lists(st.sampled_from([*WORDS[:3], "f", "g"]), min_size=370, max_size=400),
@@ -259,7 +210,7 @@ long_and_short = st.tuples(
 @settings(max_examples=150, deadline=None)
 @given(long_and_short, st.sampled_from([-1, 0, 4, 30, 1e19]), st.booleans())
 def test_skip_bigrams_of_a_long_text_match_reference(texts, distance, unigrams) -> None:
-    """Skip-bigram hits of a 150-400-token text against a short one: kernel, numpy, definition."""
+    """Skip-bigram hits of a 150-400-token text against a short one: kernel, pair path, definition."""
     _check_long_skip_bigrams(*texts, distance, unigrams)
 
 
@@ -289,18 +240,18 @@ def test_skip_bigram_table_grows_past_its_first_room() -> None:
 def _check_long_skip_bigrams(
     long: list[str], short: list[str], long_is_peer: bool, distance: float, unigrams: bool
 ) -> None:
-    """The kernel, numpy's pair path and the closed totals, against the definition."""
+    """The kernel, the plain pair path and the closed totals, against the definition."""
     peer, model = (long, short) if long_is_peer else (short, long)
     grams_p, grams_m = skip_bigrams(peer, distance, unigrams), skip_bigrams(model, distance, unigrams)
     expected = (clipped_hits(grams_m.counts, grams_p.counts), grams_m.total, grams_p.total)
     ids_p, ids_m = _ids([peer, model])
-    found = pairs.peer_counts(array("i", ids_p.tolist()), [array("i", ids_m.tolist())], 0, distance, unigrams)
+    found = pairs.peer_counts(ids_p, [ids_m], 0, distance, unigrams)
     assert [(c.hit, c.model_count, c.peer_count) for c in found] == [expected]
     reach = pairs.skip_reach(distance)
-    assert units.skip_bigram_hits(ids_p, ids_m, reach, unigrams) == expected[0]
+    assert skip_bigram_hits(ids_p, ids_m, reach, unigrams) == expected[0]
     assert (
-        units.skip_bigram_total(len(model), reach, unigrams),
-        units.skip_bigram_total(len(peer), reach, unigrams),
+        skip_bigram_total(len(model), reach, unigrams),
+        skip_bigram_total(len(peer), reach, unigrams),
     ) == expected[1:]
 
 
@@ -335,7 +286,7 @@ def _long_case(root: Path, long_peer: int, long_model: int = 0) -> Path:
 
 
 def _port(args: list[str], cwd: Path, kernel: bool, memory_mb: int = 0) -> subprocess.CompletedProcess[bytes]:
-    """``python -m rouge155py`` with this repository's data, the kernel or numpy, under an
+    """``python -m rouge155py`` with this repository's data, with the kernel or without, under an
     address-space limit when ``memory_mb`` is given."""
     env = dict(
         os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))
@@ -356,7 +307,7 @@ def _port(args: list[str], cwd: Path, kernel: bool, memory_mb: int = 0) -> subpr
 @needs_kernel
 def test_skip_bigrams_of_a_20000_token_peer_in_512_mb(tmp_path: Path) -> None:
     """-2 -1: the peer's 200,000,000 skip-bigrams were all held (1.6 GB of keys alone, 20.9 GB
-    for 46,000 tokens); the kernel and numpy now hold the model's, in the same bytes."""
+    for 46,000 tokens); the kernel and the plain pair path hold the model's, in the same bytes."""
     config = _long_case(tmp_path, 20_000)
     runs = [_port(["-a", "-2", "-1", "-U", str(config)], tmp_path, kernel, 512) for kernel in (True, False)]
     for run in runs:

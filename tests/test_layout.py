@@ -78,3 +78,52 @@ def test_every_package_of_rouge155py_is_installed() -> None:
         for init in source.rglob("__init__.py")
     }
     assert found <= listed, sorted(found - listed)
+
+
+def _metric_classes() -> dict[tuple[str, str], type]:
+    """Each metric class (a subclass of ``Metric``) by (module, name) where it is defined."""
+    import importlib
+
+    from rouge155py.metrics.base import Metric
+
+    found = {}
+    for path in sorted((REPO / "rouge155py" / "metrics").glob("*.py")):
+        module = importlib.import_module(f"rouge155py.metrics.{path.stem}")
+        for value in vars(module).values():
+            if isinstance(value, type) and issubclass(value, Metric) and value is not Metric:
+                found[value.__module__, value.__name__] = value
+    return found
+
+
+def test_only_the_registry_and_the_metrics_name_a_metric_class() -> None:
+    """A metric is its file in ``metrics/`` and its registry line: no other module imports a
+    metric class (a metric's file may import the base it extends)."""
+    classes = _metric_classes()
+    package = REPO / "rouge155py"
+    wrong = []
+    for path in sorted(package.rglob("*.py")):
+        if path == package / "metrics" / "plan.py":
+            continue
+        parts = path.relative_to(REPO).with_suffix("").parts
+        here = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        tree = ast.parse(path.read_bytes(), str(path))
+        bases = {
+            base.id
+            for node in ast.walk(tree)
+            if isinstance(node, ast.ClassDef)
+            for base in node.bases
+            if isinstance(base, ast.Name)
+        }
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.ImportFrom) or (not node.module and not node.level):
+                continue
+            package_parts = here.split(".")[: len(here.split(".")) - node.level + (parts[-1] == "__init__")]
+            source = (
+                ".".join(package_parts + ([node.module] if node.module else []))
+                if node.level
+                else node.module
+            )
+            for alias in node.names:
+                if (source, alias.name) in classes and alias.name not in bases:
+                    wrong.append(f"{_where(path, node.lineno)}: {alias.name}")
+    assert not wrong

@@ -18,17 +18,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import rouge155py
+from rouge155py import _kernel
 from rouge155py._kernel import kernel_available
 from rouge155py.corpus import Vocabulary
 from rouge155py.errors import ComputeError, InputError, LimitError, UsageError
 from rouge155py.metrics import Grams, ModelCounts, clipped_hits, rounded_ratio, score_grams
 from rouge155py.metrics import lcs as lcs_module
-from rouge155py.metrics import pairs as pairs_module
 from rouge155py.metrics.base import Metric
 from rouge155py.metrics.be import BE_MODES, BasicElements, basic_elements
 from rouge155py.metrics.lcs import Lcs, LcsText, WeightedLcs, lcs_marks, score_lcs, score_wlcs
 from rouge155py.metrics.ngram import NGram, ngrams
-from rouge155py.metrics.skipbigram import SkipBigram, skip_bigrams
+from rouge155py.metrics.skipbigram import SkipBigram, skip_bigram_hits, skip_bigram_total, skip_bigrams
 from rouge155py.scoring import Totals, combine_models
 
 # ---------------------------------------------------------------------------
@@ -188,6 +188,27 @@ def test_skip_bigram_total_is_the_number_of_units(tokens: list[str], distance: i
     pairs = sum(1 for i in range(n - 1) for j in range(i + 1, n) if distance < 0 or j <= i + distance + 1)
     assert grams.total == pairs + (max(n - 1, 0) if unigrams else 0)
     assert grams.total == sum(grams.counts.values())
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.sampled_from("abcd"), max_size=40),
+    st.lists(st.sampled_from("abce"), max_size=12),
+    st.sampled_from([-1, 0, 1, 1.5, 4, 1e19]),
+    st.booleans(),
+)
+def test_skip_bigram_pair_path_is_the_definition(
+    long: list[str], short: list[str], distance: float, unigrams: bool
+) -> None:
+    """The pair path without the kernel (a text too long to hold its units) counts what the
+    definition counts, either text the longer."""
+    metric = SkipBigram(distance, str(distance), unigrams)
+    for peer, model in ((long, short), (short, long)):
+        model_units, peer_units = (skip_bigrams(text, distance, unigrams) for text in (model, peer))
+        expected = score_grams(model_units, peer_units)
+        assert metric.long_counts(peer, model) == expected
+        assert skip_bigram_hits(peer, model, metric.reach, unigrams) == expected.hit
+        assert skip_bigram_total(len(peer), metric.reach, unigrams) == expected.peer_count
 
 
 # ---------------------------------------------------------------------------
@@ -502,11 +523,10 @@ token_sentences = st.lists(st.lists(st.sampled_from(SEVEN), min_size=1, max_size
 
 @contextmanager
 def _pure_path(kernel: bool) -> Iterator[None]:
-    """The metrics with the C kernel (when built), or forced onto the pure-Python/numpy path."""
+    """The metrics with the C kernel (when built), or forced onto the pure-Python path."""
     with pytest.MonkeyPatch.context() as patch:
         if not kernel:
-            patch.setattr(lcs_module, "accel", None)
-            patch.setattr(pairs_module, "accel", None)
+            patch.setattr(_kernel, "accel", None)
         yield
 
 

@@ -16,7 +16,7 @@ import numbers
 from array import array
 from typing import Any, Iterable, Iterator, Mapping, Optional, Sequence, TypeVar, Union, cast
 
-from .._kernel import accel
+from .. import _kernel
 from ..config import Eval, TextConfig
 from ..errors import UsageError, described
 from ..files import MAX_FILE_BYTES, too_large
@@ -367,8 +367,8 @@ def config_from_texts(
 def _plain(texts: list[Any]) -> bool:
     """Whether every text is an ASCII str within the size of a summary file: its file's bytes, to
     be taken as it is (the common case, checked in bulk: by the kernel in one pass)."""
-    if accel is not None and hasattr(accel, "plain_texts"):
-        return accel.plain_texts(texts, MAX_FILE_BYTES)
+    if _kernel.accel is not None:
+        return _kernel.accel.plain_texts(texts, MAX_FILE_BYTES)
     return (
         set(map(type, texts)) <= {str}
         and all(map(str.isascii, texts))

@@ -8,14 +8,19 @@ Scores come later, from those counts alone (:mod:`rouge155py.scoring`).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, NamedTuple, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Iterator, NamedTuple, Optional, Sequence
 
 if TYPE_CHECKING:
     from ..corpus import Corpus
     from ..readers import Document
+    from ..verbose import Trace
     from . import ModelCounts
 
-__all__ = ["Metric", "Task"]
+__all__ = ["KernelSpec", "Metric", "Task"]
+
+#: What the C kernel's ``score_pairs`` computes for a metric: (kind: 0 ROUGE-N, 1 skip-bigrams,
+#: 2 ROUGE-L, 3 ROUGE-W; n; skip-bigram reach; ``-u`` unigrams; ROUGE-W's weight).
+KernelSpec = tuple[int, int, int, bool, float]
 
 
 class Task(NamedTuple):
@@ -76,4 +81,27 @@ class Metric:
             >>> NGram(2).score_pair("the cat sat".split(), "the cat sat down".split())
             ModelCounts(hit=2, model_count=3, peer_count=2, score=None)
         """
+        raise NotImplementedError
+
+    def kernel_spec(self) -> Optional[KernelSpec]:
+        """What the C kernel computes for this metric (:mod:`~rouge155py.metrics.batch`), or None
+        where it cannot: then the general path scores the runs of this metric."""
+        return None
+
+    def rs_kernel_spec(self) -> Optional[tuple[int, int]]:
+        """What the kernel's rouge-score dialect (``rs_score_pairs``) computes for this metric
+        (kind: 0 ROUGE-N, 2 ROUGE-L; n), or None where it cannot."""
+        return None
+
+    def trace_eval(self, eval_id: str) -> list[str]:
+        """``-v``: the lines the Perl prints for each eval it walks for this metric, before its instance."""
+        return []
+
+    def trace(self, trace: Trace, task: Task) -> Iterator[str]:
+        """``-v``: the lines of one instance's texts and units, before its totals."""
+        raise NotImplementedError
+
+    def trace_totals(self) -> tuple[str, tuple[str, str, str], bool]:
+        """``-v``: the name in the instance's totals lines (``total ROUGE-L hit: ...``), those
+        of its R, P and F lines, and whether the Perl prints the recall in all three."""
         raise NotImplementedError

@@ -16,14 +16,11 @@ from __future__ import annotations
 from array import array
 from typing import TYPE_CHECKING, Any, Hashable, Optional
 
-from .._kernel import accel
+from .. import _kernel
 from ..errors import RougeError
 from ..readers import SummaryText, sentence_text
 from . import lcs
-from .base import Metric
-from .lcs import Lcs, WeightedLcs
-from .ngram import NGram
-from .skipbigram import SkipBigram
+from .base import KernelSpec, Metric
 
 if TYPE_CHECKING:
     from typing_extensions import CapsuleType
@@ -33,24 +30,15 @@ if TYPE_CHECKING:
 
 __all__ = ["KernelRows", "kernel_applies", "kernel_metrics", "kernel_state", "rs_text_rows"]
 
-_LONGEST_NGRAM = 64  # the kernel's limit
 
-
-def kernel_metrics(plan: list[Metric]) -> Optional[list[tuple[int, int, int, bool, float]]]:
+def kernel_metrics(plan: list[Metric]) -> Optional[list[KernelSpec]]:
     """The kernel's description of each metric of the plan, or None when one has none."""
     found = []
     for metric in plan:
-        kind = type(metric)
-        if kind is NGram and metric.n <= _LONGEST_NGRAM:  # type: ignore[attr-defined]
-            found.append((0, metric.n, 0, False, 0.0))  # type: ignore[attr-defined]
-        elif kind is SkipBigram:
-            found.append((1, 0, metric.reach, metric.unigrams, 0.0))  # type: ignore[attr-defined]
-        elif kind is Lcs:
-            found.append((2, 0, 0, False, 0.0))
-        elif kind is WeightedLcs:
-            found.append((3, 0, 0, False, metric.weight))  # type: ignore[attr-defined]
-        else:
+        spec = metric.kernel_spec()
+        if spec is None:
             return None
+        found.append(spec)
     return found
 
 
@@ -60,7 +48,7 @@ class KernelRows:
     def __init__(
         self,
         state: CapsuleType,
-        metrics: list[tuple[int, int, int, bool, float]],
+        metrics: list[KernelSpec],
         text: Any,
         scoring: Any,
         drop: bool,
@@ -173,8 +161,8 @@ class KernelRows:
 
     def _score(self, texts: list[str], peer_docs: array, starts: array, model_docs: array) -> Optional[array]:
         """The kernel's rows of pairs of texts, or None where it met what the general path must score."""
-        assert accel is not None  # made only where the kernel is in use (kernel_state)
-        found, failed = accel.score_pairs(
+        assert _kernel.accel is not None  # made only where the kernel is in use (kernel_state)
+        found, failed = _kernel.accel.score_pairs(
             self._state,
             texts,
             self._stem,
@@ -241,16 +229,14 @@ def rs_text_rows(
     them, unrounded, of each item's reference of highest F (the first of equals, rouge-score's
     ``score_multi``); an item without references scores 0. None where the general path must
     score them (another metric than ROUGE-N and ROUGE-L, no kernel, a table too large)."""
-    if accel is None or not hasattr(accel, "rs_score_pairs"):
+    if _kernel.accel is None:
         return None
     kinds = []
     for metric in plan:
-        if type(metric) is NGram:
-            kinds.append((0, metric.n))
-        elif type(metric) is Lcs:
-            kinds.append((2, 0))  # rougeLsum: a summary's lines are its sentences
-        else:
+        kind = metric.rs_kernel_spec()
+        if kind is None:
             return None
+        kinds.append(kind)
     from ..text.rouge_score import file_text_read  # imported by the runs of this dialect
 
     texts = [file_text_read(t) for t in models]
@@ -265,7 +251,7 @@ def rs_text_rows(
             predictions.extend([file_text_read(prediction)] * len(references))
     first.append(len(targets))
     names = [str(k) for k in range(len(kinds))]
-    found = accel.rs_score_pairs(targets, predictions, stem, kinds, names, tuple, lcs.MAX_LCS_CELLS)
+    found = _kernel.accel.rs_score_pairs(targets, predictions, stem, kinds, names, tuple, lcs.MAX_LCS_CELLS)
     if found is None:
         return None
     values = array("d")
@@ -289,8 +275,7 @@ def kernel_applies(text: Any, scoring: Any, plan: list[Metric], columns: bool = 
     limits, ``-M``, ``-t`` or BE, nor without the kernel; ``multi_ref="best-f"`` only for texts
     held by ``columns`` (:meth:`KernelRows.text_rows`)."""
     return (
-        accel is not None
-        and hasattr(accel, "score_pairs")
+        _kernel.accel is not None
         and not text.unicode_text
         and not (text.length_limit or text.byte_limit or text.stem_models_only or scoring.counting)
         and (columns or not scoring.best_f)
@@ -304,4 +289,4 @@ def kernel_state(text: Any, scoring: Any, stage: Any) -> Optional[CapsuleType]:
     make = getattr(stage, "kernel_state", None)
     if make is None or not kernel_applies(text, scoring, [], columns=True):
         return None
-    return make(accel)
+    return make(_kernel.accel)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from typing import TYPE_CHECKING, Callable, Hashable, Optional, Sequence
+from typing import TYPE_CHECKING, Callable, Hashable, Iterator, Optional, Sequence
 
 from ..errors import InputError
 from ..text.normalize import ASCII_LOWER
@@ -14,6 +14,7 @@ from .base import Metric, Task
 if TYPE_CHECKING:
     from ..corpus import Corpus
     from ..readers import Document
+    from ..verbose import Trace
 
 __all__ = ["BE_MODES", "BasicElements", "basic_elements"]
 
@@ -115,3 +116,28 @@ class BasicElements(Metric):
                 ]
             )
         return out
+
+    def trace(self, trace: Trace, task: Task) -> Iterator[str]:
+        """The units of the peer and of each model, and the model's units the peer has."""
+        from ..verbose import EMPTY
+
+        def units(document: Document, stem: bool) -> tuple[str, Counter[Hashable]]:
+            grams = self.units(trace.corpus, document, stem)
+            if not trace.corpus.be_lines(document):
+                return EMPTY, grams.counts
+            return trace.units(grams, True, "#"), grams.counts
+
+        text, peer = units(task.peer, task.peer_stem)  # read first: the Perl dies there, before its line
+        yield f"***P {trace.name(task.peer)}"
+        yield text
+        for document, (stem, _) in zip(task.models, task.model_stems):
+            text, model = units(document, stem)
+            yield text
+            for key in model:
+                if key in peer:
+                    yield f"* Match: {key}"
+            yield f"***M {trace.name(document)}"
+
+    def trace_totals(self) -> tuple[str, tuple[str, str, str], bool]:
+        name = f"ROUGE-BE-{self.mode}"
+        return f"BE-{self.mode}", (f"{name}-R", f"{name}-P", f"{name}-F"), False

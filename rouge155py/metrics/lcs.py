@@ -14,17 +14,18 @@ import itertools
 import operator
 from array import array
 from collections import Counter
-from typing import TYPE_CHECKING, Any, Callable, Hashable, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Hashable, Iterator, Optional, Sequence
 
-from .._kernel import accel
+from .. import _kernel
 from ..corpus import Corpus, Vocabulary
 from ..errors import ComputeError, LimitError, UsageError
 from . import GIVEN_MODEL, GIVEN_PEER, ModelCounts, given_list
 from . import perl_power as _power
-from .base import Metric, Task
+from .base import KernelSpec, Metric, Task
 
 if TYPE_CHECKING:
     from ..readers import Document
+    from ..verbose import Trace
 
 __all__ = [
     "MAX_LCS_CELLS",
@@ -49,8 +50,8 @@ MAX_LCS_CELLS = 2**31
 
 def _budget(unigram_ids: array) -> memoryview:
     """The kernel's clipping budget of a text (distinct ids, then their counts), made once per text."""
-    assert accel is not None  # asked for only where the kernel is in use
-    return memoryview(accel.budget(unigram_ids)).cast("i")
+    assert _kernel.accel is not None  # asked for only where the kernel is in use
+    return memoryview(_kernel.accel.budget(unigram_ids)).cast("i")
 
 
 class LcsText:
@@ -81,7 +82,7 @@ class LcsText:
         #: The number of tokens of the longest sentence.
         self.longest = max(map(len, sentences), default=0)
         self._packed: Optional[tuple[array, array, memoryview]] = None
-        if accel is not None and vocabulary is not None:
+        if _kernel.accel is not None and vocabulary is not None:
             ids = array("i", [vocabulary[t] for s in sentences for t in s])
             offsets = array("i", itertools.accumulate(map(len, sentences), initial=0))
             self._packed = (
@@ -98,7 +99,7 @@ class LcsText:
         text._ids, text._offsets, text._unigram_ids = ids, offsets, unigram_ids
         text.unigram_total = len(unigram_ids)
         text.longest = max(map(operator.sub, offsets[1:], offsets[:-1]), default=0)
-        text._packed = (ids, offsets, _budget(unigram_ids)) if accel is not None else None
+        text._packed = (ids, offsets, _budget(unigram_ids)) if _kernel.accel is not None else None
         return text
 
     @property
@@ -228,18 +229,18 @@ def counted_hits(model: LcsText, peer: LcsText, weight: Optional[float] = None) 
     return found
 
 
-def _kernel(model: LcsText, peer: LcsText, weight: Optional[float]) -> Optional[tuple[float, float]]:
+def _kernel_hits(model: LcsText, peer: LcsText, weight: Optional[float]) -> Optional[tuple[float, float]]:
     """(hit, base) from the C kernel, or None when it is not in use for these texts."""
     m, p = model._packed, peer._packed
-    if m is None or p is None or accel is None:  # packed only where the kernel is in use
+    if m is None or p is None or _kernel.accel is None:  # packed only where the kernel is in use
         return None
     weights = None if weight is None else _weights(weight, max(model.longest, peer.longest) + 2)
-    return accel.union_lcs(m[0], m[1], m[2], p[0], p[1], p[2], weights)
+    return _kernel.accel.union_lcs(m[0], m[1], m[2], p[0], p[1], p[2], weights)
 
 
 def score_lcs(model: LcsText, peer: LcsText) -> ModelCounts:
     """ROUGE-L counts of one model: hits, model tokens, peer tokens."""
-    fast = _kernel(model, peer, None)
+    fast = _kernel_hits(model, peer, None)
     if fast is not None:
         return _lcs_counts(int(fast[0]), int(fast[1]), peer)
     hit = 0
@@ -261,7 +262,7 @@ def _lcs_counts(hit: int, base: int, peer: LcsText) -> ModelCounts:
 
 def score_wlcs(model: LcsText, peer: LcsText, weight: float, name: str) -> ModelCounts:
     """ROUGE-W counts of one model, with the Perl's weights applied twice to the base."""
-    fast = _kernel(model, peer, weight)
+    fast = _kernel_hits(model, peer, weight)
     if fast is not None:
         return _wlcs_counts(fast[0], fast[1], peer, weight, name)
     hit: float = 0
@@ -320,6 +321,9 @@ def token_text(text: Sequence[Any], name: str, vocabulary: dict[Hashable, int]) 
 class UnionLcs(Metric):
     """ROUGE-L and ROUGE-W: the union LCS of each model sentence with the peer's sentences."""
 
+    #: ROUGE-W's weight; None for ROUGE-L.
+    weight: Optional[float] = None
+
     def text_counts(self, model: LcsText, peer: LcsText, name: str) -> ModelCounts:
         """The counts of one model (named ``name`` in errors) against the peer."""
         raise NotImplementedError
@@ -343,6 +347,22 @@ class UnionLcs(Metric):
         check_table_size(self.label, model_text, peer_text, GIVEN_MODEL, GIVEN_PEER)
         return self.text_counts(model_text, peer_text, GIVEN_MODEL)
 
+    def trace(self, trace: Trace, task: Task) -> Iterator[str]:
+        """The LCS reader's sentences of the peer, and of each model with the hits of its sentences."""
+        weight = self.weight
+        label = "LCS: " if weight is None else "ROUGE-W: "
+        sentences, peer = trace.lcs_text(task.peer, task.peer_stem, task.peer_stem)
+        yield f"***P {trace.name(task.peer)}"
+        yield from trace.sentences(sentences, peer)
+        for document, (stem, unigram_stem) in zip(task.models, task.model_stems):
+            sentences, model = trace.lcs_text(document, stem, unigram_stem)
+            for hits in counted_hits(model, peer, weight):
+                yield label + (" ".join(map(str, hits)) if hits else "-")
+            if weight is not None and not any(model.sentences):
+                return  # the Perl divides by the model's length here and dies: the totals raise
+            yield f"***M {trace.name(document)}"
+            yield from trace.sentences(sentences, model)
+
 
 class Lcs(UnionLcs):
     """ROUGE-L."""
@@ -352,9 +372,20 @@ class Lcs(UnionLcs):
     def text_counts(self, model: LcsText, peer: LcsText, name: str) -> ModelCounts:
         return score_lcs(model, peer)
 
+    def kernel_spec(self) -> Optional[KernelSpec]:
+        return (2, 0, 0, False, 0.0)
+
+    def rs_kernel_spec(self) -> Optional[tuple[int, int]]:
+        return (2, 0)  # rougeLsum: a summary's lines are its sentences
+
+    def trace_totals(self) -> tuple[str, tuple[str, str, str], bool]:
+        return "ROUGE-L", ("ROUGE-L-R score", "ROUGE-L-P", "ROUGE-L-F"), False
+
 
 class WeightedLcs(UnionLcs):
     """ROUGE-W with weight ``w`` (f(k) = k ** w); R and P are raised to 1/w."""
+
+    weight: float
 
     def __init__(self, weight: float, label: str) -> None:
         self.weight = weight
@@ -371,3 +402,10 @@ class WeightedLcs(UnionLcs):
 
     def text_counts(self, model: LcsText, peer: LcsText, name: str) -> ModelCounts:
         return score_wlcs(model, peer, self.weight, name)
+
+    def kernel_spec(self) -> Optional[KernelSpec]:
+        return (3, 0, 0, False, self.weight)
+
+    def trace_totals(self) -> tuple[str, tuple[str, str, str], bool]:
+        head = self.label
+        return head, (f"{head}-R score", f"{head}-P score", f"{head}-F score"), False

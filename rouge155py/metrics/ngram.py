@@ -1,21 +1,23 @@
 """ROUGE-N: n-gram co-occurrence.
 
-:func:`ngrams` is the plain definition, the specification the fast paths (the
-C kernel in :mod:`.pairs`, the numpy batches in :mod:`.units`) are tested
-against, unit for unit; :class:`NGram` is the metric the engine runs.
+:func:`ngrams` is the plain definition, the specification the C kernel
+(:mod:`.pairs`) is tested against, unit for unit, and the path without it;
+:class:`NGram` is the metric the engine runs.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from typing import Hashable, Optional, Sequence
 
 from . import Grams
-from .pairs import UnitMetric
+from .base import KernelSpec
+from .pairs import LONGEST_NGRAM, UnitMetric
 
 __all__ = ["NGram", "ngrams"]
 
 
-def ngrams(tokens: list[str], n: int) -> Grams:
+def ngrams(tokens: Sequence[Hashable], n: int) -> Grams:
     """The n-grams of a token sequence (no n-gram spans two files)."""
     count = max(len(tokens) - n + 1, 0)
     if n == 1:
@@ -34,3 +36,19 @@ class NGram(UnitMetric):
 
     def model_stems(self, models: int, stem_now: bool, only_models: bool) -> tuple[tuple[bool, bool], ...]:
         return ((stem_now, stem_now),) * models
+
+    def grams(self, tokens: Sequence[Hashable]) -> Grams:
+        return ngrams(tokens, self.n)
+
+    def kernel_spec(self) -> Optional[KernelSpec]:
+        return (0, self.n, 0, False, 0.0) if self.n <= LONGEST_NGRAM else None
+
+    def rs_kernel_spec(self) -> Optional[tuple[int, int]]:
+        return (0, self.n)
+
+    def trace_eval(self, eval_id: str) -> list[str]:
+        return [f"@Eval ({eval_id})"]
+
+    def trace_totals(self) -> tuple[str, tuple[str, str, str], bool]:
+        name = f"ROUGE-{self.n}"
+        return f"{self.n}-gram", (f"{name}-R", f"{name}-P", f"{name}-F"), False

@@ -23,12 +23,12 @@ import re
 from array import array
 from typing import Any, Hashable, Iterable, Optional, Sequence
 
-from .._kernel import accel
+from .. import _kernel
 from ..collector import paused_gc
 from ..errors import MissingResource, UsageError
-from ..metrics import ModelCounts, clipped_hits, lcs
+from ..metrics import ModelCounts, clipped_hits, lcs, score_grams
 from ..metrics.lcs import LcsText, check_table_size, lcs_marks, score_lcs
-from ..metrics.ngram import NGram
+from ..metrics.ngram import ngrams
 from ..metrics.pairs import available, peer_counts
 from ..scoring import best_index, rouge_score_prf
 from ..text import rouge_score as stage
@@ -151,7 +151,8 @@ class RougeScorer(scoring.BaseScorer):
         C, the GIL let go), split among ``threads``, for the default text stage (``stemmed`` or
         not); None where the general path must score them: no kernel, a text that is not text,
         a table too large."""
-        if accel is None or not hasattr(accel, "rs_score_pairs"):
+        kernel = _kernel.accel
+        if kernel is None:
             return None
         texts = [t if type(t) is str else stage.as_text(t) for t in (*targets, *predictions)]
         if not all(type(t) is str for t in texts):
@@ -163,7 +164,7 @@ class RougeScorer(scoring.BaseScorer):
 
         def chunk(first: int) -> Optional[list[dict[str, scoring.Score]]]:
             last = min(count, first + size)
-            found = accel.rs_score_pairs(
+            found = kernel.rs_score_pairs(
                 texts[first:last],
                 texts[count + first : count + last],
                 stemmed,
@@ -335,7 +336,7 @@ def _ngram_counts(prediction: Sequence[int], target: Sequence[int], n: int) -> M
     if available(n):
         # peer_counts reads any buffer of C ints (here a memoryview or an array) though it names array
         return peer_counts(prediction, [target], n, None, False)[0]  # type: ignore[arg-type,list-item]
-    return NGram(n).score_pair(list(prediction), list(target))
+    return score_grams(ngrams(list(target), n), ngrams(list(prediction), n))
 
 
 def _lcs_counts(target: View, prediction: View) -> ModelCounts:

@@ -18,7 +18,7 @@ from array import array
 from functools import lru_cache
 from typing import Any, Callable, Hashable, NamedTuple, Sequence
 
-from .._kernel import accel
+from .. import _kernel
 from ..errors import UsageError
 from .tokenize import Stems, TextStageBase
 
@@ -59,8 +59,8 @@ def nltk_stem() -> Callable[[str], str]:
 @lru_cache(maxsize=1 << 16)
 def stem(word: str) -> str:
     """nltk's ``PorterStemmer().stem(word)`` (default mode) of a word of ``a``-``z`` and ``0``-``9``."""
-    if accel is not None:
-        found = accel.rs_stem(word)
+    if _kernel.accel is not None:
+        found = _kernel.accel.rs_stem(word)
         if found is not None:
             return found
     return _nltk_stem(word)
@@ -102,8 +102,8 @@ def as_text(text: Any) -> str:
 def tokens(text: Any, stemmed: bool) -> list[str]:
     """rouge-score's ``tokenize(text, stemmer)`` with its default stemmer (``stemmed``) or none."""
     text = as_text(text)
-    if accel is not None and isinstance(text, str):
-        ids, _, _, words = accel.rs_encode([text], stemmed, False, True)
+    if _kernel.accel is not None and isinstance(text, str):
+        ids, _, _, words = _kernel.accel.rs_encode([text], stemmed, False, True)
         return [words[i] for i in memoryview(ids).cast("i")]
     found = split_tokens(text)
     return [stem(t) if len(t) > 3 else t for t in found] if stemmed else found
@@ -122,8 +122,8 @@ def encode(texts: Sequence[Any], stemmed: bool, lines: bool) -> Encoded:
     """Token ids of texts (one vocabulary for all): their lines holding tokens are their
     sentences when ``lines`` is set, else each text is one sentence."""
     texts = [as_text(t) for t in texts]
-    if accel is not None and all(type(t) is str for t in texts):
-        ids, ends, starts, _ = accel.rs_encode(texts, stemmed, lines, False)
+    if _kernel.accel is not None and all(type(t) is str for t in texts):
+        ids, ends, starts, _ = _kernel.accel.rs_encode(texts, stemmed, lines, False)
         return Encoded(memoryview(ids).cast("i"), memoryview(ends).cast("i"), memoryview(starts).cast("i"))
     vocabulary: dict[Hashable, int] = {}
     return encode_tokens(

@@ -15,8 +15,7 @@ from .._kernel import accel
 __all__ = ["porter_stem"]
 
 # The C kernel's stemmer: the same stems for words of a-z and 0-9 (None for any other word).
-# A kernel built from an older source has none; the Python path is taken then.
-_kernel_stem = getattr(accel, "porter_stem", None)
+_kernel_stem = None if accel is None else accel.porter_stem
 
 
 @lru_cache(maxsize=1 << 17)

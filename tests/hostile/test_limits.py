@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from rouge155py import bootstrap
+from rouge155py import _kernel, bootstrap
 from rouge155py.corpus import Vocabulary
 from rouge155py.metrics import lcs
 from rouge155py.metrics.lcs import LcsText, score_lcs, score_wlcs
@@ -96,7 +96,7 @@ def _sentences(rng: random.Random, lengths: list[int], vocabulary: int) -> list[
     return [[f"t{rng.randrange(vocabulary)}" for _ in range(n)] for n in lengths]
 
 
-needs_kernel = pytest.mark.skipif(lcs.accel is None, reason="C kernel not built")
+needs_kernel = pytest.mark.skipif(_kernel.accel is None, reason="C kernel not built")
 
 
 @needs_kernel
@@ -142,8 +142,8 @@ def test_bootstrap_same_with_and_without_the_kernel(
     rows = rng.integers(0, 50, size=(37, 3)).astype(float) / (1 if counting else 50)
     streaming = bootstrap.Streaming(above=0, block=700, budget=1500) if streamed else bootstrap.STREAMING
     summaries = []
-    for kernel in (bootstrap.accel, None):
-        monkeypatch.setattr(bootstrap, "accel", kernel)
+    for kernel in (_kernel.accel, None):
+        monkeypatch.setattr(_kernel, "accel", kernel)
         values = bootstrap.resample(rows.tolist(), 5003, counting, 0.4, streaming)
         assert isinstance(values, bootstrap.Streamed) == streamed
         summaries.append(bootstrap.summarize(values, 95.0, 5003))
@@ -161,7 +161,7 @@ def test_lcs_table_over_the_limit_is_one_error_line(
 ) -> None:
     monkeypatch.setattr(lcs, "MAX_LCS_CELLS", 50 * 40 - 1)
     if not kernel:
-        monkeypatch.setattr(lcs, "accel", None)
+        monkeypatch.setattr(_kernel, "accel", None)
     (tmp_path / "peer.spl").write_text("a " * 50 + "\n")
     (tmp_path / "model.spl").write_text("b " * 40 + "\nc\n")
     (tmp_path / "list.txt").write_text("peer.spl model.spl\n")
