@@ -27,7 +27,7 @@ from .corpus import Corpus
 from .errors import RougeError
 from .files import perl_string
 from .metrics import Grams
-from .metrics.base import Metric, Task
+from .metrics.base import EMPTY, Metric, Task
 from .metrics.lcs import LcsText
 from .planning import missing_model, walk_tasks
 from .readers import Document, limit_for_lcs, limit_for_ngrams, read_sentences
@@ -39,8 +39,6 @@ from .text.stage import TextStage, text_stage
 __all__ = ["EMPTY", "Trace", "verbose_traces"]
 
 _PERL_WORDS = re.compile(r"[A-Za-z0-9]+|-")
-#: The line of a text the Perl read as undefined.
-EMPTY = "---empty text---"
 _COUNT_KEY = "_cn_"
 
 

@@ -8,19 +8,51 @@ Scores come later, from those counts alone (:mod:`rouge155py.scoring`).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterator, NamedTuple, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Iterator, NamedTuple, Optional, Protocol, Sequence
 
 if TYPE_CHECKING:
     from ..corpus import Corpus
     from ..readers import Document
-    from ..verbose import Trace
-    from . import ModelCounts
+    from . import Grams, ModelCounts
+    from .lcs import LcsText
 
 __all__ = ["KernelSpec", "Metric", "Task"]
 
 #: What the C kernel's ``score_pairs`` computes for a metric: (kind: 0 ROUGE-N, 1 skip-bigrams,
 #: 2 ROUGE-L, 3 ROUGE-W; n; skip-bigram reach; ``-u`` unigrams; ROUGE-W's weight).
 KernelSpec = tuple[int, int, int, bool, float]
+
+
+#: A text the Perl read as undefined, as its ``-v`` lines print it.
+EMPTY = "---empty text---"
+
+
+class Trace(Protocol):
+    """What a metric's ``-v`` lines read of an instance's texts, as the Perl prints them
+    (:class:`rouge155py.verbose.Trace` gives it)."""
+
+    @property
+    def corpus(self) -> Corpus: ...
+
+    def name(self, document: Document) -> str:
+        """The path the Perl prints."""
+        ...
+
+    def units(self, grams: Grams, count_first: bool, separator: str) -> str:
+        """A unit map as the Perl's ``join(separator, %map)`` prints it."""
+        ...
+
+    def gram_text(self, document: Document, stem: bool) -> tuple[Optional[str], list[str]]:
+        """ROUGE-N and ROUGE-S: the normalised text (None: undefined) and its tokens."""
+        ...
+
+    def lcs_text(self, document: Document, stem: bool, unigram_stem: bool) -> tuple[list[str], LcsText]:
+        """ROUGE-L and ROUGE-W: the sentences as printed, and their LCS view."""
+        ...
+
+    def sentences(self, sentences: list[str], view: LcsText) -> Iterator[str]:
+        """The lines of a text's sentences and of their tokens."""
+        ...
 
 
 class Task(NamedTuple):

@@ -9,12 +9,11 @@ from typing import TYPE_CHECKING, Callable, Hashable, Iterator, Optional, Sequen
 from ..errors import InputError
 from ..text.normalize import ASCII_LOWER
 from . import GIVEN_MODEL, GIVEN_PEER, Grams, ModelCounts, given_list, score_grams
-from .base import Metric, Task
+from .base import EMPTY, Metric, Task, Trace
 
 if TYPE_CHECKING:
     from ..corpus import Corpus
     from ..readers import Document
-    from ..verbose import Trace
 
 __all__ = ["BE_MODES", "BasicElements", "basic_elements"]
 
@@ -119,7 +118,6 @@ class BasicElements(Metric):
 
     def trace(self, trace: Trace, task: Task) -> Iterator[str]:
         """The units of the peer and of each model, and the model's units the peer has."""
-        from ..verbose import EMPTY
 
         def units(document: Document, stem: bool) -> tuple[str, Counter[Hashable]]:
             grams = self.units(trace.corpus, document, stem)

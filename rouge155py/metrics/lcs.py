@@ -21,11 +21,10 @@ from ..corpus import Corpus, Vocabulary
 from ..errors import ComputeError, LimitError, UsageError
 from . import GIVEN_MODEL, GIVEN_PEER, ModelCounts, given_list
 from . import perl_power as _power
-from .base import KernelSpec, Metric, Task
+from .base import KernelSpec, Metric, Task, Trace
 
 if TYPE_CHECKING:
     from ..readers import Document
-    from ..verbose import Trace
 
 __all__ = [
     "MAX_LCS_CELLS",

@@ -17,12 +17,11 @@ from typing import TYPE_CHECKING, Hashable, Iterator, Optional, Sequence
 
 from .. import _kernel
 from . import GIVEN_MODEL, GIVEN_PEER, Grams, ModelCounts, given_list, score_grams, skip_reach
-from .base import Metric, Task
+from .base import EMPTY, Metric, Task, Trace
 
 if TYPE_CHECKING:
     from ..corpus import Corpus
     from ..readers import Document
-    from ..verbose import Trace
 
 __all__ = ["LONGEST_NGRAM", "UnitMetric", "available", "peer_counts", "skip_reach"]
 
@@ -115,7 +114,6 @@ class UnitMetric(Metric):
 
     def trace(self, trace: Trace, task: Task) -> Iterator[str]:
         """The n-gram reader's text of the peer and each model, and the units counted."""
-        from ..verbose import EMPTY
 
         def text(document: Document, stem: bool) -> Iterator[str]:
             words, tokens = trace.gram_text(document, stem)
