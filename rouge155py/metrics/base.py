@@ -14,7 +14,6 @@ if TYPE_CHECKING:
     from ..corpus import Corpus
     from ..readers import Document
     from . import Grams, ModelCounts
-    from .lcs import LcsText
 
 __all__ = ["KernelSpec", "Metric", "Task"]
 
@@ -46,11 +45,13 @@ class Trace(Protocol):
         """ROUGE-N and ROUGE-S: the normalised text (None: undefined) and its tokens."""
         ...
 
-    def lcs_text(self, document: Document, stem: bool, unigram_stem: bool) -> tuple[list[str], LcsText]:
-        """ROUGE-L and ROUGE-W: the sentences as printed, and their LCS view."""
+    def lcs_text(self, document: Document, stem: bool, unigram_stem: bool) -> tuple[list[str], Any]:
+        """ROUGE-L and ROUGE-W: the sentences as printed, and their LCS view (a
+        :class:`~rouge155py.metrics.lcs.LcsText`, which this module does not import: lcs.py
+        imports it)."""
         ...
 
-    def sentences(self, sentences: list[str], view: LcsText) -> Iterator[str]:
+    def sentences(self, sentences: list[str], view: Any) -> Iterator[str]:
         """The lines of a text's sentences and of their tokens."""
         ...
 
