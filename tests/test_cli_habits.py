@@ -331,7 +331,7 @@ sys.exit(run(sys.argv[1:]))
 """
 
 
-@pytest.mark.parametrize("output", ["legacy", "json"])
+@pytest.mark.parametrize("output", ["legacy", pytest.param("json", marks=pytest.mark.slow)])
 def test_a_missing_kernel_is_one_notice_on_stderr(output: str) -> None:
     args = ["-a", "-n", "2", "--format", output, "examples/duc-mini/rouge-config.xml"]
     built = _cli(args, REPO)

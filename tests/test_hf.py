@@ -80,6 +80,7 @@ print(json.dumps({"name": metric.name, "found": found, "tried": tried}))
 """
 
 
+@pytest.mark.slow
 def test_evaluate_loads_the_module_offline_without_opening_a_socket(tmp_path: Path) -> None:
     predictions, references = example()
     calls = [
@@ -224,6 +225,7 @@ def test_the_rouge_score_dialect_is_rouge_scores(metric: Any, texts: str, stem: 
         assert found[name] == [rows[f"{k + 1}.1"][2] for k in range(len(predictions))]
 
 
+@pytest.mark.slow
 def test_mistakes_are_one_clear_error(metric: Any) -> None:
     predictions, references = example()
     cases = [

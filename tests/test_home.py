@@ -278,6 +278,7 @@ def test_homes_made_at_once_in_threads_all_succeed(tmp_path: Path) -> None:
     assert_home(home)
 
 
+@pytest.mark.slow
 def test_homes_made_at_once_by_processes_all_succeed(tmp_path: Path) -> None:
     home = tmp_path / "home"
     command = [sys.executable, "-m", "rouge155py", "--make-home", str(home)]

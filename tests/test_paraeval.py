@@ -181,6 +181,7 @@ def _random_candidates(rng: random.Random) -> tuple[list[Candidate], int]:
     return sorted(found), peer_words
 
 
+@pytest.mark.slow
 def test_tier_one_is_optimal_against_brute_force() -> None:
     rng = random.Random(26)
     largest = 0

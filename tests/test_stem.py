@@ -189,6 +189,7 @@ def test_kernel_matches_python_on_all_short_strings() -> None:
     assert not (mismatches := _kernel_mismatches(words)), _kernel_report(mismatches)
 
 
+@pytest.mark.slow
 @needs_kernel
 def test_kernel_matches_python_on_random_strings() -> None:
     rng = random.Random(20240615)
@@ -201,6 +202,7 @@ def test_kernel_matches_python_on_random_strings() -> None:
     assert not (mismatches := _kernel_mismatches(words)), _kernel_report(mismatches)
 
 
+@pytest.mark.slow
 @needs_kernel
 def test_kernel_matches_python_on_every_suffix() -> None:
     """Random stems, of measure 0 to 3 and more, with an initial y or not, before each rule's suffix."""

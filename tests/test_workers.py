@@ -9,6 +9,7 @@ import sys
 import time
 
 import pytest
+from tier import first_fast
 
 from rouge155py.workers import Workers, WorkerStopped
 
@@ -38,7 +39,7 @@ def test_a_worker_killed_while_this_process_runs_raises_worker_stopped() -> None
         pool.close()
 
 
-@pytest.mark.parametrize("ending", [KeyboardInterrupt, SystemExit])
+@pytest.mark.parametrize("ending", first_fast([KeyboardInterrupt, SystemExit]))
 def test_a_worker_ending_while_a_stop_is_handled_leaves_the_stop_as_it_is(ending: type) -> None:
     """SIGTERM sent to a whole process group ends the workers while this process unwinds its
     own stop: the workers' ends must not replace it (the run would end with a traceback)."""

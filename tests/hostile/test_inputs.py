@@ -151,6 +151,7 @@ def test_pyrouge_convert_and_evaluate_reads_dev_zero_within_the_limit(tmp_path: 
 # --------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_an_aligned_line_over_the_summary_limit_is_refused_as_a_summary_file_is(tmp_path: Path) -> None:
     """The same 64 MiB + 1 bytes as the second line of ``--hyp`` and as a summary file: both refused."""
     (tmp_path / "ref.txt").write_text("a cat\nthe mat\n")

@@ -52,6 +52,7 @@ def peak_mb(args: list[str], cwd: Path) -> tuple[int, bytes, list[str], int]:
     return code, out, err, peak // 1024
 
 
+@pytest.mark.slow
 def test_rouge_l_memory_of_a_two_million_token_line(tmp_path: Path) -> None:
     """One summary of 2,000,000 tokens on a line against a 200-token model: the table was 1.6 GB."""
     rng = random.Random(5)
@@ -66,6 +67,7 @@ def test_rouge_l_memory_of_a_two_million_token_line(tmp_path: Path) -> None:
     assert peak < 450, f"{peak} MB"
 
 
+@pytest.mark.slow
 def test_bootstrap_memory_of_a_million_resamples() -> None:
     """Resample values are streamed: a million resamples take about the memory of a thousand."""
     peaks = {}

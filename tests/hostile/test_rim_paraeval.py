@@ -233,6 +233,7 @@ def test_a_corrupt_gz_moses_table_is_one_line(tmp_path: Path) -> None:
 # -- item: the pivot builder is bounded, and its output written whole or refused --------------
 
 
+@pytest.mark.slow
 def test_pivoting_lines_that_share_one_foreign_phrase_is_bounded(tmp_path: Path) -> None:
     # 3,000 English phrases of one foreign phrase: 9 million pairs, held at once before.
     (tmp_path / "moses.txt").write_text("".join(f"e{i} ||| f ||| 0.5 0.1 0.5 0.1\n" for i in range(3000)))
