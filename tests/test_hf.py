@@ -14,6 +14,7 @@ from typing import Any, Iterator
 
 import numpy as np
 import pytest
+from tier import first_fast
 
 import rouge155py
 from rouge155py import Rouge, UsageError
@@ -176,7 +177,7 @@ class _Words:
         return text.lower().split()
 
 
-@pytest.mark.parametrize("texts", ["example", "random-2", "random-4"])
+@pytest.mark.parametrize("texts", first_fast(["example", "random-2", "random-4"]))
 @pytest.mark.parametrize("stem", [False, True])
 def test_the_rouge_score_dialect_is_rouge_scores(metric: Any, texts: str, stem: bool) -> None:
     pytest.importorskip("rouge_score")

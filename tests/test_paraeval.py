@@ -220,6 +220,7 @@ def _naive_candidates(
     )
 
 
+@pytest.mark.slow
 def test_full_matching_against_plain_search() -> None:
     """Random texts and tables: the hashed lookup finds exactly the plain search's candidates,
     tier 1 reaches the brute-force optimum, and the counts add up."""

@@ -181,6 +181,7 @@ def test_kernel_stems_fixture_words_as_python_and_perl() -> None:
     assert [w for w, _, _ in rows if not KERNEL_WORD.fullmatch(w) and c_stem(w) is not None] == []
 
 
+@pytest.mark.slow
 @needs_kernel
 def test_kernel_matches_python_on_all_short_strings() -> None:
     """Every string of 1-4 characters over vowels, y, w, x, doubling and plain consonants, a digit."""
