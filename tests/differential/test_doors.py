@@ -455,6 +455,7 @@ def test_generators_are_deterministic(tmp_path: Path) -> None:
     assert make_door_case(1).references != make_door_case(2).references
 
 
+@pytest.mark.slow
 def test_aligned_cases_keep_their_line_counts() -> None:
     for seed in range(200):
         for case in (make_aligned_case(seed), make_systems_case(seed)):

@@ -133,6 +133,7 @@ def _py_rouge_run(pyrouge, home: Path, systems: Path, models: Path) -> str:
     return rouge.convert_and_evaluate(rouge_args=args)
 
 
+@pytest.mark.slow
 def test_py_rouge_reads_the_perls_counts_through_pyrouge_and_a_made_home(
     oracle, home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -117,6 +117,7 @@ def test_pyrouge_convert_and_evaluate_does_not_wait_on_a_fifo(tmp_path: Path) ->
         pyrouge(systems, models).convert_and_evaluate()
 
 
+@pytest.mark.slow
 def test_pyrouge_convert_and_evaluate_refuses_what_evaluate_refuses(tmp_path: Path) -> None:
     """A 65 MiB model file: both ways of reading the folders refuse it, with the same words."""
     systems, models = pyrouge_dirs(tmp_path)

@@ -176,6 +176,7 @@ def test_lcs_table_over_the_limit_is_one_error_line(
     )
 
 
+@pytest.mark.slow
 def test_summary_over_64_mib_is_refused(tmp_path: Path) -> None:
     with open(tmp_path / "peer.spl", "wb") as handle:
         handle.truncate(64 * 2**20 + 1)  # sparse: nothing is written

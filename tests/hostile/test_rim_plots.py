@@ -307,7 +307,7 @@ def _run(
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="descriptor limits as Linux counts them")
-@pytest.mark.parametrize("output_format", ["legacy", "markdown"])
+@pytest.mark.parametrize("output_format", first_fast(["legacy", "markdown"]))
 @pytest.mark.parametrize("limit", first_fast(range(5, 10)))
 def test_few_descriptors_print_the_report_then_one_line(
     tmp_path: Path, limit: int, output_format: str
@@ -341,7 +341,7 @@ def test_no_descriptor_for_a_module_is_one_line(tmp_path: Path) -> None:
 # --- 5. the same data draws the same bytes --------------------------------------------------
 
 
-@pytest.mark.parametrize("suffix", ["png", "svg"])
+@pytest.mark.parametrize("suffix", first_fast(["png", "svg"]))
 def test_the_same_data_draws_the_same_bytes_whatever_the_settings(tmp_path: Path, suffix: str) -> None:
     report = systems("x", "$y$", "z")
     rows = [
