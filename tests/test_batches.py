@@ -91,6 +91,7 @@ def _configuration_in_batches(args: list[str], seed: int) -> Report:
     return _in_batches(eval_items(config), options, seed, config.peer_ids)
 
 
+@pytest.mark.slow
 def test_configuration_cases_in_random_batches_print_what_one_process_prints(
     tmp_path: Path, monkeypatch
 ) -> None:

@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tier import first_fast
 
 from rouge155py import _kernel, bootstrap
 from rouge155py.bootstrap import STREAMING, Streamed, Streaming, drand48_indices, resample, summarize
@@ -58,7 +59,10 @@ def test_known_perl_draws() -> None:
     assert drand48_indices(3, 4).tolist() == [[0, 2, 0], [0, 1, 2], [2, 0, 1], [2, 2, 0]]
 
 
-@pytest.mark.parametrize(("n", "resamples"), [(1, 3), (2, 5), (7, 10), (50, 20), (1000, 3), (99991, 2)])
+@pytest.mark.parametrize(
+    ("n", "resamples"),
+    [(1, 3), (2, 5), (7, 10), (50, 20), (1000, 3), pytest.param(99991, 2, marks=pytest.mark.slow)],
+)
 def test_indices_match_the_integer_lcg(n: int, resamples: int) -> None:
     table = drand48_indices(n, resamples)
     assert table.shape == (resamples, n)
@@ -77,7 +81,10 @@ def test_a_single_instance_is_always_drawn() -> None:
     assert drand48_indices(1, 6).tolist() == [[0]] * 6
 
 
-@pytest.mark.parametrize(("seed", "n"), [(0, 1), (3, 7), (1, 10), (999, 25), (12, 1000), (5, 123457)])
+@pytest.mark.parametrize(
+    ("seed", "n"),
+    [(0, 1), (3, 7), (1, 10), (999, 25), (12, 1000), pytest.param(5, 123457, marks=pytest.mark.slow)],
+)
 def test_indices_match_the_perl(oracle, seed: int, n: int) -> None:
     script = f'srand({seed}); print join(",", map {{ int(rand({n})) }} 1..{n})'
     done = subprocess.run([oracle.perl, "-e", script], capture_output=True, check=True, timeout=120)
@@ -297,7 +304,7 @@ def _table(rng: random.Random, kind: str, n: int, counting: int) -> list[list[fl
 @pytest.mark.filterwarnings("ignore::RuntimeWarning")  # numpy on NaN and inf - inf
 @pytest.mark.parametrize("kernel", PATHS)
 @pytest.mark.parametrize("counting", [0, 1])
-@pytest.mark.parametrize("kind", ["spread", "few", "equal", "nan"])
+@pytest.mark.parametrize("kind", first_fast(["spread", "few", "equal", "nan"]))
 def test_streamed_summary_is_the_held_one(
     kernel: bool, counting: int, kind: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -299,6 +299,7 @@ def test_the_hint_parses_no_summary_whose_bytes_are_ascii(monkeypatch) -> None:
 # -- -v tells the truth ---------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_verbose_names_the_processes_that_ran(tmp_path: Path) -> None:
     config = str(REPO / "examples/duc-mini/rouge-config.xml")
     out = _cli(["-v", "-j", "64", "-a", "-n", "1", config], REPO)
@@ -331,7 +332,7 @@ sys.exit(run(sys.argv[1:]))
 """
 
 
-@pytest.mark.parametrize("output", ["legacy", "json"])
+@pytest.mark.parametrize("output", ["legacy", pytest.param("json", marks=pytest.mark.slow)])
 def test_a_missing_kernel_is_one_notice_on_stderr(output: str) -> None:
     args = ["-a", "-n", "2", "--format", output, "examples/duc-mini/rouge-config.xml"]
     built = _cli(args, REPO)

@@ -61,6 +61,7 @@ def partition(indices: list[int]) -> list[TextItem]:
     return [pair(index) for index in indices]
 
 
+@pytest.mark.slow
 def test_20000_pairs_in_shuffled_partitions_print_what_one_process_prints(client: Any) -> None:
     rouge = Rouge(max_ngram=2, stem=True, per_eval=True, resamples=500)
     items = partition(list(range(PAIRS)))

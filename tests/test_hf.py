@@ -14,6 +14,7 @@ from typing import Any, Iterator
 
 import numpy as np
 import pytest
+from tier import first_fast
 
 import rouge155py
 from rouge155py import Rouge, UsageError
@@ -80,6 +81,7 @@ print(json.dumps({"name": metric.name, "found": found, "tried": tried}))
 """
 
 
+@pytest.mark.slow
 def test_evaluate_loads_the_module_offline_without_opening_a_socket(tmp_path: Path) -> None:
     predictions, references = example()
     calls = [
@@ -124,7 +126,7 @@ def _one_line(summary: Any) -> Any:
     return [_one_line(s) for s in summary] if isinstance(summary, list) else summary.replace("\n", " ")
 
 
-@pytest.mark.parametrize("texts", ["example-1", "example-3", "random-1", "random-2"])
+@pytest.mark.parametrize("texts", first_fast(["example-1", "example-3", "random-1", "random-2"]))
 @pytest.mark.parametrize("stem", [False, True])
 def test_perl_numbers_are_rouges(metric: Any, texts: str, stem: bool) -> None:
     kind, seed = texts.split("-")
@@ -175,7 +177,7 @@ class _Words:
         return text.lower().split()
 
 
-@pytest.mark.parametrize("texts", ["example", "random-2", "random-4"])
+@pytest.mark.parametrize("texts", first_fast(["example", "random-2", "random-4"]))
 @pytest.mark.parametrize("stem", [False, True])
 def test_the_rouge_score_dialect_is_rouge_scores(metric: Any, texts: str, stem: bool) -> None:
     pytest.importorskip("rouge_score")
@@ -224,6 +226,7 @@ def test_the_rouge_score_dialect_is_rouge_scores(metric: Any, texts: str, stem: 
         assert found[name] == [rows[f"{k + 1}.1"][2] for k in range(len(predictions))]
 
 
+@pytest.mark.slow
 def test_mistakes_are_one_clear_error(metric: Any) -> None:
     predictions, references = example()
     cases = [

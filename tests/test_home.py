@@ -194,6 +194,7 @@ def test_a_link_to_a_special_file_keeps_its_mode(tmp_path: Path, outside: Path) 
     assert_home(home)
 
 
+@pytest.mark.slow
 def test_a_link_to_a_device_keeps_its_mode(tmp_path: Path, outside: Path) -> None:
     """A device node of our own (the null device's numbers) behind a link: its mode is left alone."""
     device = outside / "null"
@@ -248,6 +249,7 @@ def test_a_file_at_a_folder_name_is_refused(tmp_path: Path) -> None:
     ]
 
 
+@pytest.mark.slow
 def test_homes_made_at_once_in_threads_all_succeed(tmp_path: Path) -> None:
     """Many makers of one home at a time: none sees another's half-written script."""
     import threading
@@ -278,6 +280,7 @@ def test_homes_made_at_once_in_threads_all_succeed(tmp_path: Path) -> None:
     assert_home(home)
 
 
+@pytest.mark.slow
 def test_homes_made_at_once_by_processes_all_succeed(tmp_path: Path) -> None:
     home = tmp_path / "home"
     command = [sys.executable, "-m", "rouge155py", "--make-home", str(home)]

@@ -149,6 +149,7 @@ def test_version_loads_no_evaluation(tmp_path: Path) -> None:
     _check_absent(modules, "rouge155py.evaluation", "rouge155py.engine", "multiprocessing", "lxml", "numpy")
 
 
+@pytest.mark.slow
 def test_file_list_run(tmp_path: Path) -> None:
     modules = _modules_of_run(tmp_path, *FILE_LIST)
     assert "rouge155py.evaluation" in modules
@@ -157,6 +158,7 @@ def test_file_list_run(tmp_path: Path) -> None:
         _check_absent(modules, "numpy")
 
 
+@pytest.mark.slow
 def test_hyp_ref_run(tmp_path: Path) -> None:
     hyp, ref = tmp_path / "hyp.txt", tmp_path / "ref.txt"
     hyp.write_text("the cat sat on the mat\na dog barked\n", encoding="utf-8")

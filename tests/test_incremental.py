@@ -10,6 +10,7 @@ from typing import Any, Mapping, Optional, Union
 
 import pytest
 from differential.doors import make_door_case
+from tier import first_fast
 
 from rouge155py import Report, Rouge, RougeAccumulator, RougeError, UsageError
 
@@ -117,7 +118,7 @@ def _state(
     return pickle.dumps(acc)
 
 
-@pytest.mark.parametrize("options", OPTIONS)
+@pytest.mark.parametrize("options", first_fast(OPTIONS))
 def test_states_of_two_processes_merged_give_the_bytes_of_one_call(options: dict[str, Any]) -> None:
     predictions, references = _data(4, 120, ["A", "B"])
     rouge = Rouge(**options)
@@ -310,6 +311,7 @@ path: str = evaluate_module_path()
 """
 
 
+@pytest.mark.slow
 def test_mypy_strict_reads_the_accumulators_annotations(tmp_path: Any) -> None:
     from test_typing import _mypy
 

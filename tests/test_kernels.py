@@ -110,6 +110,7 @@ def many_kinds(draw: st.DrawFn) -> tuple[list[list[str]], list[list[str]]]:
     return model, peer
 
 
+@pytest.mark.slow
 @needs_kernel
 @settings(max_examples=150, deadline=None)
 @given(many_kinds())
@@ -206,6 +207,7 @@ long_and_short = st.tuples(
 )
 
 
+@pytest.mark.slow
 @needs_kernel
 @settings(max_examples=150, deadline=None)
 @given(long_and_short, st.sampled_from([-1, 0, 4, 30, 1e19]), st.booleans())
@@ -304,6 +306,7 @@ def _port(args: list[str], cwd: Path, kernel: bool, memory_mb: int = 0) -> subpr
     return subprocess.run(command, cwd=cwd, env=env, capture_output=True, timeout=120, preexec_fn=limit)
 
 
+@pytest.mark.slow
 @needs_kernel
 def test_skip_bigrams_of_a_20000_token_peer_in_512_mb(tmp_path: Path) -> None:
     """-2 -1: the peer's 200,000,000 skip-bigrams were all held (1.6 GB of keys alone, 20.9 GB
@@ -316,6 +319,7 @@ def test_skip_bigrams_of_a_20000_token_peer_in_512_mb(tmp_path: Path) -> None:
     assert b"ROUGE-SU* Average_R" in runs[0].stdout
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("options", [("-n", "4", "-w", "1.2", "-2", "-1", "-U"), ("-2", "40", "-u")])
 def test_skip_bigrams_of_long_texts_as_the_perl(oracle, tmp_path: Path, options) -> None:
     """A 2,500-token peer against a 120-token model, and the other way round: the Perl's bytes."""
@@ -413,6 +417,7 @@ def batch_options(draw: st.DrawFn) -> dict:
     return options
 
 
+@pytest.mark.slow
 @needs_kernel
 @settings(max_examples=300, deadline=None)
 @given(
@@ -490,6 +495,7 @@ def test_batch_kernel_rows_of_one_system_match_the_general_path() -> None:
     assert len({tuple(row) for table in expected.values() for _, row in table.items()}) > 12
 
 
+@pytest.mark.slow
 @needs_kernel
 @settings(max_examples=200, deadline=None)
 @given(st.integers(1, 6), st.integers(0, 40), st.integers(1, 60), st.randoms(use_true_random=False))

@@ -18,6 +18,7 @@ from typing import Callable
 
 import pytest
 from click.testing import CliRunner, Result
+from tier import first_fast
 
 from rouge155py import Options, UsageError, score
 from rouge155py.cli import main
@@ -360,7 +361,7 @@ sys.exit(code)
 """
 
 
-@pytest.mark.parametrize("lang", ["zh", "ja", "de", "ru-RU"])
+@pytest.mark.parametrize("lang", first_fast(["zh", "ja", "de", "ru-RU"]))
 def test_lang_without_nltk_where_nothing_is_stemmed(tmp_path: Path, lang: str) -> None:
     (tmp_path / "h.txt").write_text("猫坐在垫子上。\nКошка сидела на ковре.\n", encoding="utf-8")
     (tmp_path / "r.txt").write_text("猫坐在地上。\nКошки сидели на ковре.\n", encoding="utf-8")
@@ -483,6 +484,7 @@ def test_english_is_the_legacy_report_on_the_command_line(run_cli: Callable[...,
     assert run_cli("--lang", "en", *args).stdout_bytes == run_cli(*args).stdout_bytes
 
 
+@pytest.mark.slow
 def test_nltk_is_imported_only_in_the_mode(tmp_path: Path) -> None:
     hyp = tmp_path / "hyp.txt"
     hyp.write_text("Die Katzen\n", encoding="utf-8")
@@ -509,6 +511,7 @@ def test_nltk_is_imported_only_in_the_mode(tmp_path: Path) -> None:
 # --------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_same_scores_as_rouge_score_on_generated_pairs() -> None:
     pytest.importorskip("rouge_score")
     script = REPO / "scripts" / "crosscheck_lang.py"

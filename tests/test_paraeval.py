@@ -181,6 +181,7 @@ def _random_candidates(rng: random.Random) -> tuple[list[Candidate], int]:
     return sorted(found), peer_words
 
 
+@pytest.mark.slow
 def test_tier_one_is_optimal_against_brute_force() -> None:
     rng = random.Random(26)
     largest = 0
@@ -219,6 +220,7 @@ def _naive_candidates(
     )
 
 
+@pytest.mark.slow
 def test_full_matching_against_plain_search() -> None:
     """Random texts and tables: the hashed lookup finds exactly the plain search's candidates,
     tier 1 reaches the brute-force optimum, and the counts add up."""

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Optional
 
 import pytest
+from tier import first_fast
 
 from rouge155py import executors as parallel
 from rouge155py.config import read_xml_config
@@ -131,7 +132,7 @@ def test_one_system_id(tmp_path: Path) -> None:
     assert "\n2 ROUGE-1 " in write("text", single)
 
 
-@pytest.mark.parametrize("where", ["reopened", "root-level", "reopened-plain"])
+@pytest.mark.parametrize("where", first_fast(["reopened", "root-level", "reopened-plain"]))
 def test_an_eval_set_again_after_it_was_handed_out(
     tmp_path: Path, where: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -163,14 +164,16 @@ def test_an_eval_set_again_after_it_was_handed_out(
 
 @pytest.mark.parametrize(
     "late",
-    [
-        '<EVAL ID="Z"><MODEL-ROOT>/nowhere</MODEL-ROOT><PEERS><P ID="1">x</P></PEERS>'
-        '<MODELS><M ID="A">m</M></MODELS></EVAL>',
-        '<EVAL ID="Z"><PEER-ROOT>/nowhere</PEER-ROOT><PEERS><P ID="1">x</P></PEERS></EVAL>',
-        "<EVAL><PEERS/></EVAL>",
-        "<EVAL ID='Z'><broken></EVAL>",
-        '<EVAL ID="Z"><INPUT-FORMAT TYPE="PDF"/></EVAL>',
-    ],
+    first_fast(
+        [
+            '<EVAL ID="Z"><MODEL-ROOT>/nowhere</MODEL-ROOT><PEERS><P ID="1">x</P></PEERS>'
+            '<MODELS><M ID="A">m</M></MODELS></EVAL>',
+            '<EVAL ID="Z"><PEER-ROOT>/nowhere</PEER-ROOT><PEERS><P ID="1">x</P></PEERS></EVAL>',
+            "<EVAL><PEERS/></EVAL>",
+            "<EVAL ID='Z'><broken></EVAL>",
+            '<EVAL ID="Z"><INPUT-FORMAT TYPE="PDF"/></EVAL>',
+        ]
+    ),
     ids=["missing-model", "missing-peer-file", "no-id", "invalid-xml", "unknown-format"],
 )
 def test_an_error_late_in_the_file_is_the_single_process_error(tmp_path: Path, late: str) -> None:

@@ -388,6 +388,7 @@ def test_real_pyrouge_on_the_home_equals_rouge155(home: Path, tmp_path: Path, py
     assert pyrouge_sandbox.Rouge155(str(home)).output_to_dict(theirs) == Rouge155.output_to_dict(theirs)
 
 
+@pytest.mark.slow
 def test_real_pyrouge_on_the_perl_and_on_the_home(
     home: Path, tmp_path: Path, oracle, pyrouge_sandbox
 ) -> None:

@@ -181,13 +181,16 @@ def compare(pairs: int, seed: int) -> tuple[int, list[str]]:
     return compared, differing
 
 
-def test_random_pairs_equal_rouge_score() -> None:
-    compared, differing = compare(PAIRS, SEED)
+@pytest.mark.parametrize("pairs", [50, pytest.param(PAIRS, marks=pytest.mark.slow)])
+def test_random_pairs_equal_rouge_score(pairs: int) -> None:
+    """The first pairs in the fast tier, all of them in the whole suite."""
+    compared, differing = compare(pairs, SEED)
     print(f"\nrouge-score dialect: {compared} items compared, {len(differing)} differ")
-    assert compared == PAIRS
+    assert compared == pairs
     assert differing == [], differing[:5]
 
 
+@pytest.mark.slow
 def test_batch_equals_pair_by_pair() -> None:
     rng = random.Random(SEED + 1)
     targets = [random_text(rng) for _ in range(300)]
@@ -199,6 +202,7 @@ def test_batch_equals_pair_by_pair() -> None:
         assert all(_same(f, theirs.score(t, p)) for f, t, p in zip(found, targets, predictions))
 
 
+@pytest.mark.slow
 def test_batch_on_threads_equals_rouge_score(monkeypatch: pytest.MonkeyPatch) -> None:
     """score_batch split among threads and into chunks: every item rouge-score's, in order, with
     several targets too."""
@@ -290,6 +294,7 @@ def test_split_summaries() -> None:
     assert _same(ours.score(target, prediction), expected)
 
 
+@pytest.mark.slow
 def test_split_summaries_path_with_a_stand_in_for_punkt(monkeypatch: pytest.MonkeyPatch) -> None:
     """Both sides call ``nltk.sent_tokenize``: with a stand-in splitter, the sentences of
     ``split_summaries`` (and rougeL, rougeN beside them) give the same scores."""
@@ -343,6 +348,7 @@ def test_helpers_its_tests_call() -> None:
     assert rouge_scorer._score_lcs(ref, cans[1]) == reference_scorer._score_lcs(ref, cans[1])
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not _kernel.kernel_available(), reason="compares the kernel's path with the pure one")
 def test_without_the_kernel_the_same_numbers() -> None:
     """The pure-Python path (nltk's stemmer, the metrics' Python LCS) gives the same scores."""

@@ -54,6 +54,7 @@ def test_sample_matches_nltk() -> None:
     assert _differences(words[::4]) == []
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not _kernel.kernel_available(), reason="the C kernel is not built")
 def test_all_words_match_nltk() -> None:
     """The full check (about 5 s): every word, no difference."""

@@ -110,6 +110,7 @@ def _kind(outcome: str) -> str:
     return outcome.split(":")[0]
 
 
+@pytest.mark.slow
 def test_rouge_score_tests_end_the_same_on_the_drop_in(tmp_path: Path) -> None:
     data = _testdata(tmp_path / "testdata")
     installed = _run("installed", data)

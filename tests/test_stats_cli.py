@@ -201,6 +201,7 @@ def test_bad_judgment_files(tmp_path: Path, rows: list[str], code: int, pattern:
     assert_error(invoke("--judgments", judgments_file(tmp_path, rows), CONFIG), code, pattern)
 
 
+@pytest.mark.slow
 def test_scatter_plots_with_judgments(tmp_path: Path) -> None:
     pytest.importorskip("matplotlib")
     pytest.importorskip("scipy")

@@ -181,6 +181,7 @@ def test_kernel_stems_fixture_words_as_python_and_perl() -> None:
     assert [w for w, _, _ in rows if not KERNEL_WORD.fullmatch(w) and c_stem(w) is not None] == []
 
 
+@pytest.mark.slow
 @needs_kernel
 def test_kernel_matches_python_on_all_short_strings() -> None:
     """Every string of 1-4 characters over vowels, y, w, x, doubling and plain consonants, a digit."""
@@ -189,6 +190,7 @@ def test_kernel_matches_python_on_all_short_strings() -> None:
     assert not (mismatches := _kernel_mismatches(words)), _kernel_report(mismatches)
 
 
+@pytest.mark.slow
 @needs_kernel
 def test_kernel_matches_python_on_random_strings() -> None:
     rng = random.Random(20240615)
@@ -201,6 +203,7 @@ def test_kernel_matches_python_on_random_strings() -> None:
     assert not (mismatches := _kernel_mismatches(words)), _kernel_report(mismatches)
 
 
+@pytest.mark.slow
 @needs_kernel
 def test_kernel_matches_python_on_every_suffix() -> None:
     """Random stems, of measure 0 to 3 and more, with an initial y or not, before each rule's suffix."""

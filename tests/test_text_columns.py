@@ -65,7 +65,7 @@ def _outcome(run: Any, *args: Any) -> tuple[str, str]:
     return "ok", report.to_legacy()
 
 
-@pytest.mark.parametrize("jobs", [1, 2])
+@pytest.mark.parametrize("jobs", [1, pytest.param(2, marks=pytest.mark.slow)])
 def test_chunks_of_columns_score_as_the_evals(monkeypatch: pytest.MonkeyPatch, jobs: int) -> None:
     """Chunks of 1 to 5 items, on this thread or two: the bytes (or the error) of the evals'
     own path, which scores documents."""
@@ -92,7 +92,7 @@ def test_chunks_of_columns_score_as_the_evals(monkeypatch: pytest.MonkeyPatch, j
     assert sum(kernel_runs) >= CASES // 2, (sum(kernel_runs), len(kernel_runs))
 
 
-@pytest.mark.parametrize("jobs", [1, 2])
+@pytest.mark.parametrize("jobs", [1, pytest.param(2, marks=pytest.mark.slow)])
 def test_rouge_scores_dialect_on_the_kernel_is_its_general_path(
     monkeypatch: pytest.MonkeyPatch, jobs: int
 ) -> None:
@@ -136,7 +136,7 @@ def test_rouge_scores_dialect_on_the_kernel_is_its_general_path(
     assert sum(ran) >= CASES // 4, (sum(ran), len(ran))
 
 
-@pytest.mark.parametrize("jobs", [1, 2])
+@pytest.mark.parametrize("jobs", [1, pytest.param(2, marks=pytest.mark.slow)])
 def test_best_f_on_the_kernel_is_the_general_path(monkeypatch: pytest.MonkeyPatch, jobs: int) -> None:
     """``multi_ref="best-f"``: the kernel's rows from the columns (each reference alone, the first
     of highest F) are the general path's, float for float, on the door cases (several references

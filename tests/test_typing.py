@@ -83,12 +83,14 @@ def _mypy(tmp_path: Path, source: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.slow
 def test_mypy_strict_passes_on_a_user_script(tmp_path: Path) -> None:
     result = _mypy(tmp_path, _SCRIPT)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "Success" in result.stdout
 
 
+@pytest.mark.slow
 def test_mypy_sees_the_annotations(tmp_path: Path) -> None:
     result = _mypy(
         tmp_path, _SCRIPT.replace("text: str = report.to_legacy()", "text: int = report.to_legacy()")
@@ -100,6 +102,7 @@ def test_mypy_sees_the_annotations(tmp_path: Path) -> None:
     )
 
 
+@pytest.mark.slow
 def test_mypy_sees_the_keywords(tmp_path: Path) -> None:
     result = _mypy(tmp_path, _SCRIPT.replace('multi_ref="best-f"', 'multi_ref="best-of"'))
     assert result.returncode == 1 and '"multi_ref" to "score" has incompatible type' in result.stdout

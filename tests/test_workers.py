@@ -10,6 +10,7 @@ import threading
 import time
 
 import pytest
+from tier import first_fast
 
 from rouge155py.errors import InputError, WorkerStopped
 from rouge155py.executors import _Workers as Workers
@@ -76,7 +77,7 @@ def _fails(message: str) -> None:
     raise InputError(message)
 
 
-@pytest.mark.parametrize("ending", [KeyboardInterrupt, SystemExit])
+@pytest.mark.parametrize("ending", first_fast([KeyboardInterrupt, SystemExit]))
 def test_a_worker_ending_while_a_stop_is_handled_leaves_the_stop_as_it_is(ending: type) -> None:
     """SIGTERM sent to a whole process group ends the workers while this process unwinds its
     own stop: the workers' ends must not replace it (the run would end with a traceback)."""

@@ -9,7 +9,8 @@ they are skipped when the reference Perl is not installed
         python -m pytest tests/differential/test_differential.py -k ALL
 
 A failure names each mismatching case with its seed: ``make_case(seed, directory,
-metrics)`` writes it again.  The generator tests need no Perl.
+metrics)`` writes it again.  The generator tests need no Perl.  The fast tier
+(``-m "not slow"``) runs the first three cases of each family.
 """
 
 from __future__ import annotations
@@ -18,9 +19,10 @@ import os
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
+from tier import first_fast, seed_chunks
 
 from .generate import SAFE_LEAD_WORDS, Case, make_case
 from .runner import REPO_ROOT, compare, run_both
@@ -37,9 +39,10 @@ CHUNK = 10
 FIRST_SEED = {"N": SEED, "ALL": SEED + 100_000}
 
 
-def _chunks(metrics: str) -> list[tuple[str, int, int]]:
-    first = FIRST_SEED[metrics]
-    return [(metrics, first + start, first + min(start + CHUNK, CASES)) for start in range(0, CASES, CHUNK)]
+def _chunks(metrics: str) -> list[Any]:
+    return first_fast(
+        [(metrics, start, stop) for start, stop in seed_chunks(FIRST_SEED[metrics], CASES, CHUNK)]
+    )
 
 
 @pytest.mark.parametrize(
@@ -64,7 +67,7 @@ def _tree(root: Path) -> dict[str, bytes]:
     return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
 
 
-@pytest.mark.parametrize("metrics", ["N", "ALL"])
+@pytest.mark.parametrize("metrics", first_fast(["N", "ALL"]))
 def test_generator_is_deterministic(tmp_path: Path, metrics: str) -> None:
     for seed in range(40):
         a = make_case(seed, tmp_path / "a" / str(seed), metrics)
@@ -110,6 +113,7 @@ def _list_paths(case: Case, config: Path) -> Iterator[Path]:
             yield case.cwd / name
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("metrics", ["N", "ALL"])
 def test_generated_configs_name_existing_files(tmp_path: Path, metrics: str) -> None:
     failures = 0

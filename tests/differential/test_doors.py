@@ -11,7 +11,8 @@
 line-aligned ones, a quarter as many with several systems. The Perl tests are
 skipped when the reference Perl is not installed; the same cases are always
 checked against this port's own configuration-file door, which the other
-differential tests hold to the Perl.
+differential tests hold to the Perl. The fast tier (``-m "not slow"``) runs the
+first three cases of each kind.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 import pytest
+from tier import first_fast, seed_chunks
 
 from rouge155py import Rouge, RougeError, evaluate_args, format_legacy
 from rouge155py.cli import main
@@ -56,8 +58,9 @@ CHUNK = 10
 TIMEOUT = 120.0
 
 
-def _chunks(count: int) -> list[tuple[int, int]]:
-    return [(start, min(start + CHUNK, count)) for start in range(0, count, CHUNK)]
+def _chunks(count: int) -> list[Any]:
+    """``count`` cases in chunks, the first few in the fast tier."""
+    return first_fast(seed_chunks(0, count, CHUNK))
 
 
 def _perl(oracle: Any, written: Written) -> Outcome:
@@ -196,12 +199,17 @@ def test_api_writes_no_file(tmp_path: Path, monkeypatch) -> None:
 # -- line-aligned files ------------------------------------------------------
 
 
-_ALIGNED_KINDS = [
-    pytest.param(make_aligned_case, start, stop, id=f"one-{start}") for start, stop in _chunks(ALIGNED_CASES)
-] + [
-    pytest.param(make_systems_case, start, stop, id=f"systems-{start}")
-    for start, stop in _chunks(SYSTEM_CASES)
-]
+_ALIGNED_KINDS = first_fast(
+    [
+        pytest.param(make_aligned_case, start, stop, id=f"one-{start}")
+        for start, stop in seed_chunks(0, ALIGNED_CASES, CHUNK)
+    ]
+) + first_fast(
+    [
+        pytest.param(make_systems_case, start, stop, id=f"systems-{start}")
+        for start, stop in seed_chunks(0, SYSTEM_CASES, CHUNK)
+    ]
+)
 
 
 @pytest.mark.parametrize(("make", "start", "stop"), _ALIGNED_KINDS)
@@ -432,6 +440,7 @@ def _tree(root: Path) -> dict[str, bytes]:
     return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
 
 
+@pytest.mark.slow
 def test_generators_are_deterministic(tmp_path: Path) -> None:
     for seed in range(30):
         a, b = make_door_case(seed), make_door_case(seed)
@@ -446,6 +455,7 @@ def test_generators_are_deterministic(tmp_path: Path) -> None:
     assert make_door_case(1).references != make_door_case(2).references
 
 
+@pytest.mark.slow
 def test_aligned_cases_keep_their_line_counts() -> None:
     for seed in range(200):
         for case in (make_aligned_case(seed), make_systems_case(seed)):

@@ -3,7 +3,8 @@
 Every generated case (all metrics, odd inputs, missing peers, failing files)
 runs with ``-j 1`` and with several workers: the exit code, the report and
 stderr (warnings, and the error line when the case fails) must be the same.
-No Perl is needed. ``ROUGE155PY_JOBS_CASES`` sets the number of cases.
+No Perl is needed. ``ROUGE155PY_JOBS_CASES`` sets the number of cases; the fast
+tier (``-m "not slow"``) runs the first three.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import os
 from pathlib import Path
 
 import pytest
+from tier import first_fast, seed_chunks
 
 from .generate import make_case
 from .runner import run_port
@@ -22,10 +24,10 @@ CHUNK = 10
 FIRST_SEED = 300_000
 
 
-@pytest.mark.parametrize("start", range(FIRST_SEED, FIRST_SEED + CASES, CHUNK))
-def test_jobs_match_one_process(tmp_path: Path, start: int) -> None:
+@pytest.mark.parametrize(("start", "stop"), first_fast(seed_chunks(FIRST_SEED, CASES, CHUNK)), ids=str)
+def test_jobs_match_one_process(tmp_path: Path, start: int, stop: int) -> None:
     problems = []
-    for seed in range(start, min(start + CHUNK, FIRST_SEED + CASES)):
+    for seed in range(start, stop):
         case = make_case(seed, tmp_path / str(seed), "ALL")
         if "-v" in case.args:  # -v reports the number of processes
             continue

@@ -5,7 +5,8 @@ file, one object a line in the shapes dataset tools export (``prediction`` or
 ``predictions``, ``reference`` or ``references``, sentence lists, an ``id`` at
 times, keys that are ignored), beside the SPL files it stands for. The port's
 report on the JSONL file must be the bytes the Perl prints for those files.
-``ROUGE155PY_DOOR_CASES`` (default 60) sets how many, half of them run by the Perl.
+``ROUGE155PY_DOOR_CASES`` (default 60) sets how many, half of them run by the Perl;
+the fast tier (``-m "not slow"``) runs the first three.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tier import first_fast, seed_chunks
 
 from rouge155py import RougeError, Sentences, evaluate_args, format_legacy
 
@@ -66,8 +68,9 @@ def write_jsonl_case(case: DoorCase, root: Path) -> list[str]:
     return [*words, "--jsonl", "items.jsonl"]
 
 
-def _chunks(count: int) -> list[tuple[int, int]]:
-    return [(start, min(start + CHUNK, count)) for start in range(0, count, CHUNK)]
+def _chunks(count: int) -> list[Any]:
+    """``count`` cases in chunks, the first few in the fast tier."""
+    return first_fast(seed_chunks(0, count, CHUNK))
 
 
 def _port(args: list[str]) -> Outcome:

@@ -6,7 +6,8 @@ every instance's row is compared too) run through the Perl and through the port 
 ``--paraphrases`` naming an empty table; the port's ``ParaEval-3`` lines, renamed
 ``ROUGE-1``, must be the Perl's ``ROUGE-1`` lines byte for byte (averages, intervals,
 and R, P, F of each instance).
-``ROUGE155PY_PARAEVAL_DIFF_CASES`` (default 100) cases, seeds from 300,000 on.
+``ROUGE155PY_PARAEVAL_DIFF_CASES`` (default 100) cases, seeds from 300,000 on; the fast
+tier (``-m "not slow"``) runs the first three.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
+from tier import first_fast, seed_chunks
 
 from rouge155py.settings.argv import parse_command_line
 
@@ -53,13 +55,15 @@ def _rows(stdout: bytes, label: bytes) -> list[bytes]:
     return out
 
 
-@pytest.mark.parametrize("start", range(FIRST_SEED, FIRST_SEED + CASES, CHUNK))
-def test_empty_table_paraeval_3_is_perl_rouge_1(oracle: Oracle, tmp_path: Path, start: int) -> None:
+@pytest.mark.parametrize(("start", "stop"), first_fast(seed_chunks(FIRST_SEED, CASES, CHUNK)), ids=str)
+def test_empty_table_paraeval_3_is_perl_rouge_1(
+    oracle: Oracle, tmp_path: Path, start: int, stop: int
+) -> None:
     empty = tmp_path / "empty-table.tsv"
     empty.write_bytes(b"")
     problems = []
     compared = lines = 0
-    for seed in range(start, min(start + CHUNK, FIRST_SEED + CASES)):
+    for seed in range(start, stop):
         case = make_case(seed, tmp_path / str(seed), "N")
         if case.expect_failure:
             continue
@@ -82,4 +86,4 @@ def test_empty_table_paraeval_3_is_perl_rouge_1(oracle: Oracle, tmp_path: Path, 
             lines += len(expected)
     print(f"seeds {start}..: {compared} evaluations compared, {lines} ROUGE-1 lines identical")
     assert not problems, "\n\n".join(problems)
-    assert compared >= CHUNK // 3  # most cases are compared, not skipped
+    assert compared >= (stop - start) // 3  # most cases are compared, not skipped

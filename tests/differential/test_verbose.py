@@ -105,7 +105,10 @@ def test_a_made_home_gives_the_archived_perl_counts(home: Path, name: str) -> No
 @pytest.mark.parametrize(
     "options",
     [
-        ["-c", "95", "-r", "100", "-n", "2", "-m", "-f", "A", "-p", "0.5", "-t", "0", "-v", "-a"],
+        pytest.param(
+            ["-c", "95", "-r", "100", "-n", "2", "-m", "-f", "A", "-p", "0.5", "-t", "0", "-v", "-a"],
+            marks=pytest.mark.slow,
+        ),
         ["-c", "95", "-r", "100", "-f", "B", "-p", "0.5", "-t", "0", "-l", "40", "-v", "-a"],  # ROUGE-L only
     ],
     ids=["rouge-n", "rouge-l"],
@@ -130,6 +133,7 @@ def _py_rouge_run(pyrouge, home: Path, systems: Path, models: Path) -> str:
     return rouge.convert_and_evaluate(rouge_args=args)
 
 
+@pytest.mark.slow
 def test_py_rouge_reads_the_perls_counts_through_pyrouge_and_a_made_home(
     oracle, home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -167,7 +171,11 @@ def test_canonical_forgives_the_hash_order_alone() -> None:
     assert canonical(b"a\nb") == [b"a", b"b"]
 
 
-@pytest.mark.parametrize("distance", ["", "4.0", "-1"], ids=["empty", "4.0", "unlimited"])
+@pytest.mark.parametrize(
+    "distance",
+    ["", pytest.param("4.0", marks=pytest.mark.slow), pytest.param("-1", marks=pytest.mark.slow)],
+    ids=["empty", "4.0", "unlimited"],
+)
 def test_skip_bigram_lines_name_the_distance_as_written(oracle, distance: str) -> None:
     """``total ROUGE-S$d ...`` prints ``-2`` as the Perl got it: ``-2 ''`` is ``ROUGE-S``, not
     ``ROUGE-S0`` (found by the differential run, seed 912071)."""

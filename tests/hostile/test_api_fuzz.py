@@ -50,6 +50,8 @@ from rouge155py.metrics.be import BE_MODES
 
 from .support import DATA, REPO
 
+pytestmark = pytest.mark.slow
+
 EXAMPLES = int(os.environ.get("ROUGE155PY_API_FUZZ_EXAMPLES", "300"))
 SEED = int(os.environ.get("ROUGE155PY_API_FUZZ_SEED", "2024"))
 

@@ -38,7 +38,18 @@ def test_archive_holds_every_case_as_declared() -> None:
         assert entry["args"] == list(case.args), case.name
 
 
-@pytest.mark.parametrize("case", CASES, ids=lambda case: f"{case.category}:{case.name}")
+def _first_of_each_category(cases: list[Case]) -> list[object]:
+    """The first case of each category in the fast tier, the others marked slow."""
+    firsts = {case.category: case for case in reversed(cases)}
+    return [
+        case if firsts[case.category] is case else pytest.param(case, marks=pytest.mark.slow)
+        for case in cases
+    ]
+
+
+@pytest.mark.parametrize(
+    "case", _first_of_each_category(CASES), ids=lambda case: f"{case.category}:{case.name}"
+)
 def test_case(case: Case, tmp_path: Path) -> None:
     build(case, tmp_path)
     outcome = run_port(case, tmp_path)

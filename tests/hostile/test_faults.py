@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Callable, Optional
 
 import pytest
+from tier import first_fast
 
 from .support import DATA, REPO, write_workload
 
@@ -200,13 +201,27 @@ def _peek(run: subprocess.Popen) -> bool:
         return False
 
 
-@pytest.mark.parametrize("jobs", [1, 2], ids=["j1", "j2"])
-@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
-@pytest.mark.parametrize("moment", MOMENTS)
-def test_interrupt(moment: str, sig: signal.Signals, jobs: int, workloads: dict[str, Path]) -> None:
+# One case in the fast tier: the one that needs no workload written.
+_INTERRUPTS = [
+    pytest.param(
+        moment,
+        sig,
+        jobs,
+        id=f"{moment}-{sig.name}-j{jobs}",
+        marks=() if (moment, sig, jobs) == ("bootstrap", signal.SIGINT, 2) else pytest.mark.slow,
+    )
+    for moment in MOMENTS
+    for sig in (signal.SIGINT, signal.SIGTERM)
+    for jobs in (1, 2)
+]
+
+
+@pytest.mark.parametrize(("moment", "sig", "jobs"), _INTERRUPTS)
+def test_interrupt(moment: str, sig: signal.Signals, jobs: int, request: pytest.FixtureRequest) -> None:
     """One line, exit 130 (SIGINT) or 143 (SIGTERM), and no process of the run left behind."""
     # Ctrl-C signals the whole process group; a scheduler signals the process or its group.
     whole_group = sig == signal.SIGINT or MOMENTS.index(moment) % 2 == 0
+    workloads = {} if moment == "bootstrap" else request.getfixturevalue("workloads")
     args = _moment_args(moment, workloads)
     run = start([*args[:-1], "-j", str(jobs), args[-1]], REPO)
     send = (lambda: os.killpg(run.pid, sig)) if whole_group else (lambda: run.send_signal(sig))
@@ -244,6 +259,7 @@ def assert_stopped_by(sig: signal.Signals, run: subprocess.Popen, err: bytes) ->
 _SIGCHLD = {"default": None, "ignored": ignore_sigchld}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("sigchld", ["default", "ignored"])
 def test_killed_worker_is_one_error_line(workloads: dict[str, Path], tmp_path: Path, sigchld: str) -> None:
     run = start([*HEAVY, "-j", "2", str(workloads["long"])], tmp_path, preexec=_SIGCHLD[sigchld])
@@ -256,6 +272,7 @@ def test_killed_worker_is_one_error_line(workloads: dict[str, Path], tmp_path: P
     assert_group_gone(run.pid)
 
 
+@pytest.mark.slow
 def test_workers_end_when_the_parent_is_killed(workloads: dict[str, Path], tmp_path: Path) -> None:
     run = start([*HEAVY, "-j", "2", str(workloads["long"])], tmp_path)
     until(lambda: len(children(run.pid)) >= 1, "the worker process")
@@ -293,6 +310,7 @@ def exited(pid: int) -> bool:
     return os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("whole_group", [True, False], ids=["group", "process"])
 @pytest.mark.parametrize("jobs", [1, 2], ids=["j1", "j2"])
 @pytest.mark.parametrize("first, second", PAIRS, ids=[f"{a.name}-{b.name}" for a, b in PAIRS])
@@ -322,6 +340,7 @@ def test_a_second_signal_while_stopping_is_ignored(
 # --------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_an_ignored_sigchld_changes_nothing(workloads: dict[str, Path]) -> None:
     """With SIGCHLD ignored (children reaped by the system), -j 2 prints -j 1's report."""
     args = ["-a", "-n", "2", "-2", "4", "-u", "-r", "100", str(workloads["long"])]
@@ -361,7 +380,7 @@ def kill_a_worker_while_resampling(run: subprocess.Popen) -> tuple[bytes, bytes]
             run.wait()
 
 
-@pytest.mark.parametrize("limit", range(5, 12))
+@pytest.mark.parametrize("limit", first_fast(range(5, 12)))
 def test_few_descriptors_mean_fewer_workers(limit: int) -> None:
     """``ulimit -n`` of 5 to 11 with -j 4: the workers the descriptors allow (maybe none), and
     -j 1's report, never a traceback."""
@@ -434,7 +453,7 @@ def all_children(pid: int) -> list[int]:
     return found
 
 
-@pytest.mark.parametrize("threads", [2, 4])
+@pytest.mark.parametrize("threads", [2, pytest.param(4, marks=pytest.mark.slow)])
 def test_workers_of_several_threads_end_with_their_parent(tmp_path: Path, threads: int) -> None:
     """The Python API with jobs=2 in several threads at once, the process then killed: each worker
     holds its own pipe only, so each sees its end and none is left."""
@@ -488,6 +507,7 @@ threading.Event().wait()
 """
 
 
+@pytest.mark.slow
 def test_a_worker_killed_while_another_thread_resamples(tmp_path: Path) -> None:
     """Off the main thread no SIGCHLD handler can be set: this process looks at the workers
     between two tables of its own share, and a killed worker is the error then, not at its end."""

@@ -16,6 +16,8 @@ from reference.oracle import Oracle
 
 from .support import fuzz
 
+pytestmark = pytest.mark.slow
+
 CASES = int(os.environ.get("ROUGE155PY_FUZZ_CASES", "300"))
 SEED = int(os.environ.get("ROUGE155PY_FUZZ_SEED", "2024"))
 KEEP = os.environ.get("ROUGE155PY_FUZZ_KEEP")

@@ -117,6 +117,7 @@ def test_pyrouge_convert_and_evaluate_does_not_wait_on_a_fifo(tmp_path: Path) ->
         pyrouge(systems, models).convert_and_evaluate()
 
 
+@pytest.mark.slow
 def test_pyrouge_convert_and_evaluate_refuses_what_evaluate_refuses(tmp_path: Path) -> None:
     """A 65 MiB model file: both ways of reading the folders refuse it, with the same words."""
     systems, models = pyrouge_dirs(tmp_path)
@@ -151,6 +152,7 @@ def test_pyrouge_convert_and_evaluate_reads_dev_zero_within_the_limit(tmp_path: 
 # --------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_an_aligned_line_over_the_summary_limit_is_refused_as_a_summary_file_is(tmp_path: Path) -> None:
     """The same 64 MiB + 1 bytes as the second line of ``--hyp`` and as a summary file: both refused."""
     (tmp_path / "ref.txt").write_text("a cat\nthe mat\n")

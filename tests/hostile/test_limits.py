@@ -52,6 +52,7 @@ def peak_mb(args: list[str], cwd: Path) -> tuple[int, bytes, list[str], int]:
     return code, out, err, peak // 1024
 
 
+@pytest.mark.slow
 def test_rouge_l_memory_of_a_two_million_token_line(tmp_path: Path) -> None:
     """One summary of 2,000,000 tokens on a line against a 200-token model: the table was 1.6 GB."""
     rng = random.Random(5)
@@ -66,6 +67,7 @@ def test_rouge_l_memory_of_a_two_million_token_line(tmp_path: Path) -> None:
     assert peak < 450, f"{peak} MB"
 
 
+@pytest.mark.slow
 def test_bootstrap_memory_of_a_million_resamples() -> None:
     """Resample values are streamed: a million resamples take about the memory of a thousand."""
     peaks = {}
@@ -174,6 +176,7 @@ def test_lcs_table_over_the_limit_is_one_error_line(
     )
 
 
+@pytest.mark.slow
 def test_summary_over_64_mib_is_refused(tmp_path: Path) -> None:
     with open(tmp_path / "peer.spl", "wb") as handle:
         handle.truncate(64 * 2**20 + 1)  # sparse: nothing is written

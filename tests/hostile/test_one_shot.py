@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Optional
 
 import pytest
+from tier import first_fast
 
 from .support import DATA, TIMEOUT, write_workload
 
@@ -75,7 +76,7 @@ def broken(config: Path) -> Path:
 
 
 @pytest.mark.parametrize(
-    "extra", [[], ["--signature"], ["--format", "json"], ["-j", "2"], ["-j", "3", "--signature"]]
+    "extra", first_fast([[], ["--signature"], ["--format", "json"], ["-j", "2"], ["-j", "3", "--signature"]])
 )
 def test_a_stopword_list_from_a_pipe(tmp_path: Path, config: Path, extra: list[str]) -> None:
     words = b"the\nof\nw1\nw2\n"
@@ -87,7 +88,7 @@ def test_a_stopword_list_from_a_pipe(tmp_path: Path, config: Path, extra: list[s
     assert run(["--stopwords", "{pipe}", *args], tmp_path, pipe=words) == from_file
 
 
-@pytest.mark.parametrize("jobs", ["1", "2"])
+@pytest.mark.parametrize("jobs", first_fast(["1", "2"]))
 def test_a_configuration_from_a_pipe_with_an_error(tmp_path: Path, broken: Path, jobs: str) -> None:
     """-j 2 meets the error and runs again in one process, on what it read: the error of -j 1."""
     from_file = run(["-a", "-n", "2", "-r", "100", str(broken)], tmp_path)
@@ -96,7 +97,7 @@ def test_a_configuration_from_a_pipe_with_an_error(tmp_path: Path, broken: Path,
     assert piped == from_file
 
 
-@pytest.mark.parametrize("source", ["pipe", "stdin"])
+@pytest.mark.parametrize("source", first_fast(["pipe", "stdin"]))
 def test_a_file_list_from_a_pipe_with_an_error(tmp_path: Path, config: Path, source: str) -> None:
     root = config.parent
     lines = [f"{root}/e{k}.p0 {root}/e{k}.m0 {root}/e{k}.m1\n" for k in range(300)]

@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 
 import pytest
+from tier import first_fast
 
 from .support import DATA, REPO, write_workload
 
@@ -149,7 +150,7 @@ def read_slowly(fd: int, pause: float) -> bytes:
 
 
 @pytest.mark.parametrize("buffering", BUFFERING)
-@pytest.mark.parametrize("output_format", ["legacy", "json"])
+@pytest.mark.parametrize("output_format", first_fast(["legacy", "json"]))
 def test_a_non_blocking_stdout_gets_the_whole_report(
     big: Path, reports: dict[str, bytes], output_format: str, buffering: str
 ) -> None:

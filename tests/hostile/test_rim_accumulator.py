@@ -180,12 +180,14 @@ def _every_step(make: Callable[[], RougeAccumulator], step: Step, how: str = "ra
         assert (_contents(acc), _result(acc)) == (after, result), f"made again after {where}"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("by_id", [False, True], ids=["order", "ids"])
 def test_an_update_interrupted_at_any_step_leaves_the_state_as_it_was(by_id: bool) -> None:
     steps = _every_step(lambda: _filled(STEM, by_id), _update(by_id))
     assert steps > 1000  # every instruction of reading, scoring and keeping the batch
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("how", "by_id"), [("signal", True), ("twice", False)])
 def test_an_update_interrupted_as_signals_do_leaves_the_state_as_it_was(how: str, by_id: bool) -> None:
     """Where Python takes signals (and the collector is turned back on), and twice in a row: a second
@@ -193,6 +195,7 @@ def test_an_update_interrupted_as_signals_do_leaves_the_state_as_it_was(how: str
     assert _every_step(lambda: _filled(STEM, by_id), _update(by_id), how) > 1000
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("by_id", [False, True], ids=["order", "ids"])
 def test_a_merge_interrupted_at_any_step_leaves_the_state_as_it_was(by_id: bool) -> None:
     other = Rouge(**STEM_MODELS).accumulator()

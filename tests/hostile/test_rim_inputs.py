@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 from differential.generate import make_case
 from differential.runner import run_both, same_report
+from tier import first_fast
 
 from rouge155py.config import read_xml_config
 from rouge155py.errors import ComputeError, ConfigError
@@ -273,7 +274,7 @@ PARTIAL_SEEDS += [228, 349, 442, 720, 784, 896, 1608]  # -v, -n only
 PARTIAL_SEEDS += [100373, 100589, 100867, 100871, 101241, 101271, 101453]  # -v, every metric
 
 
-@pytest.mark.parametrize("seed", PARTIAL_SEEDS)
+@pytest.mark.parametrize("seed", first_fast(PARTIAL_SEEDS))
 def test_the_perls_partial_report_then_one_error_line(seed: int, oracle: Any, tmp_path: Path) -> None:
     case = make_case(seed, tmp_path / "case", "ALL" if seed >= 100_000 else "N")
     result = run_both(case, oracle)
@@ -332,6 +333,7 @@ def test_the_partial_report_is_the_blocks_before_rouge_w(tmp_path: Path) -> None
     ]
 
 
+@pytest.mark.slow
 def test_the_partial_report_is_the_same_with_workers(tmp_path: Path) -> None:
     config = russian_model_config(tmp_path)
     one = rouge155py([*PYROUGE_ARGS, str(config)], tmp_path)

@@ -90,6 +90,7 @@ def test_a_phrase_repeated_in_both_texts_is_matched_greedily_in_bounded_memory(t
     assert b"ParaEval: tier 1 matched greedily" in done.stderr
 
 
+@pytest.mark.slow
 def test_a_group_far_into_a_long_peer_searches_in_bounded_memory(tmp_path: Path) -> None:
     # Each state held an int as wide as the peer up to the group: 266,000 words in, 3.5 GB.
     peer = " ".join(["zz"] * 266_000 + ["b"] * 20)
@@ -197,6 +198,7 @@ def _texts(metric: ParaEval, peer: list[str], model: list[str]):
 # -- item: a table's lines are read with a limit, .gz too ------------------------------------
 
 
+@pytest.mark.slow
 def test_a_gz_table_whose_first_line_inflates_past_the_limit_is_refused(tmp_path: Path) -> None:
     packer = zlib.compressobj(9, zlib.DEFLATED, 31)
     block = b"a" * (1 << 20)
@@ -233,6 +235,7 @@ def test_a_corrupt_gz_moses_table_is_one_line(tmp_path: Path) -> None:
 # -- item: the pivot builder is bounded, and its output written whole or refused --------------
 
 
+@pytest.mark.slow
 def test_pivoting_lines_that_share_one_foreign_phrase_is_bounded(tmp_path: Path) -> None:
     # 3,000 English phrases of one foreign phrase: 9 million pairs, held at once before.
     (tmp_path / "moses.txt").write_text("".join(f"e{i} ||| f ||| 0.5 0.1 0.5 0.1\n" for i in range(3000)))

@@ -19,6 +19,7 @@ from typing import Any, Callable
 
 import pytest
 from click.testing import Result
+from tier import first_fast
 
 from rouge155py import UsageError, score
 from rouge155py.errors import OutputError
@@ -306,8 +307,8 @@ def _run(
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="descriptor limits as Linux counts them")
-@pytest.mark.parametrize("output_format", ["legacy", "markdown"])
-@pytest.mark.parametrize("limit", range(5, 10))
+@pytest.mark.parametrize("output_format", first_fast(["legacy", "markdown"]))
+@pytest.mark.parametrize("limit", first_fast(range(5, 10)))
 def test_few_descriptors_print_the_report_then_one_line(
     tmp_path: Path, limit: int, output_format: str
 ) -> None:
@@ -340,7 +341,7 @@ def test_no_descriptor_for_a_module_is_one_line(tmp_path: Path) -> None:
 # --- 5. the same data draws the same bytes --------------------------------------------------
 
 
-@pytest.mark.parametrize("suffix", ["png", "svg"])
+@pytest.mark.parametrize("suffix", first_fast(["png", "svg"]))
 def test_the_same_data_draws_the_same_bytes_whatever_the_settings(tmp_path: Path, suffix: str) -> None:
     report = systems("x", "$y$", "z")
     rows = [
@@ -368,6 +369,7 @@ def test_the_same_data_draws_the_same_bytes_whatever_the_settings(tmp_path: Path
     assert (tmp_path / f"sa.{suffix}").read_bytes() == (tmp_path / f"sb.{suffix}").read_bytes()
 
 
+@pytest.mark.slow
 def test_the_same_bytes_from_two_processes(tmp_path: Path) -> None:
     for name in ("one.svg", "two.svg"):
         assert _run(["--plot", str(tmp_path / name), *RUN], REPO, 1024).returncode == 0

@@ -268,6 +268,7 @@ print(len(found.rows))
 """
 
 
+@pytest.mark.slow
 def test_compare_of_300_systems_fits_in_1_gb_of_address_space() -> None:
     # 44,850 pairs x 3,000 samples: 1.1 GB as one matrix of resampled differences.
     done = subprocess.run(

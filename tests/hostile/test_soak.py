@@ -29,7 +29,10 @@ CONFIG = str(REPO / "examples" / "duc-mini" / "rouge-config.xml")
 ARGS = ["-a", "-n", "2", "-w", "1.2", "-2", "4", "-U", "-r", "300", "-j", "2", CONFIG]
 ENDINGS = {signal.SIGINT: (130, "rouge155py: interrupted"), signal.SIGTERM: (143, "rouge155py: terminated")}
 
-pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="uses /proc and signals")
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(not sys.platform.startswith("linux"), reason="uses /proc and signals"),
+]
 
 
 def _env() -> dict[str, str]:

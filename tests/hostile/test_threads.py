@@ -96,6 +96,7 @@ print(f"job {differ[0]} differs" if differ else "identical", rounds)
 """
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(
     not kernel_available() and not os.environ.get("ROUGE155PY_REQUIRE_KERNEL"),
     reason="C kernel not built (tables of 144,000,000 cells are out of the Python path's reach)",
