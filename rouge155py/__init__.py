@@ -42,7 +42,15 @@ from ._version import __version__
 
 if TYPE_CHECKING:  # what type checkers see of the names imported on first use below (_HOMES)
     from .api import Rouge, score
-    from .batches import (
+    from .errors import ComputeError, ConfigError, DataError, InputError, RougeError, UsageError
+    from .hf import evaluate_module_path
+    from .incremental import RougeAccumulator
+    from .inputs.texts import Sentences
+    from .report import FORMATS, Report, format_legacy
+    from .report.results import MetricResult, Summary
+    from .report.views import MetricScores, Score
+    from .rouge155 import Rouge155
+    from .run.batches import (
         EvalItem,
         ScoredBatch,
         TextItem,
@@ -51,17 +59,9 @@ if TYPE_CHECKING:  # what type checkers see of the names imported on first use b
         summarize_batches,
         text_items,
     )
-    from .errors import ComputeError, ConfigError, DataError, InputError, RougeError, UsageError
-    from .evaluation import evaluate, evaluate_args
-    from .hf import evaluate_module_path
-    from .incremental import RougeAccumulator
-    from .inputs.texts import Sentences
-    from .report import FORMATS, Report, format_legacy
-    from .results import MetricResult, Summary
-    from .rouge155 import Rouge155
+    from .run.evaluate import evaluate, evaluate_args
     from .settings.argv import parse_command_line
     from .settings.options import Options
-    from .views import MetricScores, Score
 
 __all__ = [
     "FORMATS",
@@ -101,21 +101,21 @@ __all__ = [
 _HOMES = {
     "Rouge": "api",
     "score": "api",
-    "EvalItem": "batches",
-    "ScoredBatch": "batches",
-    "TextItem": "batches",
-    "eval_items": "batches",
-    "score_batch": "batches",
-    "summarize_batches": "batches",
-    "text_items": "batches",
+    "EvalItem": "run.batches",
+    "ScoredBatch": "run.batches",
+    "TextItem": "run.batches",
+    "eval_items": "run.batches",
+    "score_batch": "run.batches",
+    "summarize_batches": "run.batches",
+    "text_items": "run.batches",
     "ComputeError": "errors",
     "ConfigError": "errors",
     "DataError": "errors",
     "InputError": "errors",
     "RougeError": "errors",
     "UsageError": "errors",
-    "evaluate": "evaluation",
-    "evaluate_args": "evaluation",
+    "evaluate": "run.evaluate",
+    "evaluate_args": "run.evaluate",
     "evaluate_module_path": "hf",
     "RougeAccumulator": "incremental",
     "Options": "settings.options",
@@ -123,12 +123,12 @@ _HOMES = {
     "FORMATS": "report",
     "Report": "report",
     "format_legacy": "report",
-    "MetricResult": "results",
-    "Summary": "results",
+    "MetricResult": "report.results",
+    "Summary": "report.results",
     "Rouge155": "rouge155",
     "Sentences": "inputs.texts",
-    "MetricScores": "views",
-    "Score": "views",
+    "MetricScores": "report.views",
+    "Score": "report.views",
 }
 
 

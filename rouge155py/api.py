@@ -18,12 +18,12 @@ import sys
 import textwrap
 from typing import TYPE_CHECKING, Any, Callable, Literal, Optional, Sequence, Union
 
-from .collector import paused_gc
 from .errors import UsageError, described
-from .evaluation import evaluate
 from .inputs.texts import Predictions, References, check_multi_ref, config_from_texts, text_format
-from .progress import ProgressFn, TerminalProgress, terminal_progress
 from .report import Report
+from .run.collector import paused_gc
+from .run.evaluate import evaluate
+from .run.progress import ProgressFn, TerminalProgress, terminal_progress
 from .settings.options import ROWS, Options
 
 if TYPE_CHECKING:
@@ -34,7 +34,7 @@ __all__ = ["OPTION_NAMES", "Rouge", "score"]
 #: The keyword arguments :class:`Rouge` and :func:`score` take: the fields of :class:`Options`
 #: but those of the doors (this door gives the evals itself).
 OPTION_NAMES = tuple(row.name for row in ROWS if row.api)
-#: The options that ``rouge_types`` sets (:func:`rouge155py.names.options_for`).
+#: The options that ``rouge_types`` sets (:func:`rouge155py.metrics.names.options_for`).
 METRIC_OPTIONS = tuple(row.name for row in ROWS if row.metric)
 
 
@@ -98,7 +98,7 @@ class Rouge:
     from its table), with the Perl's defaults but two:
 
     - ``rouge_types`` (rouge-score's names: ``["rouge1", "rouge2", "rougeLsum"]``, also
-      ``rougeW-1.2``, ``rougeS4``, ``rougeSU4``; see :mod:`rouge155py.names`) sets the metric
+      ``rougeW-1.2``, ``rougeS4``, ``rougeSU4``; see :mod:`rouge155py.metrics.names`) sets the metric
       options below; without it or ``max_ngram``, the API scores rouge1, rouge2 and rougeLsum
       (``max_ngram=2`` with ROUGE-L), not the command line's ROUGE-L alone (not under
       ``be_mode``).
@@ -174,7 +174,7 @@ class Rouge:
         #: The metric names asked for (``rouge_types``, or the default's), as the report's views show them.
         self.rouge_types: Optional[tuple[str, ...]] = None
         if rouge_types is not None:
-            from .names import modern_name, options_for, perl_label
+            from .metrics.names import modern_name, options_for, perl_label
 
             given = sorted(set(METRIC_OPTIONS) & set(options))  # set to other than their defaults
             if given:

@@ -14,8 +14,9 @@ from typing import TYPE_CHECKING, Any, Iterator, NoReturn, Optional, Sequence
 
 from ._version import __version__
 from .errors import OutputError, RougeError, UsageError, WorkerStopped
-from .progress import terminal_progress
-from .writing import escape_surrogates, write_all
+from .inputs.files import write_all
+from .report.writing import escape_surrogates
+from .run.progress import terminal_progress
 
 if TYPE_CHECKING:
     from .report import Report
@@ -56,7 +57,7 @@ def _diagnostics(report: Report, seconds: float) -> None:
 def _output(text: str) -> None:
     """Write the report (or usage text) to stdout, every byte of it.
 
-    The process's own stdout is written by :func:`~rouge155py.writing.write_all`:
+    The process's own stdout is written by :func:`~rouge155py.report.writing.write_all`:
     a device that takes part of it and then fails is an :class:`OutputError`,
     never a report cut short that exits 0. A stream put in its place (a test
     runner's) is written as a stream.
@@ -224,7 +225,7 @@ def _parsed(argv: Sequence[str]) -> Request:
     try:
         return parse_command_line(argv)
     except MissingConfiguration as error:
-        from .usage import synopsis
+        from .settings.usage import synopsis
 
         for warning in error.warnings:
             _say(warning)
@@ -250,12 +251,12 @@ def _run(argv: Sequence[str]) -> int:
         _output(f"rouge155py {__version__}\n")
         return 0
     if request.usage is not None:
-        from .usage import usage
+        from .settings.usage import usage
 
         _output(usage("rouge155py", request.usage == "full"))
         return 0
     if request.make_home is not None:
-        from .home import make_home
+        from .text.home import make_home
 
         _output(f"{make_home(request.make_home)}\n")
         return 0
@@ -264,7 +265,7 @@ def _run(argv: Sequence[str]) -> int:
     # A run makes millions of small objects and few reference cycles: the collector runs
     # less often (this process only; the Python API leaves it as the caller set it).
     gc.set_threshold(_GC_THRESHOLD, 50, 100)
-    from .evaluation import evaluate
+    from .run.evaluate import evaluate
 
     started = time.perf_counter()
     progress = terminal_progress(sys.stderr, request.quiet)

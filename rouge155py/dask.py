@@ -9,10 +9,10 @@
     bag = db.from_sequence(text_items(predictions, references), npartitions=64)
     report = score_on_cluster(bag, Rouge(max_ngram=2, stem=True), client=client)
 
-Each partition becomes one :class:`~rouge155py.batches.ScoredBatch` on a
-worker (:func:`~rouge155py.batches.score_batch`); the client merges them as
+Each partition becomes one :class:`~rouge155py.run.batches.ScoredBatch` on a
+worker (:func:`~rouge155py.run.batches.score_batch`); the client merges them as
 they come back, in any order, keeping rows only, and summarizes them
-(:func:`~rouge155py.batches.summarize_batches`): the report one process makes.
+(:func:`~rouge155py.run.batches.summarize_batches`): the report one process makes.
 Dask is imported when a function here is called (``pip install 'rouge155py[dask]'``).
 """
 
@@ -20,9 +20,9 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Iterator, Optional, Union
 
-from .batches import ScoredBatch, peer_id_list, score_batch, summarize_batches
 from .errors import UsageError, described
 from .report import Report
+from .run.batches import ScoredBatch, peer_id_list, score_batch, summarize_batches
 from .settings.options import HoldsOptions, Options, as_options
 
 __all__ = ["score_on_cluster"]
@@ -65,12 +65,12 @@ def score_on_cluster(
 ) -> Report:
     """The report of the items in a ``dask.bag.Bag``, or in a list of partitions, scored by a Dask cluster.
 
-    A partition is a list of items (:class:`~rouge155py.batches.TextItem`,
-    :class:`~rouge155py.batches.EvalItem`), a Dask ``Delayed`` or a
+    A partition is a list of items (:class:`~rouge155py.run.batches.TextItem`,
+    :class:`~rouge155py.run.batches.EvalItem`), a Dask ``Delayed`` or a
     ``Future`` holding one. ``options``: an :class:`Options` or a
     :class:`~rouge155py.Rouge`. ``client``: a ``dask.distributed.Client``
     (default: the current one). ``peer_ids``: as for
-    :func:`~rouge155py.batches.summarize_batches`. Errors are those one
+    :func:`~rouge155py.run.batches.summarize_batches`. Errors are those one
     process raises.
     """
     dask, distributed = _dask()

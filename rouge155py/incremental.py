@@ -8,9 +8,9 @@
     report = acc.compute()  # the bytes of one Rouge(...).score() over every item
 
 Each :meth:`RougeAccumulator.update` scores its items at once
-(:func:`~rouge155py.batches.score_texts`, as :meth:`Rouge.score` does) and keeps their instance rows; the
+(:func:`~rouge155py.run.batches.score_texts`, as :meth:`Rouge.score` does) and keeps their instance rows; the
 texts are dropped. :meth:`~RougeAccumulator.compute` summarizes the rows
-(:func:`~rouge155py.batches.summarize_batches`) and may be called again after
+(:func:`~rouge155py.run.batches.summarize_batches`) and may be called again after
 more updates. The state pickles: states built in other processes (ranks of a
 distributed loop, workers of a pool) are joined with
 :meth:`~RougeAccumulator.merge`.
@@ -44,9 +44,6 @@ from array import array
 from typing import Any, Callable, Collection, NamedTuple, Optional, Sequence, Union
 
 from ._kernel import notice_missing_kernel
-from .batches import TEXT_CHUNK, BatchMark, EvalTable, ScoredBatch, score_text_chunks, summarize_batches
-from .collector import paused_gc
-from .engine import Grouped, RowTable
 from .errors import UsageError, described
 from .inputs.texts import (
     Predictions,
@@ -57,6 +54,9 @@ from .inputs.texts import (
     text_inputs,
 )
 from .report import Report
+from .run.batches import TEXT_CHUNK, BatchMark, EvalTable, ScoredBatch, score_text_chunks, summarize_batches
+from .run.collector import paused_gc
+from .run.score import Grouped, RowTable
 from .settings.options import ROWS, HoldsOptions, Options, as_options
 
 __all__ = ["RougeAccumulator"]

@@ -22,7 +22,6 @@ import os
 import re
 from typing import Optional, Union
 
-from .config import EvalConfig, config_from_documents
 from .errors import (
     ConfigError,
     DataError,
@@ -33,11 +32,12 @@ from .errors import (
     UsageError,
     described,
 )
-from .evaluation import evaluate
-from .files import read_file
-from .readers import SummaryFile, SummaryText
-from .readers.document import Document
+from .inputs.config import EvalConfig, config_from_documents
+from .inputs.files import read_file
+from .inputs.readers import SummaryFile, SummaryText
+from .inputs.readers.document import Document
 from .report import write
+from .run.evaluate import evaluate
 from .settings.argv import parse_command_line
 
 __all__ = ["Rouge155"]

@@ -600,7 +600,7 @@ rows = [report.result(name).instances for name in ("ROUGE-1", "ROUGE-2", "ROUGE-
 print(json.dumps({{"score": time.perf_counter() - start, "setup": start - setup}}))
 """
 # jobs=2 on worker processes (the executor the API takes where the kernel does not apply).
-_PROCESSES = "import rouge155py.executors as e\ne.kernel_applies = lambda *a: False\n"
+_PROCESSES = "import rouge155py.run.executors as e\ne.kernel_applies = lambda *a: False\n"
 _SCORER = """\
 from {module} import rouge_scorer
 scorer = rouge_scorer.RougeScorer(["rouge1", "rouge2", "rougeLsum"], use_stemmer=True)"""

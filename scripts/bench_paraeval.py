@@ -31,8 +31,8 @@ _LENGTH_WEIGHTS = (30, 40, 20, 10)
 
 _LOAD = """\
 import resource, sys, time
-from rouge155py.corpus import Corpus
-from rouge155py.paraphrases import TableSpec, corpus_table
+from rouge155py.text.corpus import Corpus
+from rouge155py.metrics.paraphrases import TableSpec, corpus_table
 from rouge155py.text.stage import TextSettings, text_stage
 corpus = Corpus(text_stage(TextSettings(data_dir=sys.argv[2])), 0, 0)
 start = time.perf_counter()

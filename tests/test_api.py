@@ -22,9 +22,9 @@ from rouge155py import (
     score_batch,
     summarize_batches,
 )
-from rouge155py.config import config_from_documents
-from rouge155py.readers import SummaryText
-from rouge155py.scoring import fmt5
+from rouge155py.inputs.config import config_from_documents
+from rouge155py.inputs.readers import SummaryText
+from rouge155py.metrics.scoring import fmt5
 
 # Few resamples keep the tests fast; -c 100 makes the bounds the extreme resample means.
 FAST = {"resamples": 20}
@@ -143,7 +143,8 @@ def test_jobs_give_the_same_report() -> None:
 @pytest.mark.parametrize("jobs", [2, 3])
 def test_jobs_on_threads_and_on_processes_give_the_same_report(jobs, monkeypatch) -> None:
     """Texts the kernel scores take threads; without the kernel's path, worker processes."""
-    from rouge155py import _kernel, executors
+    from rouge155py import _kernel
+    from rouge155py.run import executors
 
     predictions = {"a": [f"w{i} w{i + 1} w{i + 2}\nx{i}" for i in range(700)], "b": ["w1 w2"] * 700}
     references = [[f"w{i} w{i + 2}", f"w{i + 1} x{i}"] for i in range(700)]
@@ -383,7 +384,7 @@ def test_progress_true_draws_the_terminal_line_and_erases_it(
     import sys
 
     import rouge155py.api as api
-    from rouge155py.progress import TerminalProgress
+    from rouge155py.run.progress import TerminalProgress
 
     terminal = io.StringIO()
     asked: list[tuple[object, bool]] = []

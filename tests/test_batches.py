@@ -31,10 +31,10 @@ from rouge155py import (
     summarize_batches,
     text_items,
 )
-from rouge155py import batches as batches_module
-from rouge155py.config import EvalConfig, config_from_documents
-from rouge155py.executors import load_config
-from rouge155py.readers import Document, SummaryFile, SummaryText
+from rouge155py.inputs.config import EvalConfig, config_from_documents
+from rouge155py.inputs.readers import Document, SummaryFile, SummaryText
+from rouge155py.run import batches as batches_module
+from rouge155py.run.executors import load_config
 
 DOOR_CASES = 200
 CONFIG_CASES = 200
@@ -335,3 +335,13 @@ def test_text_items_with_several_references_need_a_rule_as_in_score() -> None:
         summarize_batches([score_batch(eval_items(config), plain)], plain).to_legacy()
         == evaluate(plain, config).to_legacy()
     )
+
+
+def test_the_public_module_gives_the_runs_two_steps() -> None:
+    """``rouge155py.batches`` keeps its import path: the names of the run's two steps, the
+    objects the run calls (a cluster's partitions and one process score alike)."""
+    import rouge155py.batches as face
+
+    assert face.__all__ == batches_module.__all__
+    for name in face.__all__:
+        assert getattr(face, name) is getattr(batches_module, name), name

@@ -19,11 +19,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from tier import first_fast
 
-from rouge155py import _kernel, bootstrap
-from rouge155py.bootstrap import STREAMING, Streamed, Streaming, drand48_indices, resample, summarize
+from rouge155py import _kernel
 from rouge155py.errors import ComputeError
-from rouge155py.results import Summary
-from rouge155py.scoring import f_measure, fmt5, ratio
+from rouge155py.metrics.scoring import f_measure, fmt5, ratio
+from rouge155py.report.results import Summary
+from rouge155py.run import bootstrap
+from rouge155py.run.bootstrap import STREAMING, Streamed, Streaming, drand48_indices, resample, summarize
 
 MASK48 = (1 << 48) - 1
 

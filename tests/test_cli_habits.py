@@ -279,9 +279,9 @@ def test_the_hint_in_a_configuration_door_and_the_report_unchanged(tmp_path: Pat
 
 def test_the_hint_parses_no_summary_whose_bytes_are_ascii(monkeypatch) -> None:
     """Letters of other scripts are never ASCII: such a summary is not parsed again for the hint."""
-    from rouge155py import hints
-    from rouge155py.config import Eval, read_xml_config
-    from rouge155py.readers import SummaryText
+    from rouge155py.inputs.config import Eval, read_xml_config
+    from rouge155py.inputs.readers import SummaryText
+    from rouge155py.text import hints
 
     parsed = []
     read = hints.read_sentences

@@ -11,9 +11,16 @@ from typing import Any
 
 import pytest
 
-from rouge155py.config import Eval, EvalConfig, XmlEval, read_file_list, read_xml_config, read_xml_evals
 from rouge155py.errors import ConfigError, LimitError
-from rouge155py.readers import SummaryFile
+from rouge155py.inputs.config import (
+    Eval,
+    EvalConfig,
+    XmlEval,
+    read_file_list,
+    read_xml_config,
+    read_xml_evals,
+)
+from rouge155py.inputs.readers import SummaryFile
 
 
 @dataclass
@@ -412,7 +419,7 @@ def test_plain_configurations_read_as_the_parser_reads_them(tmp_path: Path, monk
     """Random plain files, and each with a random change (which may make it another shape, or
     invalid): the same evals, peer IDs or error as the XML parser's walk gives; the plain files
     are read without the parser."""
-    from rouge155py import config
+    from rouge155py.inputs import config
 
     plain_walk = config._plain_walk
     taken = []
@@ -465,7 +472,7 @@ def test_a_text_longer_than_the_parser_reads_is_refused_as_it_refuses(tmp_path: 
 def test_the_run_check_is_its_definition_on_random_texts() -> None:
     """The check for a run the parser refuses, without splitting the file: the longest piece
     between two marks, as ``max(map(len, text.split(mark)))`` defines it."""
-    from rouge155py.config import _longest_run_over
+    from rouge155py.inputs.config import _longest_run_over
 
     rng = random.Random(11)
     for _ in range(5000):
@@ -476,7 +483,7 @@ def test_the_run_check_is_its_definition_on_random_texts() -> None:
 
 
 def test_a_large_plain_configuration_is_read_without_the_parser(tmp_path: Path, monkeypatch: Any) -> None:
-    from rouge155py import config
+    from rouge155py.inputs import config
 
     monkeypatch.setattr(config, "_xml_events", None)  # calling the parser would fail
     path = tmp_path / "config.xml"

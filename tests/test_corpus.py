@@ -1,4 +1,5 @@
-"""The corpus (``rouge155py/corpus.py``): each document read once per stemming choice, token ids for a run.
+"""The corpus (``rouge155py/text/corpus.py``): each document read once per stemming choice,
+token ids for a run.
 
 Every test runs on the C kernel's encoder and on the pure-Python one.
 """
@@ -13,10 +14,10 @@ from typing import Callable
 import pytest
 
 import rouge155py._kernel
-import rouge155py.corpus
-from rouge155py.corpus import Corpus
-from rouge155py.readers import SummaryFile, SummaryText
-from rouge155py.resources import load_data
+import rouge155py.text.corpus
+from rouge155py.inputs.readers import SummaryFile, SummaryText
+from rouge155py.text.corpus import Corpus
+from rouge155py.text.resources import load_data
 from rouge155py.text.tokenize import Tokenizer
 
 READS: Counter[str] = Counter()
@@ -100,7 +101,7 @@ def test_very_many_tokens_start_the_ids_again(
     make_corpus: Callable[..., Corpus], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Past the bound on distinct tokens remembered, clear() forgets them too (bounded memory)."""
-    monkeypatch.setattr(rouge155py.corpus, "_MAX_REMEMBERED", 5)
+    monkeypatch.setattr(rouge155py.text.corpus, "_MAX_REMEMBERED", 5)
     corpus = make_corpus()
     corpus.token_ids(doc("one two three four five six\n"), False)
     corpus.clear()

@@ -21,7 +21,7 @@ from click.testing import CliRunner
 
 from rouge155py.cli import main
 from rouge155py.errors import DataError
-from rouge155py.resources import EXCEPTION_FILES, STOPWORDS_FILE, bundled_data_dir, load_data
+from rouge155py.text.resources import EXCEPTION_FILES, STOPWORDS_FILE, bundled_data_dir, load_data
 
 REPO = Path(__file__).resolve().parent.parent
 CONFIG = "examples/duc-mini/rouge-config.xml"
@@ -142,7 +142,7 @@ def test_the_bundled_exception_lists_are_read_by_a_run_that_stems(monkeypatch: p
     """Without -m and -M no exception list is read (the Perl's database ships with the package);
     a stem that needs them reads them, and a directory given is read whole (above)."""
     import rouge155py
-    from rouge155py import resources
+    from rouge155py.text import resources
     from rouge155py.text.stage import TextSettings, text_stage
 
     texts = (["The geese ran."], ["A goose runs."])

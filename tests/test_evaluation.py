@@ -11,14 +11,14 @@ from types import SimpleNamespace
 import pytest
 
 from rouge155py import Options, UsageError, evaluate
-from rouge155py.config import config_from_documents
-from rouge155py.corpus import Corpus
-from rouge155py.engine import RowTable, _by_eval_id, eval_order, metric_result
+from rouge155py.inputs.config import config_from_documents
+from rouge155py.inputs.readers import SummaryFile, SummaryText
 from rouge155py.metrics.plan import REGISTRY, metric_plan
-from rouge155py.planning import plan_tasks, walk_tasks
-from rouge155py.readers import SummaryFile, SummaryText
-from rouge155py.resources import load_data
-from rouge155py.results import Summary
+from rouge155py.report.results import Summary
+from rouge155py.run.plan import plan_tasks, walk_tasks
+from rouge155py.run.score import RowTable, _by_eval_id, eval_order, metric_result
+from rouge155py.text.corpus import Corpus
+from rouge155py.text.resources import load_data
 from rouge155py.text.tokenize import Tokenizer
 
 

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 import rouge155py
-from rouge155py import executors
 from rouge155py.errors import InputError
+from rouge155py.run import executors
 
 
 def test_threads_give_the_report_of_one_process() -> None:

@@ -23,7 +23,7 @@ from differential.runner import canonical
 
 import rouge155py._kernel
 import rouge155py.cli
-import rouge155py.planning
+import rouge155py.run.plan
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "tests" / "fixtures" / "perl"
@@ -84,7 +84,7 @@ def test_enough_cases() -> None:
 @pytest.mark.parametrize("name", CASE_NAMES)
 def test_matches_perl(name: str, variant: str, monkeypatch: pytest.MonkeyPatch) -> None:
     if variant == "eval-per-chunk":
-        monkeypatch.setattr(rouge155py.planning, "_CHUNK_FILES", 1)
+        monkeypatch.setattr(rouge155py.run.plan, "_CHUNK_FILES", 1)
     if variant == "no-kernel":  # the pure-Python paths (numpy's bootstrap), as where no C compiler was found
         monkeypatch.setattr(rouge155py._kernel, "accel", None)
     case = FIXTURES / name

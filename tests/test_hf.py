@@ -19,7 +19,7 @@ from tier import first_fast
 import rouge155py
 from rouge155py import Rouge, UsageError
 from rouge155py.hf import compute
-from rouge155py.scoring import rounded
+from rouge155py.metrics.scoring import rounded
 
 if importlib.util.find_spec("evaluate") is None:
     pytest.skip("evaluate is not installed (pip install 'rouge155py[hf]')", allow_module_level=True)

@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 
 from rouge155py import Rouge155, evaluate_args, format_legacy
-from rouge155py.home import SCRIPT_NAME
-from rouge155py.resources import EXCEPTION_FILES, STOPWORDS_FILE, bundled_data_dir, exception_dir
+from rouge155py.text.home import SCRIPT_NAME
+from rouge155py.text.resources import EXCEPTION_FILES, STOPWORDS_FILE, bundled_data_dir, exception_dir
 
 PEER = "the cat sat on the mat\nrunning dogs were better\n"
 MODELS = ["a cat sat on a mat\nthe dogs ran\n", "the cat was sitting\n\nbetter dogs run fast\n"]
@@ -254,7 +254,7 @@ def test_homes_made_at_once_in_threads_all_succeed(tmp_path: Path) -> None:
     """Many makers of one home at a time: none sees another's half-written script."""
     import threading
 
-    from rouge155py.home import make_home as make
+    from rouge155py.text.home import make_home as make
 
     home = tmp_path / "home"
     failures: list[BaseException] = []

@@ -92,7 +92,8 @@ missing = [name for name in rouge155py.__all__ if name not in dir(rouge155py)]
 assert not missing, missing
 for name in rouge155py.__all__:
     getattr(rouge155py, name)
-from rouge155py import Rouge, api, errors, report, results
+from rouge155py import Rouge, api, errors, report
+from rouge155py.report import results
 assert rouge155py.Rouge is Rouge is api.Rouge
 assert rouge155py.Summary is results.Summary
 assert rouge155py.UsageError is errors.UsageError
@@ -130,15 +131,15 @@ def test_score_loads_what_its_run_needs() -> None:
     )
     _check_absent(
         modules,
-        "rouge155py.names",
+        "rouge155py.metrics.names",
         "rouge155py.metrics.be",
-        "rouge155py.writing",
-        "rouge155py.views",
+        "rouge155py.report.writing",
+        "rouge155py.report.views",
         "rouge155py.cli",
         "concurrent.futures",
         "lxml",
         "multiprocessing",
-        "pathlib" if "pathlib" not in _modules_of_import("pass") else "rouge155py.home",
+        "pathlib" if "pathlib" not in _modules_of_import("pass") else "rouge155py.text.home",
     )
     if kernel_available():
         _check_absent(modules, "numpy")
@@ -146,13 +147,15 @@ def test_score_loads_what_its_run_needs() -> None:
 
 def test_version_loads_no_evaluation(tmp_path: Path) -> None:
     modules = _modules_of_run(tmp_path, "--version")
-    _check_absent(modules, "rouge155py.evaluation", "rouge155py.engine", "multiprocessing", "lxml", "numpy")
+    _check_absent(
+        modules, "rouge155py.run.evaluate", "rouge155py.run.score", "multiprocessing", "lxml", "numpy"
+    )
 
 
 @pytest.mark.slow
 def test_file_list_run(tmp_path: Path) -> None:
     modules = _modules_of_run(tmp_path, *FILE_LIST)
-    assert "rouge155py.evaluation" in modules
+    assert "rouge155py.run.evaluate" in modules
     _check_absent(modules, "lxml", "multiprocessing", "concurrent.futures", "nltk", "dask", "click")
     if kernel_available():
         _check_absent(modules, "numpy")
@@ -218,9 +221,9 @@ assert isinstance(main, click.Command) and cli.main is main
 @pytest.mark.parametrize("jobs", [["-j", "2"], ["--jobs", "2"]])
 def test_jobs_run_on_the_standard_library_pool(tmp_path: Path, jobs: list[str]) -> None:
     modules = _modules_of_run(tmp_path, *jobs, *FILE_LIST)
-    assert {"rouge155py.executors", "concurrent.futures.process", "multiprocessing"} <= modules
+    assert {"rouge155py.run.executors", "concurrent.futures.process", "multiprocessing"} <= modules
 
 
 def test_this_process_sees_the_same_names() -> None:
     assert set(rouge155py.__all__) <= set(dir(rouge155py))
-    assert rouge155py.evaluate_args.__module__ == "rouge155py.evaluation"
+    assert rouge155py.evaluate_args.__module__ == "rouge155py.run.evaluate"

@@ -17,12 +17,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rouge155py import _kernel, bootstrap
-from rouge155py.corpus import Vocabulary
+from rouge155py import _kernel
 from rouge155py.metrics import clipped_hits, pairs
 from rouge155py.metrics.lcs import LcsText, score_lcs, score_wlcs
 from rouge155py.metrics.ngram import ngrams
 from rouge155py.metrics.skipbigram import skip_bigram_hits, skip_bigram_total, skip_bigrams
+from rouge155py.run import bootstrap
+from rouge155py.text.corpus import Vocabulary
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -434,10 +435,10 @@ def batch_options(draw: st.DrawFn) -> dict:
 def test_batch_kernel_rows_match_the_general_path(items, options) -> None:
     """score_pairs gives the rows that the general path (metric by metric, through the corpus) gives."""
     from rouge155py import Rouge
-    from rouge155py.engine import Scorer, score_evals
     from rouge155py.errors import ComputeError
     from rouge155py.inputs.texts import item_eval
     from rouge155py.metrics.plan import metric_plan
+    from rouge155py.run.score import Scorer, score_evals
 
     settings_ = Rouge(**options).options
     plan = metric_plan(settings_.metrics)
@@ -468,9 +469,9 @@ def test_batch_kernel_rows_of_one_system_match_the_general_path() -> None:
     """One system's evals (the API's common case, texts handed over in bulk): the rows of the
     general path, each prediction against its own references, a reference shared by two items."""
     from rouge155py import Rouge
-    from rouge155py.engine import Scorer, score_evals
     from rouge155py.inputs.texts import item_eval
     from rouge155py.metrics.plan import metric_plan
+    from rouge155py.run.score import Scorer, score_evals
 
     words = "the cat sat on a mat while dogs ran after cats in the park running fast".split()
     shared = "the cat sat\non the mat"

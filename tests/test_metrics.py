@@ -20,7 +20,6 @@ from hypothesis import strategies as st
 import rouge155py
 from rouge155py import _kernel
 from rouge155py._kernel import kernel_available
-from rouge155py.corpus import Vocabulary
 from rouge155py.errors import ComputeError, InputError, LimitError, UsageError
 from rouge155py.metrics import Grams, ModelCounts, clipped_hits, rounded_ratio, score_grams
 from rouge155py.metrics import lcs as lcs_module
@@ -28,8 +27,9 @@ from rouge155py.metrics.base import Metric
 from rouge155py.metrics.be import BE_MODES, BasicElements, basic_elements
 from rouge155py.metrics.lcs import Lcs, LcsText, WeightedLcs, lcs_marks, score_lcs, score_wlcs
 from rouge155py.metrics.ngram import NGram, ngrams
+from rouge155py.metrics.scoring import Totals, combine_models
 from rouge155py.metrics.skipbigram import SkipBigram, skip_bigram_hits, skip_bigram_total, skip_bigrams
-from rouge155py.scoring import Totals, combine_models
+from rouge155py.text.corpus import Vocabulary
 
 # ---------------------------------------------------------------------------
 # ROUGE-N

@@ -7,10 +7,10 @@ import random
 import pytest
 
 from rouge155py import Rouge, UsageError, score
-from rouge155py.engine import Scorer
 from rouge155py.inputs.texts import config_from_texts
 from rouge155py.metrics.batch import kernel_applies
 from rouge155py.metrics.plan import metric_plan
+from rouge155py.run.score import Scorer
 from rouge155py.settings.options import Options
 
 FAST = {"resamples": 5}

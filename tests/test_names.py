@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rouge155py import UsageError, score
-from rouge155py.names import ROUGE_L_EXPLAINED, UnknownName, modern_name, options_for, perl_label
+from rouge155py.metrics.names import ROUGE_L_EXPLAINED, UnknownName, modern_name, options_for, perl_label
 
 PAIRS = [
     ("rouge1", "ROUGE-1"),

@@ -22,7 +22,7 @@ from rouge155py.metrics.paraeval import (
     solve_phrases,
     variant_labels,
 )
-from rouge155py.paraphrases import TableSpec, build_table, pivot, read_pairs
+from rouge155py.metrics.paraphrases import TableSpec, build_table, pivot, read_pairs
 from rouge155py.settings.argv import parse_command_line
 
 REPO = Path(__file__).resolve().parent.parent

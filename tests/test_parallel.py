@@ -11,11 +11,11 @@ from typing import Optional
 import pytest
 from tier import first_fast
 
-from rouge155py import executors as parallel
-from rouge155py.config import read_xml_config
 from rouge155py.errors import RougeError
-from rouge155py.evaluation import evaluate
+from rouge155py.inputs.config import read_xml_config
 from rouge155py.report import write
+from rouge155py.run import executors as parallel
+from rouge155py.run.evaluate import evaluate
 from rouge155py.settings.argv import parse_command_line
 from rouge155py.settings.options import Options
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from rouge155py import cli
-from rouge155py.progress import TerminalProgress, terminal_progress
+from rouge155py.run.progress import TerminalProgress, terminal_progress
 
 REPO = Path(__file__).resolve().parent.parent
 CONFIG = "examples/duc-mini/rouge-config.xml"

@@ -8,10 +8,16 @@ from pathlib import Path
 import pytest
 
 from rouge155py.errors import InputError
-from rouge155py.readers import SummaryFile, limit_for_lcs, limit_for_ngrams, read_be_lines, read_sentences
-from rouge155py.readers.limits import perl_split
-from rouge155py.resources import LinguisticData
+from rouge155py.inputs.readers import (
+    SummaryFile,
+    limit_for_lcs,
+    limit_for_ngrams,
+    read_be_lines,
+    read_sentences,
+)
+from rouge155py.inputs.readers.limits import perl_split
 from rouge155py.text.normalize import counted_tokens
+from rouge155py.text.resources import LinguisticData
 from rouge155py.text.tokenize import Tokenizer
 
 

@@ -1,4 +1,4 @@
-"""The report's writers (``rouge155py/report.py``) on results built by hand.
+"""The report's writers (``rouge155py/report/__init__.py``) on results built by hand.
 
 Each report here is one the API scored, its results then replaced, so that its
 options are made the way the library makes them whatever the report's own
@@ -34,7 +34,7 @@ from rouge155py.report import (
     rows,
     write,
 )
-from rouge155py.results import MetricResult, Summary
+from rouge155py.report.results import MetricResult, Summary
 
 Triple = tuple[float, float, float]
 RULE = "-" * 45

@@ -1,4 +1,5 @@
-"""Per-instance rows (``rouge155py/results.py``): a read-only mapping in a fixed order, held compactly.
+"""Per-instance rows (``rouge155py/report/results.py``): a read-only mapping in a fixed order,
+held compactly.
 
 Rows of floats are one array (three values a row), rows of counts a list of
 tuples; either way the mapping reads the same. An order given as a function of
@@ -14,7 +15,7 @@ from array import array
 import pytest
 
 import rouge155py
-from rouge155py.results import InstanceRows, row_at, rows_at
+from rouge155py.report.results import InstanceRows, row_at, rows_at
 
 IDS = ["D03.1", "D01.1", "D02.1"]
 ROWS = [(0.3, 0.33, 0.333), (0.1, 0.11, 0.111), (0.2, 0.22, 0.222)]
@@ -110,7 +111,7 @@ def test_rows_picked_in_c_or_by_the_loop_are_the_same(limit: int, monkeypatch: p
     """Any positions (repeated, some, none) give the same floats, bit for bit, on either path."""
     import random
 
-    from rouge155py import results
+    from rouge155py.report import results
 
     rng = random.Random(7)
     values = array("d", [rng.choice([rng.random(), -0.0, float("nan"), 1e308]) for _ in range(3 * 300)])

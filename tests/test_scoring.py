@@ -10,7 +10,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rouge155py.metrics import ModelCounts, rounded_ratio
-from rouge155py.scoring import Totals, combine_models, f_measure, fmt5, instance_scores, ratio, rounded
+from rouge155py.metrics.scoring import (
+    Totals,
+    combine_models,
+    f_measure,
+    fmt5,
+    instance_scores,
+    ratio,
+    rounded,
+)
 
 # Three models of one instance: (hit, model count, peer count, -f B score).
 MODELS = [

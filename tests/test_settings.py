@@ -15,12 +15,11 @@ import pytest
 
 from rouge155py import Rouge
 from rouge155py.api import OPTION_NAMES
-from rouge155py.bootstrap import ResampleSettings
 from rouge155py.metrics.plan import MetricSettings
-from rouge155py.planning import PeerSelection
-from rouge155py.scoring import ScoringSettings
+from rouge155py.metrics.scoring import ScoringSettings
 from rouge155py.settings.argv import PERL_OPTION_SPEC
 from rouge155py.settings.options import ROWS, Options
+from rouge155py.settings.stages import PeerSelection, ResampleSettings
 from rouge155py.settings.table import ROUTES, STAGES
 from rouge155py.text.stage import TextSettings
 
@@ -97,7 +96,7 @@ _NEW_ROW = """\
 _PROBE = """\
 import inspect
 from rouge155py import Rouge, parse_command_line, score
-from rouge155py.usage import usage
+from rouge155py.settings.usage import usage
 
 options = parse_command_line(["--frobnicate", "-a", "c.xml"], environ={}).options
 assert options is not None and options.frobnicate is True, options

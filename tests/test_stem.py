@@ -15,7 +15,7 @@ from reference.make_stem_fixture import perl_stems
 from reference.oracle import Oracle
 
 from rouge155py import _kernel
-from rouge155py.resources import load_data
+from rouge155py.text.resources import load_data
 from rouge155py.text.stem import _python_stem, porter_stem
 from rouge155py.text.tokenize import Tokenizer
 

@@ -10,11 +10,11 @@ import pytest
 from differential.doors import make_door_case
 
 from rouge155py import Rouge, RougeError, evaluate
-from rouge155py import batches as batches_module
-from rouge155py import executors as evaluation_module
-from rouge155py.config import EvalConfig, TextConfig, config_from_documents
+from rouge155py.inputs.config import EvalConfig, TextConfig, config_from_documents
 from rouge155py.inputs.texts import config_from_texts, prediction_document, reference_documents, text_inputs
 from rouge155py.metrics.batch import KernelRows
+from rouge155py.run import batches as batches_module
+from rouge155py.run import executors as evaluation_module
 
 CASES = int(os.environ.get("ROUGE155PY_DOOR_CASES", "200"))
 FIRST_SEED = 910_000

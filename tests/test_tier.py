@@ -28,6 +28,7 @@ LAZY_STEPS = 2
 RUN_BY = {
     "rouge155py.__main__": ('"-m", "rouge155py"', 'run_module("rouge155py"'),
     "rouge155py.hf.rouge155py": ("evaluate_module_path(",),
+    "rouge155py.paraphrases": ('"rouge155py.paraphrases",',),
 }
 
 

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from rouge155py import Rouge, UsageError, evaluate_args, score
-from rouge155py.names import options_for
-from rouge155py.views import Score
+from rouge155py.metrics.names import options_for
+from rouge155py.report.views import Score
 
 WORDS = "the cat sat on a mat dog ran to park and big small red blue".split()
 

@@ -13,7 +13,7 @@ import pytest
 from tier import first_fast
 
 from rouge155py.errors import InputError, WorkerStopped
-from rouge155py.executors import _Workers as Workers
+from rouge155py.run.executors import _Workers as Workers
 
 pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGCHLD"), reason="no SIGCHLD")
 

@@ -1,4 +1,5 @@
-"""Writing out (``rouge155py/writing.py``): every byte or an ``OSError``; names made valid UTF-8.
+"""Writing out (``rouge155py/inputs/files.py``, ``rouge155py/report/writing.py``): every byte
+or an ``OSError``; names made valid UTF-8.
 
 ``write()`` may take part of its bytes (a file at its size limit, a pipe whose
 reader goes away) or refuse with EAGAIN (a descriptor another process made
@@ -17,8 +18,9 @@ from typing import Callable
 
 import pytest
 
-from rouge155py import writing
-from rouge155py.writing import escape_surrogates, write_all
+from rouge155py.inputs import files as writing
+from rouge155py.inputs.files import write_all
+from rouge155py.report.writing import escape_surrogates
 
 PAYLOAD = bytes(range(256)) * 4096  # 1 MiB, every byte value, no period of a pipe's size
 

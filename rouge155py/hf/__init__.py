@@ -13,7 +13,7 @@ What the keys hold, by ``dialect``:
 
 - ``None`` (the default): ROUGE-1.5.5's numbers. ``rouge1`` .. ``rouge9``,
   ``rougeW-1.2``, ``rougeS4``, ``rougeSU4`` ... are the Perl's ROUGE-N, W, S, SU
-  (:mod:`rouge155py.names`); ``rougeLsum`` is its ROUGE-L, the union LCS over a
+  (:mod:`rouge155py.metrics.names`); ``rougeLsum`` is its ROUGE-L, the union LCS over a
   summary's lines; ``rougeL`` (rouge-score's LCS of each whole text) is the
   Perl's ROUGE-L of the summaries written as one line each (a second run).
   ``use_stemmer`` is ``-m`` (the Perl's Porter stemmer and WordNet exceptions).

@@ -7,9 +7,9 @@ import os
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, Optional, Sequence, Union
 
-from ..config import EvalConfig, config_from_documents
 from ..errors import InputError, UsageError
-from ..readers import SummaryText
+from .config import EvalConfig, config_from_documents
+from .readers import SummaryText
 from .sources import CommandLine, empty_note, file_lines, is_empty
 from .texts import DEFAULT_PEER_ID, summary_document
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Optional
 
-from ..config import Eval, EvalConfig
 from ..errors import ConfigError, UsageError, described
-from ..files import json_value
+from .config import Eval, EvalConfig
+from .files import json_value
 from .sources import CommandLine, empty_note, file_lines, is_empty
 from .texts import item_eval, text_format
 

@@ -33,10 +33,10 @@ from __future__ import annotations
 
 from typing import Mapping, NamedTuple, Optional, Protocol, Sequence
 
-from ..config import EvalConfig
 from ..errors import InputError
-from ..files import MAX_CONFIG_BYTES, read_file, read_stdin
-from ..readers import SummaryText
+from .config import EvalConfig
+from .files import MAX_CONFIG_BYTES, read_file, read_stdin
+from .readers import SummaryText
 
 __all__ = ["CommandLine", "Door", "DoorSettings", "Source", "empty_note", "file_lines", "is_empty"]
 
@@ -128,7 +128,7 @@ class Door(Protocol):
 
 def file_lines(path: str) -> list[bytes]:
     """The lines of a file (``-``: standard input), without line ends; a file holds at most
-    what a configuration may (:data:`~rouge155py.files.MAX_CONFIG_BYTES`)."""
+    what a configuration may (:data:`~rouge155py.inputs.files.MAX_CONFIG_BYTES`)."""
     reading = f"Cannot read {path}"
     if path == "-":
         data = read_stdin(InputError, reading, MAX_CONFIG_BYTES)

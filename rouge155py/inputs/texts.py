@@ -3,7 +3,7 @@
 This is what the Python API, the Hugging Face metric, the accumulator and Dask read: a
 summary is a string (its lines are its sentences, as in an SPL file), a :class:`Sentences`
 (its sentences, joined with newlines: the same SPL text) or, in a JSONL line or a
-:class:`~rouge155py.batches.TextItem`, a list of sentence strings. The Python API reads its
+:class:`~rouge155py.run.batches.TextItem`, a list of sentence strings. The Python API reads its
 arguments by one rule (:func:`text_inputs`): a string is one summary, a list of strings
 several summaries. A summary becomes the document an SPL file with those bytes (``str``
 encoded as UTF-8) would be, so every rule of the Perl's SPL reader holds: empty lines are
@@ -17,10 +17,10 @@ from array import array
 from typing import Any, Iterable, Iterator, Mapping, Optional, Sequence, TypeVar, Union, cast
 
 from .. import _kernel
-from ..config import Eval, TextConfig
 from ..errors import UsageError, described
-from ..files import MAX_FILE_BYTES, too_large
-from ..readers import Document, SummaryText
+from .config import Eval, TextConfig
+from .files import MAX_FILE_BYTES, too_large
+from .readers import Document, SummaryText
 
 __all__ = [
     "DEFAULT_PEER_ID",
@@ -117,7 +117,7 @@ def check_multi_ref(multi_ref: Optional[str], model_counts: Iterable[int]) -> No
 
 def summary_document(summary: SummaryInput, input_format: str, name: str) -> SummaryText:
     """The document of one summary: a string, bytes, or a list of sentences; one larger than a
-    summary file may be (:data:`~rouge155py.files.MAX_FILE_BYTES`) is refused."""
+    summary file may be (:data:`~rouge155py.inputs.files.MAX_FILE_BYTES`) is refused."""
     if isinstance(summary, (str, bytes, bytearray)):
         text = summary
     elif isinstance(summary, Sentences):
@@ -134,7 +134,7 @@ def summary_document(summary: SummaryInput, input_format: str, name: str) -> Sum
 
 def file_text(text: Union[str, bytes, bytearray], name: str) -> str:
     """The bytes the file of a summary would hold (``str`` as UTF-8), as latin-1 characters; a
-    summary larger than a summary file may be (:data:`~rouge155py.files.MAX_FILE_BYTES`) is refused."""
+    summary larger than a summary file may be (:data:`~rouge155py.inputs.files.MAX_FILE_BYTES`) is refused."""
     if type(text) is str and text.isascii():  # its UTF-8 bytes are its characters
         found = text
     else:
@@ -314,7 +314,7 @@ def text_inputs(
     ]
 
 
-#: The names of the API's summaries, as :class:`~rouge155py.config.TextConfig` formats them.
+#: The names of the API's summaries, as :class:`~rouge155py.inputs.config.TextConfig` formats them.
 PREDICTION_NAME = "prediction {item} of system {peer}"
 REFERENCE_NAME = "reference {model} of item {item}"
 

@@ -1,13 +1,13 @@
 """The configuration file doors: a ROUGE-EVAL XML configuration and a ``-z`` file list, thin
-over the readers of :mod:`rouge155py.config`."""
+over the readers of :mod:`rouge155py.inputs.config`."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
-from ..config import EvalConfig, XmlEvalStream, read_file_list, read_xml_config
-from ..files import perl_string
+from .config import EvalConfig, XmlEvalStream, read_file_list, read_xml_config
+from .files import perl_string
 from .sources import CommandLine
 
 if TYPE_CHECKING:

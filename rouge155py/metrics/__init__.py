@@ -1,7 +1,7 @@
 """Metrics: each turns one peer and one model into raw counts.
 
 Every metric returns :class:`ModelCounts` (hits, model count, peer count, and
-the score ``-f B`` compares); :mod:`rouge155py.scoring` alone turns counts into
+the score ``-f B`` compares); :mod:`rouge155py.metrics.scoring` alone turns counts into
 recall, precision and F.
 """
 
@@ -65,7 +65,7 @@ def perl_power(x: float, y: float) -> float:
 def rounded_ratio(hit: Number, count: Number) -> float:
     """The Perl's per-model recall for ``-f B``: ``%07.5f`` of hit/count read back, 0 without units.
 
-    ``round(x, 5)`` is that value (see :func:`rouge155py.scoring.rounded`; the zero padding
+    ``round(x, 5)`` is that value (see :func:`rouge155py.metrics.scoring.rounded`; the zero padding
     changes no digit).
     """
     return round(hit / count, 5) if count != 0 else 0.0

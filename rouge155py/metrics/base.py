@@ -3,7 +3,7 @@
 A metric names its report label, decides how the peer and models of an
 instance are stemmed (the Perl's ``-m``/``-M`` rules differ per metric), and
 turns instances into :class:`~rouge155py.metrics.ModelCounts`, one per model.
-Scores come later, from those counts alone (:mod:`rouge155py.scoring`).
+Scores come later, from those counts alone (:mod:`rouge155py.metrics.scoring`).
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Iterator, NamedTuple, Optional, Protocol, Sequence
 
 if TYPE_CHECKING:
-    from ..corpus import Corpus
-    from ..readers import Document
+    from ..inputs.readers import Document
+    from ..text.corpus import Corpus
     from . import Grams, ModelCounts
 
 __all__ = ["KernelSpec", "Metric", "Task"]
@@ -28,7 +28,7 @@ EMPTY = "---empty text---"
 
 class Trace(Protocol):
     """What a metric's ``-v`` lines read of an instance's texts, as the Perl prints them
-    (:class:`rouge155py.verbose.Trace` gives it)."""
+    (:class:`rouge155py.run.verbose.Trace` gives it)."""
 
     @property
     def corpus(self) -> Corpus: ...

@@ -6,7 +6,7 @@ stems computed once per run) and scores every (peer, models) pair on every
 metric, the GIL let go: ROUGE-N, skip-bigrams, the union LCS of ROUGE-L and
 ROUGE-W, ``-f`` and ``-p``, and R, P, F rounded as the Perl keeps them. It
 gives the same rows as the engine's general path (metric by metric through the
-corpus, :meth:`~rouge155py.engine.Scorer.rows`), which takes every run this
+corpus, :meth:`~rouge155py.run.score.Scorer.rows`), which takes every run this
 path does not: length limits, ``-M``, ``-t``, BE, ``--lang``, and any chunk
 whose scoring meets an error (where the Perl dies, the general path raises).
 """
@@ -18,15 +18,15 @@ from typing import TYPE_CHECKING, Any, Hashable, Optional
 
 from .. import _kernel
 from ..errors import RougeError
-from ..readers import SummaryText, sentence_text
+from ..inputs.readers import SummaryText, sentence_text
 from . import lcs
 from .base import KernelSpec, Metric
 
 if TYPE_CHECKING:
     from typing_extensions import CapsuleType
 
-    from ..config import Eval
-    from ..readers import Document
+    from ..inputs.config import Eval
+    from ..inputs.readers import Document
 
 __all__ = ["KernelRows", "kernel_applies", "kernel_metrics", "kernel_state", "rs_text_rows"]
 
@@ -271,7 +271,7 @@ def rs_text_rows(
 
 def kernel_applies(text: Any, scoring: Any, plan: list[Metric], columns: bool = False) -> bool:
     """Whether the kernel scores runs of these settings (:class:`~rouge155py.text.stage.TextSettings`,
-    :class:`~rouge155py.scoring.ScoringSettings`) and metrics: not with ``--lang``, length
+    :class:`~rouge155py.metrics.scoring.ScoringSettings`) and metrics: not with ``--lang``, length
     limits, ``-M``, ``-t`` or BE, nor without the kernel; ``multi_ref="best-f"`` only for texts
     held by ``columns`` (:meth:`KernelRows.text_rows`)."""
     return (

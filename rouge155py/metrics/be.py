@@ -7,13 +7,13 @@ from collections import Counter
 from typing import TYPE_CHECKING, Callable, Hashable, Iterator, Optional, Sequence
 
 from ..errors import InputError
-from ..text.normalize import ASCII_LOWER
+from ..inputs.files import ASCII_LOWER
 from . import GIVEN_MODEL, GIVEN_PEER, Grams, ModelCounts, given_list, score_grams
 from .base import EMPTY, Metric, Task, Trace
 
 if TYPE_CHECKING:
-    from ..corpus import Corpus
-    from ..readers import Document
+    from ..inputs.readers import Document
+    from ..text.corpus import Corpus
 
 __all__ = ["BE_MODES", "BasicElements", "basic_elements"]
 

@@ -17,14 +17,14 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any, Callable, Hashable, Iterator, Optional, Sequence
 
 from .. import _kernel
-from ..corpus import Corpus, Vocabulary
 from ..errors import ComputeError, LimitError, UsageError
+from ..text.corpus import Corpus, Vocabulary
 from . import GIVEN_MODEL, GIVEN_PEER, ModelCounts, given_list
 from . import perl_power as _power
 from .base import KernelSpec, Metric, Task, Trace
 
 if TYPE_CHECKING:
-    from ..readers import Document
+    from ..inputs.readers import Document
 
 __all__ = [
     "MAX_LCS_CELLS",
@@ -59,7 +59,7 @@ class LcsText:
 
     Built from tokens of any kind: given a ``vocabulary`` (tokens -> the run's
     integer ids; it must give a new id to a new token, as
-    :class:`rouge155py.corpus.Vocabulary`) the kernel scores it, else the
+    :class:`rouge155py.text.corpus.Vocabulary`) the kernel scores it, else the
     pure-Python path does. :meth:`from_ids` builds one from a corpus's ids.
     """
 

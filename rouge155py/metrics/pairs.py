@@ -20,8 +20,8 @@ from . import GIVEN_MODEL, GIVEN_PEER, Grams, ModelCounts, given_list, score_gra
 from .base import EMPTY, Metric, Task, Trace
 
 if TYPE_CHECKING:
-    from ..corpus import Corpus
-    from ..readers import Document
+    from ..inputs.readers import Document
+    from ..text.corpus import Corpus
 
 __all__ = ["LONGEST_NGRAM", "UnitMetric", "available", "peer_counts", "skip_reach"]
 

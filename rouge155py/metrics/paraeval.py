@@ -41,8 +41,8 @@ from .base import Metric, Task
 if TYPE_CHECKING:
     import numpy as np
 
-    from ..corpus import Corpus
-    from ..paraphrases import PhraseTable, TableSpec
+    from ..text.corpus import Corpus
+    from .paraphrases import PhraseTable, TableSpec
 
 __all__ = [
     "MAX_CANDIDATES",
@@ -318,7 +318,7 @@ class Text:
     def __init__(self, ids: np.ndarray, offsets: Sequence[int], table: PhraseTable) -> None:
         import numpy as np
 
-        from ..paraphrases import _BASES, span_hashes
+        from .paraphrases import _BASES, span_hashes
 
         self.ids = ids
         self.size = len(ids)
@@ -555,7 +555,7 @@ class ParaEval(Metric):
 
     def table(self, corpus: Corpus, stem: bool) -> PhraseTable:
         """The table in the corpus's token ids (loaded once per run)."""
-        from ..paraphrases import corpus_table
+        from .paraphrases import corpus_table
 
         if self.spec is None:
             raise UsageError("ParaEval needs a paraphrase table (--paraphrases FILE)")
@@ -612,7 +612,7 @@ class ParaEval(Metric):
         """The three tiers of one peer against one model given as tokens (see :meth:`score_pair`)."""
         import numpy as np
 
-        from ..paraphrases import TableSpec, build_table
+        from .paraphrases import TableSpec, build_table
 
         vocabulary: dict[Any, int] = {}
 

@@ -56,8 +56,8 @@ class MetricSettings:
         """ParaEval's parts: the rows, the table's digest, feature and threshold."""
         if self.paraphrases is None:
             return {}
-        from ..paraphrases import table_digest
         from .paraeval import variant_labels
+        from .paraphrases import table_digest
 
         parts = {"paraeval": "+".join(variant_labels(self.paraeval_variants))}
         parts["pp"] = f"sha256-{table_digest(self.paraphrases)}"
@@ -103,8 +103,8 @@ def _basic_elements(o: MetricSettings) -> list[Metric]:
 def _paraeval(o: MetricSettings) -> list[Metric]:
     if o.paraphrases is None:
         return []
-    from ..paraphrases import TableSpec
     from .paraeval import ParaEval, variant_labels
+    from .paraphrases import TableSpec
 
     spec = TableSpec(o.paraphrases, o.paraphrase_feature, o.paraphrase_threshold)
     return [ParaEval(variant, spec) for variant in variant_labels(o.paraeval_variants)]

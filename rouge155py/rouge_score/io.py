@@ -16,7 +16,7 @@ from itertools import zip_longest
 from typing import Any, Iterator, Mapping, Optional
 
 from ..errors import InputError
-from ..files import MAX_CONFIG_BYTES, read_file
+from ..inputs.files import MAX_CONFIG_BYTES, read_file
 from . import _surface
 
 __all__ = ["compute_scores_and_write_to_csv"]

@@ -6,7 +6,7 @@ backtrack and clipping are rouge-score's too. ``rougeL`` is the LCS of the whole
 token lists (one sentence each); ``rougeLsum`` the union LCS of each target
 line with the prediction's lines, clipped by both texts' token counts. Scores
 are rouge-score's: unrounded hit / max(count, 1) and F = 2PR / (P + R)
-(:func:`rouge155py.scoring.rouge_score_prf`).
+(:func:`rouge155py.metrics.scoring.rouge_score_prf`).
 
 With the default tokenizer (and no ``split_summaries``) the C kernel's
 ``rs_score_pairs`` does all of it for a batch: rouge-score's text stage in C
@@ -24,13 +24,13 @@ from array import array
 from typing import Any, Hashable, Iterable, Optional, Sequence
 
 from .. import _kernel
-from ..collector import paused_gc
 from ..errors import MissingResource, UsageError
 from ..metrics import ModelCounts, clipped_hits, lcs, score_grams
 from ..metrics.lcs import LcsText, check_table_size, lcs_marks, score_lcs
 from ..metrics.ngram import ngrams
 from ..metrics.pairs import available, peer_counts
-from ..scoring import best_index, rouge_score_prf
+from ..metrics.scoring import best_index, rouge_score_prf
+from ..run.collector import paused_gc
 from ..text import rouge_score as stage
 from . import _surface, scoring, tokenizers
 

@@ -10,7 +10,7 @@ import abc
 import collections
 from typing import TYPE_CHECKING, Any, Dict, Mapping, NamedTuple
 
-from ..scoring import harmonic_f
+from ..metrics.scoring import harmonic_f
 from . import _surface
 
 if TYPE_CHECKING:

@@ -13,15 +13,14 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Optional, Protocol, TypeVar
 
-from ..bootstrap import ResampleSettings
 from ..errors import LimitError, UsageError, described
 from ..inputs.aligned import hypothesis_systems
 from ..inputs.doors import source_of
 from ..inputs.sources import Source
 from ..metrics.plan import MetricSettings
-from ..planning import PeerSelection
-from ..scoring import ScoringSettings
+from ..metrics.scoring import ScoringSettings
 from ..text.stage import TextSettings
+from .stages import PeerSelection, ResampleSettings
 from .table import Setting, flag, path, paths, real, rows_of, setting, text, whole
 
 __all__ = [
@@ -464,7 +463,8 @@ class Options:
 
     @property
     def system_peer_id(self) -> str:
-        """The peer the system ID names, as the Perl holds it (:func:`~rouge155py.files.perl_string`)."""
+        """The peer the system ID names, as the Perl holds it
+        (:func:`~rouge155py.inputs.files.perl_string`)."""
         return self.selection.peer_id
 
     def shown_peer_id(self, peer_id: str) -> str:

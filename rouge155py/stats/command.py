@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from ..errors import UsageError
 from ..report import perl_number, strict_json
-from ..writing import escape_surrogates, escaped_strings, spreadsheet_safe
+from ..report.writing import escape_surrogates, escaped_strings, spreadsheet_safe
 from .tables import TABLE_FORMATS
 
 if TYPE_CHECKING:

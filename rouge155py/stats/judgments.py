@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any, Optional, Union
 
 from ..errors import ConfigError, InputError, LimitError, UsageError, described
-from ..files import MAX_CONFIG_BYTES, MAX_FILE_BYTES, json_value, read_file
+from ..inputs.files import MAX_CONFIG_BYTES, MAX_FILE_BYTES, json_value, read_file
 
 __all__ = ["ITEM_COLUMNS", "SYSTEM_COLUMNS", "Judgments", "read_judgments"]
 

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Optional, Sequence, U
 import numpy as np
 
 from ..errors import OutputError, RougeError, UsageError, described
-from ..writing import escape_controls, escape_surrogates
+from ..report.writing import escape_controls, escape_surrogates
 from .scores import item_scores, measure_index
 
 if TYPE_CHECKING:

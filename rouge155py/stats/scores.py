@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Hashable, Mapping, Optional, Sequence
 import numpy as np
 
 from ..errors import ComputeError, UsageError, described
-from ..results import eval_id_of
+from ..report.results import eval_id_of
 
 if TYPE_CHECKING:
     from ..report import Report

@@ -25,8 +25,8 @@ import re
 from typing import TYPE_CHECKING, Optional, Sequence
 
 from ..errors import UsageError, described
-from ..scoring import fmt5
-from ..writing import escape_controls, escape_surrogates
+from ..metrics.scoring import fmt5
+from ..report.writing import escape_controls, escape_surrogates
 from .correlation import Correlations
 from .scores import measure_index
 from .significance import Comparisons

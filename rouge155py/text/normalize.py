@@ -11,19 +11,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["ASCII_LOWER", "ascii_lower", "counted_tokens"]
-
-#: Perl's ``lc`` on bytes: ASCII letters only (a ``str.translate`` table).
-ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
-
-
-def ascii_lower(text: str) -> str:
-    """Perl's ``lc`` on bytes, for text holding bytes one-to-one (latin-1): ASCII letters only."""
-    try:
-        return text.encode("latin-1").lower().decode("latin-1")  # bytes.lower() is ASCII-only
-    except UnicodeEncodeError:
-        return text.translate(ASCII_LOWER)
-
+__all__ = ["counted_tokens"]
 
 _COUNTED = re.compile(r"(?<![A-Za-z0-9])[a-z0-9][A-Za-z0-9]*")
 

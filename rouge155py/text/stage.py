@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Optional, Protocol
 
-from ..resources import load_data, stopword_file_digest, stopword_file_lines
 from . import tokenize
+from .resources import load_data, stopword_file_digest, stopword_file_lines
 
 # The Unicode stage (--lang) and rouge-score's (--dialect) are imported by the runs that use them.
 

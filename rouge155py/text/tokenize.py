@@ -5,8 +5,9 @@ from __future__ import annotations
 import sys
 from typing import Any, Callable, Iterable, Optional
 
-from ..resources import LinguisticData, bundled_exceptions
-from .normalize import ASCII_LOWER, counted_tokens
+from ..inputs.files import ASCII_LOWER
+from .normalize import counted_tokens
+from .resources import LinguisticData, bundled_exceptions
 from .stem import porter_stem
 
 __all__ = ["Stems", "TextStageBase", "Tokenizer", "stopword_entries"]

@@ -34,8 +34,8 @@ from tier import first_fast, seed_chunks
 
 from rouge155py import Rouge, RougeError, evaluate_args, format_legacy
 from rouge155py.cli import main
+from rouge155py.metrics.scoring import fmt5
 from rouge155py.report import CSV_COLUMNS, perl_number
-from rouge155py.scoring import fmt5
 
 from .doors import (
     AlignedCase,

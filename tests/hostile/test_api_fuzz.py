@@ -747,7 +747,7 @@ def call_paraeval(draw: st.DrawFn, where: Path) -> Planned:
 
 
 def call_pivot(draw: st.DrawFn, where: Path) -> Planned:
-    from rouge155py.paraphrases import pivot
+    from rouge155py.metrics.paraphrases import pivot
 
     moses = st.tuples(
         st.sampled_from(WORDS), st.sampled_from(["f1", "f2"]), st.lists(SCORE.map(str), max_size=4)

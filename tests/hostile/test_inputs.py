@@ -22,9 +22,9 @@ import pytest
 
 from rouge155py import InputError, Rouge155, score
 from rouge155py.cli import run
-from rouge155py.config import read_xml_config
 from rouge155py.errors import LimitError
-from rouge155py.files import MAX_FILE_BYTES
+from rouge155py.inputs.config import read_xml_config
+from rouge155py.inputs.files import MAX_FILE_BYTES
 
 from .support import DATA, REPO, fuzz
 
@@ -250,7 +250,7 @@ def test_an_import_out_of_memory_is_one_error_line(
 # nothing can catch: the interpreter prints it), then runs out of memory itself.
 _UNRAISABLE = """\
 import sys
-import rouge155py.evaluation
+import rouge155py.run.evaluate
 from rouge155py.cli import run
 class Finalized:
     def __del__(self):
@@ -258,7 +258,7 @@ class Finalized:
 def evaluate(*args, **kwargs):
     Finalized()
     raise MemoryError()
-rouge155py.evaluation.evaluate = evaluate
+rouge155py.run.evaluate.evaluate = evaluate
 sys.exit(run(sys.argv[1:]))
 """
 

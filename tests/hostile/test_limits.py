@@ -19,10 +19,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from rouge155py import _kernel, bootstrap
-from rouge155py.corpus import Vocabulary
+from rouge155py import _kernel
 from rouge155py.metrics import lcs
 from rouge155py.metrics.lcs import LcsText, score_lcs, score_wlcs
+from rouge155py.run import bootstrap
+from rouge155py.text.corpus import Vocabulary
 
 from .support import DATA, REPO, fuzz
 

@@ -21,7 +21,7 @@ from typing import Any, Callable, Optional
 import pytest
 
 from rouge155py import Rouge, RougeAccumulator, UsageError
-from rouge155py.executors import max_workers
+from rouge155py.run.executors import max_workers
 
 Step = Callable[[RougeAccumulator], Any]
 

@@ -2,7 +2,7 @@
 
 - A file that is this process's own output (``--hyp /dev/stdout | cat``) is
   refused: its only writer is the reader, which would wait for ever.
-- A JSON value nested deeper than :data:`~rouge155py.files.MAX_JSON_DEPTH` is a
+- A JSON value nested deeper than :data:`~rouge155py.inputs.files.MAX_JSON_DEPTH` is a
   bad line, not a RecursionError.
 - A configuration declaring an encoding that ROUGE-1.5.5.pl's XML parser has no
   map for (``ascii``, ``latin1``) is refused, as the Perl refuses it.
@@ -24,12 +24,12 @@ from differential.generate import make_case
 from differential.runner import run_both, same_report
 from tier import first_fast
 
-from rouge155py.config import read_xml_config
 from rouge155py.errors import ComputeError, ConfigError
-from rouge155py.evaluation import evaluate_args
-from rouge155py.files import MAX_JSON_DEPTH, json_value
+from rouge155py.inputs.config import read_xml_config
+from rouge155py.inputs.files import MAX_JSON_DEPTH, json_value
 from rouge155py.inputs.jsonl import read_jsonl
 from rouge155py.report import format_legacy
+from rouge155py.run.evaluate import evaluate_args
 
 from .support import DATA, REPO
 
@@ -345,7 +345,7 @@ def test_the_partial_report_is_the_same_with_workers(tmp_path: Path) -> None:
 def test_a_stopword_list_is_known_by_the_descriptor_it_is_read_from(monkeypatch: Any) -> None:
     """A pipe's bytes come once and are kept for the run by the file read: the one opened and
     read, never a name looked up before it is opened (which may name another file by then)."""
-    from rouge155py import resources
+    from rouge155py.text import resources
 
     read, write = os.pipe()
     try:

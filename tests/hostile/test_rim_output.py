@@ -21,8 +21,8 @@ from typing import Any
 
 import pytest
 
+from rouge155py.metrics.scoring import fmt5
 from rouge155py.report import json_document, perl_number
-from rouge155py.scoring import fmt5
 
 from . import fuzz
 from .catalogue import BAND_CONFIG, BAND_TEXTS
@@ -283,7 +283,7 @@ def test_legacy_report_keeps_the_ids_bytes(tmp_path: Path) -> None:
 
 
 def test_helpers() -> None:
-    from rouge155py.writing import escape_controls, spreadsheet_safe
+    from rouge155py.report.writing import escape_controls, spreadsheet_safe
 
     assert escape_controls("a\nb\tc\x7f\u2028") == "a\\x0ab\\x09c\\x7f\\u2028"
     assert [spreadsheet_safe(t) for t in ("=1", "+1", "-1", "@a", "\tx", "\rx", "a=1", "")] == [

@@ -20,8 +20,8 @@ from pathlib import Path
 
 import pytest
 
-from rouge155py import UsageError, paraphrases, score
-from rouge155py.metrics import paraeval
+from rouge155py import UsageError, score
+from rouge155py.metrics import paraeval, paraphrases
 from rouge155py.metrics.paraeval import Candidate, ParaEval, candidates, greedy, match_pair, solve_phrases
 
 REPO = Path(__file__).resolve().parent.parent.parent
@@ -169,7 +169,7 @@ def _texts(metric: ParaEval, peer: list[str], model: list[str]):
     """(model text, peer text, table) of a metric given pairs, as ``match_tokens`` builds them."""
     import numpy as np
 
-    from rouge155py.paraphrases import TableSpec, build_table
+    from rouge155py.metrics.paraphrases import TableSpec, build_table
 
     vocabulary: dict[str, int] = {}
 
@@ -240,12 +240,14 @@ def test_pivoting_lines_that_share_one_foreign_phrase_is_bounded(tmp_path: Path)
     # 3,000 English phrases of one foreign phrase: 9 million pairs, held at once before.
     (tmp_path / "moses.txt").write_text("".join(f"e{i} ||| f ||| 0.5 0.1 0.5 0.1\n" for i in range(3000)))
     done = _run(
-        ["rouge155py.paraphrases", "--moses", "moses.txt", "--out", "-", "--threshold", "0.3"], tmp_path
+        ["rouge155py.paraphrases", "--moses", "moses.txt", "--out", "-", "--threshold", "0.3"],
+        tmp_path,
     )
     assert done.returncode == 0, done.stderr.decode()
     assert done.stdout == b"" and done.stderr == b""
     done = _run(
-        ["rouge155py.paraphrases", "--moses", "moses.txt", "--out", "out.tsv", "--threshold", "0.2"], tmp_path
+        ["rouge155py.paraphrases", "--moses", "moses.txt", "--out", "out.tsv", "--threshold", "0.2"],
+        tmp_path,
     )
     assert done.returncode == 0, done.stderr.decode()
     with open(tmp_path / "out.tsv", "rb") as out:
@@ -317,7 +319,7 @@ def _refuse(path: str, real_open):
     ids=["dict", "str", "none", "column str", "column negative", "column bool"],
 )
 def test_pivot_refuses_arguments_of_another_kind(arguments: tuple) -> None:
-    from rouge155py.paraphrases import pivot
+    from rouge155py.metrics.paraphrases import pivot
 
     with pytest.raises(UsageError):
         list(pivot([b"a ||| f ||| 0.5 0.5 0.5 0.5", b"b ||| f ||| 0.5 0.5 0.5 0.5"], *arguments))

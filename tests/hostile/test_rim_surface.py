@@ -319,7 +319,7 @@ def test_error_classes_keep_their_exit_codes() -> None:
     """Both new classes are UsageErrors: the command line's exit code for them stays 2."""
     assert issubclass(InvalidValue, ValueError) and issubclass(MissingResource, LookupError)
     assert InvalidValue("x").exit_code == MissingResource("x").exit_code == UsageError("x").exit_code == 2
-    from rouge155py.names import UnknownName
+    from rouge155py.metrics.names import UnknownName
 
     assert issubclass(UnknownName, KeyError) and issubclass(UnknownName, ValueError)
 

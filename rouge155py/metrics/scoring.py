@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, NamedTuple, Optional, Sequence
 
-from .metrics import ModelCounts, Number, perl_power, rounded_ratio
+from . import ModelCounts, Number, perl_power, rounded_ratio
 
 __all__ = [
     "ScoringSettings",

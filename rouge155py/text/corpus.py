@@ -12,9 +12,16 @@ from __future__ import annotations
 from array import array
 from typing import Callable, Hashable, TypeVar
 
-from . import _kernel
-from .readers import Document, SummaryText, limit_for_lcs, limit_for_ngrams, read_be_lines, read_sentences
-from .text.stage import TextStage
+from .. import _kernel
+from ..inputs.readers import (
+    Document,
+    SummaryText,
+    limit_for_lcs,
+    limit_for_ngrams,
+    read_be_lines,
+    read_sentences,
+)
+from .stage import TextStage
 
 __all__ = ["Corpus", "Encoded", "TokenIds", "Vocabulary"]
 

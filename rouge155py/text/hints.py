@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Iterable, Optional
 
-from .config import Eval
-from .errors import RougeError
-from .readers import Document, read_sentences
-from .text.normalize import counted_tokens
+from ..errors import RougeError
+from ..inputs.config import Eval
+from ..inputs.readers import Document, read_sentences
+from .normalize import counted_tokens
 
 __all__ = ["SAMPLED_EVALS", "unread_script_hint"]
 

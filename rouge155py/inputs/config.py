@@ -19,7 +19,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Iterator, Mapping, NoReturn, Optional, Sequence
 
-from .errors import ConfigError, LimitError
+from ..errors import ConfigError, LimitError
 from .files import MAX_CONFIG_BYTES, read_file
 from .readers.document import Document, SummaryFile, SummaryText
 

@@ -1,30 +1,43 @@
 """Reading input files and standard input, bounded: no wait on a FIFO without a writer, no
-endless read of ``/dev/zero``, one error class per caller.
+endless read of ``/dev/zero``, one error class per caller; writing bytes out whole; the
+Perl's byte rules for strings (``lc``, command-line words).
 
 Every door reads through here: summaries, configurations and file lists, data
 files, a user's stopword list, line-aligned and JSONL files.
+
+``write()`` may take part of what it is given: a file that reaches the size
+limit or a full disk takes what fits, a pipe whose reader goes away takes what
+it held. Python's unbuffered streams hand that count back and drop the rest,
+and a descriptor another process made non-blocking refuses with EAGAIN when
+it is full. :func:`write_all` goes on where each write stopped and waits for a
+full descriptor to take more, so that a report is either all written or ends
+in an ``OSError`` (``BrokenPipeError`` once the reader is gone).
 """
 
 from __future__ import annotations
 
 import errno
 import os
+import select
 import stat
 import sys
 from typing import Any, Callable, Optional, Union
 
-from .errors import LimitError, RougeError
+from ..errors import LimitError, RougeError
 
 __all__ = [
+    "ASCII_LOWER",
     "MAX_CONFIG_BYTES",
     "MAX_FILE_BYTES",
     "MAX_JSON_DEPTH",
+    "ascii_lower",
     "json_value",
     "own_output",
     "perl_string",
     "read_file",
     "read_stdin",
     "too_large",
+    "write_all",
 ]
 
 #: The largest summary file read: its text takes many times its size in memory
@@ -254,3 +267,39 @@ def perl_string(word: str) -> str:
     as the Perl prints it (see :func:`rouge155py.report.perl_printed`).
     """
     return os.fsencode(word).decode("latin-1")
+
+
+#: Perl's ``lc`` on bytes: ASCII letters only (a ``str.translate`` table).
+ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+
+
+def ascii_lower(text: str) -> str:
+    """Perl's ``lc`` on bytes, for text holding bytes one-to-one (latin-1): ASCII letters only."""
+    try:
+        return text.encode("latin-1").lower().decode("latin-1")  # bytes.lower() is ASCII-only
+    except UnicodeEncodeError:
+        return text.translate(ASCII_LOWER)
+
+
+def write_all(fd: int, data: bytes) -> None:
+    """Write all of ``data`` to ``fd``; an ``OSError`` tells why it could not."""
+    view = memoryview(data)
+    while view:
+        try:
+            written = os.write(fd, view)
+        except BlockingIOError:
+            _wait_writable(fd)
+            continue
+        if written == 0:  # no error and no progress: going on would spin
+            raise OSError(errno.EIO, "the device takes no more bytes")
+        view = view[written:]
+
+
+def _wait_writable(fd: int) -> None:
+    """Block until ``fd`` takes more, or has an error for the next write to raise."""
+    if hasattr(select, "poll"):
+        poller = select.poll()
+        poller.register(fd, select.POLLOUT)
+        poller.poll()
+    else:
+        select.select([], [fd], [fd])

@@ -39,13 +39,13 @@ from dataclasses import dataclass, field
 from itertools import chain
 from typing import TYPE_CHECKING, Any, Callable, Optional, Union, overload
 
-from ._version import __version__
-from .errors import UsageError
+from .._version import __version__
+from ..errors import UsageError
+from ..metrics.scoring import fmt5
 from .results import MetricResult, eval_id_of
-from .scoring import fmt5
 
 if TYPE_CHECKING:
-    from .settings.options import Options
+    from ..settings.options import Options
     from .views import MetricScores
 
 __all__ = [
@@ -92,7 +92,7 @@ class Report:
     options: Options
     results: list[MetricResult] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
-    #: ``-v``: per result, the Perl's debug lines printed before it (:mod:`rouge155py.verbose`).
+    #: ``-v``: per result, the Perl's debug lines printed before it (:mod:`rouge155py.run.verbose`).
     traces: list[list[str]] = field(default_factory=list)
     #: ParaEval: the instance IDs whose tier 1 was matched greedily past its bound (JSON
     #: ``paraeval_inexact``).
@@ -115,7 +115,7 @@ class Report:
         labels = {r.label for r in self.results}
         if isinstance(name, str) and name in labels:  # a label is itself (perl_label)
             return name
-        from .names import UnknownName, modern_name, perl_label
+        from ..metrics.names import UnknownName, modern_name, perl_label
 
         try:
             label = perl_label(name)
@@ -135,7 +135,7 @@ class Report:
 
     def result(self, label: str, peer_id: Optional[str] = None) -> MetricResult:
         """The result of one metric for a peer (the only one by default): ``"rouge1"`` or
-        ``"ROUGE-1"``, ``"rougeLsum"`` or ``"ROUGE-L"``... (see :mod:`rouge155py.names`)."""
+        ``"ROUGE-1"``, ``"rougeLsum"`` or ``"ROUGE-L"``... (see :mod:`rouge155py.metrics.names`)."""
         label = self._label(label)
         shown = self.options.shown_peer_id
         found = [
@@ -159,7 +159,7 @@ class Report:
     def names(self) -> list[str]:
         """The metrics in rouge-score's vocabulary (``rouge1``, ``rougeLsum``...), in the report's
         order: those asked for with ``rouge_types``, else all."""
-        from .names import modern_name
+        from ..metrics.names import modern_name
 
         if self.rouge_types is not None:
             return list(self.rouge_types)
@@ -173,7 +173,8 @@ class Report:
 
     def __getitem__(self, key: Union[str, tuple[str, str]]) -> MetricScores:
         """``report["rouge1"]`` (one system) or ``report["rouge1", "sysA"]``: that metric's
-        per-item Scores, plain mean, bootstrap mean and interval (:class:`~rouge155py.views.MetricScores`)."""
+        per-item Scores, plain mean, bootstrap mean and interval
+        (:class:`~rouge155py.report.views.MetricScores`)."""
         from .views import MetricScores
 
         name, system = key if isinstance(key, tuple) else (key, None)

@@ -24,7 +24,7 @@ import math
 import re
 from typing import Any, Sequence
 
-from .errors import InvalidValue, UsageError, described
+from ..errors import InvalidValue, UsageError, described
 
 __all__ = ["ROUGE_L_EXPLAINED", "UnknownName", "modern_name", "options_for", "perl_label"]
 

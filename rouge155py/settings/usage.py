@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 from typing import Callable
 
-from .settings.options import ROWS
-from .settings.table import Setting
+from .options import ROWS
+from .table import Setting
 
 __all__ = ["synopsis", "usage"]
 

@@ -11,8 +11,8 @@ import functools
 import re
 from typing import Callable, Optional
 
-from ..errors import InputError
-from ..text.normalize import ascii_lower
+from ...errors import InputError
+from ..files import ascii_lower
 from . import be, isi, see, spl
 from .document import Document, SummaryFile, SummaryText
 from .limits import limit_for_lcs, limit_for_ngrams

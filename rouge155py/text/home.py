@@ -28,9 +28,9 @@ import stat
 import sys
 from typing import Iterator
 
-from .errors import UsageError
+from ..errors import UsageError
+from ..inputs.files import write_all
 from .resources import EXCEPTION_FILES, STOPWORDS_FILE, bundled_data_dir, exception_dir
-from .writing import write_all
 
 __all__ = ["SCRIPT_NAME", "make_home"]
 

@@ -1,7 +1,7 @@
 """A report's numbers in rouge-score's vocabulary: per-item :class:`Score` lists, plain and
 bootstrap means, a dict and a DataFrame, a short repr.
 
-Views are built from the public result API (:class:`~rouge155py.results.MetricResult`,
+Views are built from the public result API (:class:`~rouge155py.report.results.MetricResult`,
 its instances in order) when first asked for: scoring does not build them. Values are
 the Perl's: an item's R, P, F as it keeps them (rounded to 5 decimals; rouge-score's
 dialect keeps its unrounded ones), the bootstrap mean and bounds as the report prints
@@ -15,13 +15,13 @@ import math
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, NamedTuple, Optional, Protocol, Union
 
-from .errors import UsageError
-from .names import modern_name
+from ..errors import UsageError
+from ..metrics.names import modern_name
+from ..metrics.scoring import fmt5
 from .results import MetricResult, eval_id_of
-from .scoring import fmt5
 
 if TYPE_CHECKING:
-    from .settings.options import Options
+    from ..settings.options import Options
 
 __all__ = ["MetricScores", "Score", "Viewed", "item_positions", "report_dict", "report_frame", "short_repr"]
 
@@ -167,7 +167,7 @@ def _ids_if_not_items(views: list[MetricScores]) -> Optional[list[str]]:
 
 def report_dict(report: Viewed) -> dict[str, Any]:
     """The report as a JSON-ready dict in rouge-score's vocabulary (see :meth:`Report.to_dict`)."""
-    from ._version import __version__
+    from .._version import __version__
 
     o = report.options
     views = _views(report)

@@ -8,21 +8,18 @@ with ``-M``) which instances are stemmed.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable, Collection, Iterable, Iterator, Optional, Sequence
+from typing import TYPE_CHECKING, Callable, Collection, Iterator, Optional, Sequence
 
-from .config import Eval
-from .errors import ComputeError, InputError
-from .files import perl_string
-from .metrics.base import Metric, Task
-from .readers import Document
+from ..errors import ComputeError, InputError
+from ..inputs.config import Eval
+from ..inputs.readers import Document
+from ..metrics.base import Metric, Task
 
 if TYPE_CHECKING:
-    from .bootstrap import ResampleSettings
-    from .text.stage import TextSettings
+    from ..settings.stages import ResampleSettings
+    from ..text.stage import TextSettings
 
 __all__ = [
-    "PeerSelection",
     "check_resamples",
     "eval_chunks",
     "first_missing_model",
@@ -35,29 +32,6 @@ __all__ = [
 # Evals are scored in chunks naming about this many summary documents, whose tokens
 # are then dropped: a bound on memory however many evals there are.
 _CHUNK_FILES = 500
-
-
-@dataclass(frozen=True)
-class PeerSelection:
-    """Which peers a run reports: every one under ``-a``, else the one the system ID names."""
-
-    all_systems: bool = True
-    system_id: Optional[str] = None
-
-    @property
-    def peer_id(self) -> str:
-        """The peer the system ID names, as the Perl holds it (:func:`~rouge155py.files.perl_string`)."""
-        return perl_string(self.system_id or "")
-
-    def evaluated(self, peer_ids: Iterable[str]) -> list[str]:
-        """The peers to report, of those a configuration names: all (sorted) under ``-a``."""
-        return sorted(peer_ids) if self.all_systems else [self.peer_id]
-
-    def shown(self, peer_id: str) -> str:
-        """A peer ID as a person reads it: the system ID as given, any other (the XML's) as it is."""
-        if not self.all_systems and self.system_id is not None and peer_id == self.peer_id:
-            return self.system_id
-        return peer_id
 
 
 def check_resamples(counting: int, resampling: ResampleSettings) -> None:

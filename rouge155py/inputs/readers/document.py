@@ -13,7 +13,7 @@ import os
 from dataclasses import dataclass, field
 from typing import NamedTuple, Optional, Union
 
-from ..errors import InputError
+from ...errors import InputError
 from ..files import read_file
 
 __all__ = ["Document", "SummaryFile", "SummaryText", "perl_lines"]

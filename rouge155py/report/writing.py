@@ -1,29 +1,18 @@
-"""Writing out: bytes to a file descriptor to the last byte, text as valid UTF-8.
+"""Text written out as valid UTF-8, one line per table row, no formula in a CSV cell.
 
-``write()`` may take part of what it is given: a file that reaches the size
-limit or a full disk takes what fits, a pipe whose reader goes away takes what
-it held. Python's unbuffered streams hand that count back and drop the rest,
-and a descriptor another process made non-blocking refuses with EAGAIN when
-it is full. :func:`write_all` goes on where each write stopped and waits for a
-full descriptor to take more, so that a report is either all written or ends
-in an ``OSError`` (``BrokenPipeError`` once the reader is gone).
-
-A name that is not UTF-8 (a file name, an argument) reaches Python as lone
-surrogates, which strict UTF-8 readers refuse: :func:`escape_surrogates`
-shows each such byte as the four characters ``\\xNN``, another lone surrogate
-(a JSON ``"\\ud800"``) as ``\\ud800``. :func:`escape_unencodable` escapes only
-the latter, for the legacy report, which writes the bytes themselves.
-:func:`escape_controls` shows a line break or another control character as
-``\\xNN`` (a table row stays one line), and :func:`spreadsheet_safe` keeps a CSV
-text cell from being read as a formula.
+(The bytes themselves go out through :func:`rouge155py.inputs.files.write_all`.) A name that is
+not UTF-8 (a file name, an argument) reaches Python as lone surrogates, which strict UTF-8
+readers refuse: :func:`escape_surrogates` shows each such byte as the four characters ``\\xNN``,
+another lone surrogate (a JSON ``"\\ud800"``) as ``\\ud800``. :func:`escape_unencodable` escapes
+only the latter, for the legacy report, which writes the bytes themselves.
+:func:`escape_controls` shows a line break or another control character as ``\\xNN`` (a table
+row stays one line), and :func:`spreadsheet_safe` keeps a CSV text cell from being read as a
+formula.
 """
 
 from __future__ import annotations
 
-import errno
-import os
 import re
-import select
 from typing import Any
 
 __all__ = [
@@ -32,7 +21,6 @@ __all__ = [
     "escape_unencodable",
     "escaped_strings",
     "spreadsheet_safe",
-    "write_all",
 ]
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -43,30 +31,6 @@ _UNENCODABLE = re.compile("[\ud800-\udc7f\udd00-\udfff]")
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 #: What makes a spreadsheet read a cell as a formula (OWASP's CSV injection list).
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-
-
-def write_all(fd: int, data: bytes) -> None:
-    """Write all of ``data`` to ``fd``; an ``OSError`` tells why it could not."""
-    view = memoryview(data)
-    while view:
-        try:
-            written = os.write(fd, view)
-        except BlockingIOError:
-            _wait_writable(fd)
-            continue
-        if written == 0:  # no error and no progress: going on would spin
-            raise OSError(errno.EIO, "the device takes no more bytes")
-        view = view[written:]
-
-
-def _wait_writable(fd: int) -> None:
-    """Block until ``fd`` takes more, or has an error for the next write to raise."""
-    if hasattr(select, "poll"):
-        poller = select.poll()
-        poller.register(fd, select.POLLOUT)
-        poller.poll()
-    else:
-        select.select([], [fd], [fd])
 
 
 def _escape(found: re.Match[str]) -> str:

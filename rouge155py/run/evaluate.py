@@ -4,9 +4,9 @@ The command line, :class:`~rouge155py.Rouge`, :func:`~rouge155py.score`,
 :func:`~rouge155py.evaluate_args` and :class:`~rouge155py.Rouge155` call
 :func:`evaluate`. The sequence: the evals (as the options' source gives them,
 or as given) -> the checks the Perl makes before it scores -> step 1,
-:func:`~rouge155py.batches.score_batch`, on chunks of evals -> step 2,
-:func:`~rouge155py.batches.summarize_batches` -> the report. The executor runs
-the steps (:mod:`rouge155py.executors`): this process, threads, or ``-j`` workers;
+:func:`~rouge155py.run.batches.score_batch`, on chunks of evals -> step 2,
+:func:`~rouge155py.run.batches.summarize_batches` -> the report. The executor runs
+the steps (:mod:`rouge155py.run.executors`): this process, threads, or ``-j`` workers;
 the batch API and a Dask cluster (:mod:`rouge155py.dask`) run the same two steps.
 Peers, metrics and evals are visited in the Perl's order, which matters for
 one of its quirks (``-m`` with ``-M``).
@@ -16,20 +16,20 @@ from __future__ import annotations
 
 from typing import Callable, Iterator, Optional
 
-from ._kernel import notice_missing_kernel
+from .._kernel import notice_missing_kernel
+from ..errors import RougeError, UsageError
+from ..inputs.config import EvalConfig, TextConfig
+from ..inputs.readers import Document
+from ..metrics.plan import metric_plan
+from ..report import Report
+from ..settings.argv import parse_command_line
+from ..settings.options import Options
+from ..text.hints import SAMPLED_EVALS, unread_script_hint
 from .batches import ScoredBatch, batch_scorer, summarize_batches
 from .collector import paused_gc
-from .config import EvalConfig, TextConfig
-from .errors import RougeError, UsageError
 from .executors import executor_for
-from .hints import SAMPLED_EVALS, unread_script_hint
-from .metrics.plan import metric_plan
-from .planning import check_resamples, first_missing_model
+from .plan import check_resamples, first_missing_model
 from .progress import ProgressFn
-from .readers import Document
-from .report import Report
-from .settings.argv import parse_command_line
-from .settings.options import Options
 
 __all__ = ["evaluate", "evaluate_args"]
 
@@ -90,7 +90,7 @@ def _verbose_traces(
     options: Options, config: EvalConfig, exists: Callable[[Document], bool]
 ) -> tuple[list[list[str]], Optional[RougeError]]:
     """``-v``'s lines, and the error the Perl's walk meets, if any (a model that does not exist,
-    which the Perl looks for before it reads: :func:`~rouge155py.verbose.verbose_traces`)."""
+    which the Perl looks for before it reads: :func:`~rouge155py.run.verbose.verbose_traces`)."""
     from .verbose import verbose_traces
 
     peers = options.selection.evaluated(config.peer_ids)

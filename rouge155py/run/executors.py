@@ -1,6 +1,6 @@
-"""The executors of a run: what runs its two steps, step 1 (:func:`~rouge155py.batches.score_batch`
+"""The executors of a run: what runs its two steps, step 1 (:func:`~rouge155py.run.batches.score_batch`
 on chunks of evals) and step 2 (the bootstrap of the (peer, metric) tables), for
-:func:`rouge155py.evaluation.evaluate`, which chooses one with :func:`executor_for`.
+:func:`rouge155py.run.evaluate.evaluate`, which chooses one with :func:`executor_for`.
 
 * :class:`ThisProcess`: both steps here, one chunk after the other.
 * :class:`Threads`: ``jobs`` threads (:class:`concurrent.futures.ThreadPoolExecutor`) for evals
@@ -49,6 +49,13 @@ import time
 from collections import deque
 from typing import TYPE_CHECKING, Any, Callable, Optional, Protocol, Union
 
+from ..errors import RougeError, UsageError, WorkerStopped
+from ..inputs.config import Eval, EvalConfig, TextConfig, XmlEval, XmlEvalStream
+from ..inputs.readers.document import Document, SummaryFile
+from ..metrics.batch import kernel_applies
+from ..metrics.plan import metric_plan
+from ..report.results import Counts, Summary
+from ..settings.options import Options
 from .batches import (
     CHUNK_EVALS,
     TEXT_CHUNK,
@@ -60,15 +67,8 @@ from .batches import (
     score_texts,
     summaries_here,
 )
-from .config import Eval, EvalConfig, TextConfig, XmlEval, XmlEvalStream
-from .engine import RowTable, table_summaries
-from .errors import RougeError, UsageError, WorkerStopped
-from .metrics.batch import kernel_applies
-from .metrics.plan import metric_plan
 from .progress import ProgressFn
-from .readers.document import Document, SummaryFile
-from .results import Counts, Summary
-from .settings.options import Options
+from .score import RowTable, table_summaries
 
 if TYPE_CHECKING:
     from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
@@ -188,7 +188,7 @@ class ThisProcess:
 
     def score(self, evals: Evals, options: Options, progress: Optional[ProgressFn]) -> list[ScoredBatch]:
         """One batch of every eval, scored a chunk at a time and merged as it goes
-        (:func:`~rouge155py.batches.score_in_chunks`); the evals are dropped as they are scored
+        (:func:`~rouge155py.run.batches.score_in_chunks`); the evals are dropped as they are scored
         where the run read them."""
         config = evals.whole()
         if isinstance(config, TextConfig):

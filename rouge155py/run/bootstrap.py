@@ -44,19 +44,18 @@ from typing import (
     overload,
 )
 
-from . import _kernel
-from .errors import ComputeError
-from .results import Summary
+from .. import _kernel
+from ..errors import ComputeError
+from ..report.results import Summary
 
 if TYPE_CHECKING:
     import numpy as np
 
-    from ._kernel import Kernel
+    from .._kernel import Kernel
 
 __all__ = [
     "STREAMING",
     "FlatRows",
-    "ResampleSettings",
     "Streamed",
     "Streaming",
     "drand48_indices",
@@ -69,26 +68,6 @@ _SCORE_BLOCK = 2**16  # -t 1: resamples turned into scores at a time, as Python 
 _FILL = 0.9  # share of the budget a window is planned to fill
 _NUMPY_BLOCK = 8  # without the kernel, blocks are this many times larger
 _NUMPY_ADD = 2**16  # without the kernel, values added at a time
-
-
-@dataclass(frozen=True)
-class ResampleSettings:
-    """The bootstrap of the averages: ``-r`` (``resamples``, as given: the Perl draws
-    ``ceil(r)`` and puts r itself into the interval formula) and ``-c`` (``confidence``;
-    ``confidence_label``: the value as the report prints it)."""
-
-    resamples: float = 1000
-    confidence: float = 95.0
-    confidence_label: str = "95"
-
-    @property
-    def resample_count(self) -> int:
-        """How many resamples the Perl draws: ``for (i = 0; i < r; i++)``."""
-        return math.ceil(self.resamples) if self.resamples > 0 else 0
-
-    def signature_parts(self) -> dict[str, str]:
-        """The signature's parts that name the bootstrap (see :meth:`Options.signature`)."""
-        return {"c": self.confidence_label, "r": f"{self.resamples:g}"}
 
 
 @dataclass(frozen=True)
@@ -255,7 +234,7 @@ def _scores(
 ) -> list[Optional[list[float]]]:
     """R, P and F (where ``need`` asks for them) of count sums, by the formulas of the point estimate.
 
-    Those are :func:`~rouge155py.scoring.ratio` and :func:`~rouge155py.scoring.f_measure`,
+    Those are :func:`~rouge155py.metrics.scoring.ratio` and :func:`~rouge155py.metrics.scoring.f_measure`,
     written out here (a hot loop): the same float operations.
     """
     recall = precision = f = None

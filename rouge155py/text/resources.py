@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Optional
 
-from .errors import DataError, LimitError
-from .files import read_file
+from ..errors import DataError, LimitError
+from ..inputs.files import read_file
 
 if TYPE_CHECKING:  # pathlib is imported only by the functions that return a Path
     from pathlib import Path
@@ -51,7 +51,7 @@ class LinguisticData:
 
 
 def _bundled_dir() -> str:
-    package = os.path.dirname(os.path.realpath(__file__))
+    package = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))  # rouge155py/, above text/
     inside = os.path.join(package, "data")
     if os.path.isfile(os.path.join(inside, STOPWORDS_FILE)):
         return inside

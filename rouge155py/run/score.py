@@ -12,14 +12,10 @@ import re
 from array import array
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Optional, Union
 
-from .bootstrap import STREAMING, FlatRows, ResampleSettings, means_together, resample, summarize
-from .config import Eval
-from .corpus import Corpus
-from .metrics.base import Metric, Task
-from .metrics.batch import KernelRows, kernel_metrics, kernel_state
-from .planning import plan_tasks
-from .results import Counts, InstanceRows, MetricResult, Row, RowValues, Summary, float_rows, row_at, rows_at
-from .scoring import (
+from ..inputs.config import Eval
+from ..metrics.base import Metric, Task
+from ..metrics.batch import KernelRows, kernel_metrics, kernel_state
+from ..metrics.scoring import (
     ScoringSettings,
     best_by_f,
     best_by_perl_f,
@@ -27,7 +23,22 @@ from .scoring import (
     instance_scores,
     split_scores,
 )
-from .text.stage import TextSettings, text_stage
+from ..report.results import (
+    Counts,
+    InstanceRows,
+    MetricResult,
+    Row,
+    RowValues,
+    Summary,
+    float_rows,
+    row_at,
+    rows_at,
+)
+from ..settings.stages import ResampleSettings
+from ..text.corpus import Corpus
+from ..text.stage import TextSettings, text_stage
+from .bootstrap import STREAMING, FlatRows, means_together, resample, summarize
+from .plan import plan_tasks
 
 if TYPE_CHECKING:
     from concurrent.futures import ThreadPoolExecutor
@@ -210,7 +221,7 @@ def score_evals(
 ) -> Grouped:
     """The rows of every peer and metric in some (checked) evals; their documents are then forgotten.
 
-    ``stem_now`` fixes the ``-m`` state of every task (see :func:`~rouge155py.planning.walk_tasks`).
+    ``stem_now`` fixes the ``-m`` state of every task (see :func:`~rouge155py.run.plan.walk_tasks`).
     The C kernel scores them all in one call where it can (:mod:`rouge155py.metrics.batch`).
     """
     kernel = scorer.kernel(plan) if stem_now is None else None

@@ -22,19 +22,19 @@ import re
 from collections import Counter
 from typing import Callable, Iterator, Optional
 
-from .config import EvalConfig
-from .corpus import Corpus
-from .errors import RougeError
-from .files import perl_string
-from .metrics import Grams
-from .metrics.base import EMPTY, Metric, Task
-from .metrics.lcs import LcsText
-from .planning import missing_model, walk_tasks
-from .readers import Document, limit_for_lcs, limit_for_ngrams, read_sentences
-from .report import perl_number
-from .scoring import combine_models, fmt5, instance_scores
-from .settings.options import Options
-from .text.stage import TextStage, text_stage
+from ..errors import RougeError
+from ..inputs.config import EvalConfig
+from ..inputs.files import perl_string
+from ..inputs.readers import Document, limit_for_lcs, limit_for_ngrams, read_sentences
+from ..metrics import Grams
+from ..metrics.base import EMPTY, Metric, Task
+from ..metrics.lcs import LcsText
+from ..metrics.scoring import combine_models, fmt5, instance_scores
+from ..report import perl_number
+from ..settings.options import Options
+from ..text.corpus import Corpus
+from ..text.stage import TextStage, text_stage
+from .plan import missing_model, walk_tasks
 
 __all__ = ["EMPTY", "Trace", "verbose_traces"]
 
