@@ -10,7 +10,7 @@ program.
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -127,3 +127,94 @@ def test_only_the_registry_and_the_metrics_name_a_metric_class() -> None:
                 if (source, alias.name) in classes and alias.name not in bases:
                     wrong.append(f"{_where(path, node.lineno)}: {alias.name}")
     assert not wrong
+
+
+PACKAGE = REPO / "rouge155py"
+#: The faces, whose import paths users rely on, and the package's own ground (errors, version,
+#: the kernel's loader); every other module lives in a folder named for the data it handles.
+TOP_LEVEL = {
+    "__init__", "__main__", "_kernel", "_version", "api", "batches", "cli", "dask", "errors",
+    "incremental", "paraphrases", "rouge155",
+}  # fmt: skip
+
+
+def _room(module: str) -> str:
+    """The room of a module of the package: its folder at the top level, or the module itself."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else "__init__"
+
+
+def _module_of(path: Path) -> str:
+    parts = path.relative_to(REPO).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+MODULES = {_module_of(path) for path in PACKAGE.rglob("*.py")}
+
+
+def _modules_imported(path: Path) -> Iterator[tuple[int, str]]:
+    """The line and module of each import of the package in one of its files (relative or
+    absolute, at any depth: under ``TYPE_CHECKING`` and inside functions too)."""
+    package = list(path.relative_to(REPO).parent.parts)  # what a relative import starts from
+    for node in ast.walk(ast.parse(path.read_bytes(), str(path))):
+        if isinstance(node, ast.ImportFrom):
+            base = package[: len(package) - node.level + 1] if node.level else []
+            target = ".".join([*base, *(node.module.split(".") if node.module else [])])
+            for alias in node.names:
+                module = f"{target}.{alias.name}"
+                module = module if module in MODULES else target
+                if module in MODULES:
+                    yield node.lineno, module
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name in MODULES:
+                    yield node.lineno, alias.name
+
+
+def _circles(place: Callable[[str], str]) -> list[str]:
+    """Each import that closes a circle between the places of the package's modules."""
+    uses: dict[str, set[str]] = {}
+    where: dict[tuple[str, str], str] = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        here = place(_module_of(path))
+        for line, module in _modules_imported(path):
+            other = place(module)
+            if other not in (here, "rouge155py", "__init__"):
+                uses.setdefault(here, set()).add(other)
+                where.setdefault((here, other), _where(path, line))
+
+    def reaches(start: str, goal: str) -> bool:
+        seen, todo = set(), [start]
+        while todo:
+            room = todo.pop()
+            if room == goal:
+                return True
+            if room not in seen:
+                seen.add(room)
+                todo.extend(uses.get(room, ()))
+        return False
+
+    return [
+        f"{where[here, other]}: {here} uses {other}, which uses {here} again"
+        for here, others in sorted(uses.items())
+        for other in sorted(others)
+        if reaches(other, here)
+    ]
+
+
+def test_the_package_top_level_holds_the_faces_and_its_ground() -> None:
+    modules = {path.stem for path in PACKAGE.glob("*.py")}
+    assert modules == TOP_LEVEL, sorted(modules ^ TOP_LEVEL)
+
+
+def test_the_rooms_of_the_package_import_each_other_one_way() -> None:
+    """No circle of imports between the package's top-level modules and folders: each room
+    uses rooms below it only, so it can be read (and tested) without those above."""
+    circles = _circles(_room)
+    assert not circles, circles
+
+
+def test_no_module_of_the_package_imports_one_that_imports_it() -> None:
+    """Nor between two modules of one folder (type-checking imports included)."""
+    circles = _circles(lambda module: module)
+    assert not circles, circles
