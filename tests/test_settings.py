@@ -86,6 +86,7 @@ _NEW_ROW = """\
         stages=("run",),
         long="--frobnicate",
         route="switch",
+        signature=("frob",),
         synopsis="[--frobnicate (a setting added by a test)]",
         help="--frobnicate: a setting added by a test,\\nwhose help has two lines.",
     )
@@ -101,6 +102,8 @@ from rouge155py.settings.usage import usage
 options = parse_command_line(["--frobnicate", "-a", "c.xml"], environ={}).options
 assert options is not None and options.frobnicate is True, options
 assert parse_command_line(["-a", "c.xml"], environ={}).options.frobnicate is False
+assert options.signature("v").endswith("|frob:yes|version:v"), options.signature("v")
+assert Rouge().options.signature("v").endswith("|frob:no|version:v")
 assert Rouge(frobnicate=True).options.frobnicate is True
 for function in (Rouge, score):
     parameter = inspect.signature(function).parameters["frobnicate"]
@@ -113,7 +116,7 @@ print("reached")
 """
 
 
-def test_a_new_row_reaches_the_command_line_rouge_its_signature_and_the_usage(tmp_path: Path) -> None:
+def test_a_new_row_reaches_the_command_line_rouge_the_signatures_and_the_usage(tmp_path: Path) -> None:
     package = tmp_path / "rouge155py"
     shutil.copytree(REPO / "rouge155py", package, ignore=shutil.ignore_patterns("__pycache__"))
     table = package / "settings" / "options.py"

@@ -477,11 +477,15 @@ class Options:
 
         A user's stopword list (``--stopwords``) adds ``sw:`` and the start of
         its SHA-256; the Unicode text stage adds its language, tokenizer, stemmer
-        and nltk version. Without either, it is the legacy settings alone.
+        and nltk version. Without either, it is the legacy settings alone. A row of
+        another stage with a signature key adds ``key:value`` (:func:`_signed_value`).
         """
         parts: dict[str, str] = {}
         for settings in (self.metrics, self.text, self.scoring, self.resampling):
             parts.update(settings.signature_parts())
+        for row in ROWS:  # a setting that no stage signs shows its value itself
+            if row.signature and not set(row.stages) & _SIGNED_STAGES:
+                parts[row.signature[0]] = _signed_value(getattr(self, row.name))
         ordered = [key for key in _SIGNATURE_ORDER if key in parts]
         return "|".join([*(f"{key}:{parts[key]}" for key in ordered), f"version:{version}"])
 
@@ -490,6 +494,20 @@ class Options:
 ROWS: tuple[Setting, ...] = rows_of(Options)
 #: The fields of :class:`Options` that say where the evals come from and which peers are reported.
 DOOR_FIELDS = tuple(row.name for row in ROWS if row.door)
+#: The stages whose settings write their own parts of the signature (``signature_parts``).
+_SIGNED_STAGES = frozenset({"metrics", "text", "scoring", "resampling"})
+
+
+def _signed_value(value: object) -> str:
+    """A setting's value as the signature shows it: ``yes``/``no`` for a switch (and ``no`` for
+    None), a number as ``%g``, else as it is."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        return f"{value:g}"
+    return "no" if value is None else str(value)
+
+
 #: The order of the signature's parts: the Perl's settings, then this port's, in the table's order.
 _SIGNATURE_ORDER = tuple(
     key for perl in (True, False) for row in ROWS if (row.perl is not None) is perl for key in row.signature
