@@ -145,6 +145,8 @@ def test_jobs_on_threads_and_on_processes_give_the_same_report(jobs, monkeypatch
     """Texts the kernel scores take threads; without the kernel's path, worker processes."""
     from rouge155py import _kernel
     from rouge155py.run import executors
+    from rouge155py.run import plan as planning
+    from rouge155py.run.plan import run_plan
 
     predictions = {"a": [f"w{i} w{i + 1} w{i + 2}\nx{i}" for i in range(700)], "b": ["w1 w2"] * 700}
     references = [[f"w{i} w{i + 2}", f"w{i + 1} x{i}"] for i in range(700)]
@@ -158,10 +160,11 @@ def test_jobs_on_threads_and_on_processes_give_the_same_report(jobs, monkeypatch
         multi_ref="average",
     )
     one = score(predictions, references, **options, jobs=1)
-    executor = executors.executor_for(Rouge(**options, jobs=jobs).options, True)
+    threaded = Rouge(**options, jobs=jobs).options
+    executor = executors.executor_for(threaded, run_plan(threaded), True)
     assert isinstance(executor, executors.Threads) == _kernel.kernel_available()
     threads = score(predictions, references, **options, jobs=jobs)
-    monkeypatch.setattr(executors, "kernel_applies", lambda *args: False)
+    monkeypatch.setattr(planning, "kernel_applies", lambda *args: False)
     processes = score(predictions, references, **options, jobs=jobs)
     assert one.to_legacy() == threads.to_legacy() == processes.to_legacy()
     assert one.result("ROUGE-1", "a").instances == threads.result("ROUGE-1", "a").instances

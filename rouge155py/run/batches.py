@@ -693,12 +693,25 @@ def summarize_batches(
     (``-j`` shares them among its workers).
     """
     options = as_options(options)
+    plan = metric_plan(options.metrics)
+    if plan:
+        check_resamples(options.counting, options.resampling)
+    return summarize(batches, options, plan, peer_ids, progress, summaries)
+
+
+def summarize(
+    batches: Iterable[ScoredBatch],
+    options: Options,
+    plan: list[Metric],
+    peer_ids: Iterable[str] = (),
+    progress: Optional[ProgressFn] = None,
+    summaries: TableSummaries = summaries_here,
+) -> Report:
+    """:func:`summarize_batches` on a run's options and metric plan, as built and checked once."""
     named = peer_id_list(peer_ids)
     report = Report(options)
-    plan = metric_plan(options.metrics)
     if not plan:
         return report
-    check_resamples(options.counting, options.resampling)
     settings = options.rows_settings
     merged = ScoredBatch(settings)
     for batch in _iterated(batches, "batches", "ScoredBatch"):

@@ -14,21 +14,21 @@ one of its quirks (``-m`` with ``-M``).
 
 from __future__ import annotations
 
-from typing import Callable, Iterator, Optional
+from typing import Iterator, Optional
 
 from .._kernel import notice_missing_kernel
 from ..errors import RougeError, UsageError
 from ..inputs.config import EvalConfig, TextConfig
-from ..inputs.readers import Document
-from ..metrics.plan import metric_plan
+from ..metrics.base import Metric
 from ..report import Report
 from ..settings.argv import parse_command_line
 from ..settings.options import Options
+from ..text.corpus import Corpus
 from ..text.hints import SAMPLED_EVALS, unread_script_hint
-from .batches import ScoredBatch, batch_scorer, summarize_batches
+from .batches import ScoredBatch, batch_scorer, summarize
 from .collector import paused_gc
 from .executors import executor_for
-from .plan import check_resamples, first_missing_model
+from .plan import check_resamples, run_plan
 from .progress import ProgressFn
 
 __all__ = ["evaluate", "evaluate_args"]
@@ -41,26 +41,26 @@ def evaluate(
     choose; ``progress`` is told of each chunk of evals scored and each table resampled."""
     notice_missing_kernel()
     with paused_gc():  # the run makes many objects and no garbage cycle worth a collection
-        plan = metric_plan(options.metrics)
-        executor = executor_for(options, config is not None, isinstance(config, TextConfig))
+        plan = run_plan(options, isinstance(config, TextConfig))
+        executor = executor_for(options, plan, config is not None)
         try:
             evals = executor.open(options, config)  # a configuration's errors come first, as in the Perl
             del config  # each chunk of evals is dropped once scored (where the caller keeps no reference)
-            if not plan:
+            if not plan.metrics:
                 evals.whole()
                 return Report(options)
             try:
                 check_resamples(options.counting, options.resampling)
                 # The data files, read once, before any worker starts.
                 scorer = batch_scorer(options, fresh=True)
-                for metric in plan:
+                for metric in plan.metrics:
                     metric.prepare(scorer.corpus, options.text.stem)
             except RougeError:
                 evals.whole()  # the configuration is read first, and its error is the first
                 raise
             traced = None
             if options.verbose:
-                traced = _verbose_traces(options, evals.whole(), scorer.corpus.exists)
+                traced = _verbose_traces(options, evals.whole(), plan.metrics, scorer.corpus)
             legacy_text = options.be_mode is None and not options.unicode_text
             hint = unread_script_hint(evals.first(SAMPLED_EVALS)) if legacy_text else None
             executor.start()
@@ -69,8 +69,8 @@ def evaluate(
             peer_ids, notes = whole.peer_ids, whole.notes
             del evals, whole
             try:
-                report = summarize_batches(
-                    _handed_over(batches), options, peer_ids, progress, executor.summaries
+                report = summarize(
+                    _handed_over(batches), options, plan.metrics, peer_ids, progress, executor.summaries
                 )
             except RougeError as error:
                 if error.partial is not None and traced is not None:
@@ -87,17 +87,13 @@ def evaluate(
 
 
 def _verbose_traces(
-    options: Options, config: EvalConfig, exists: Callable[[Document], bool]
+    options: Options, config: EvalConfig, plan: list[Metric], corpus: Corpus
 ) -> tuple[list[list[str]], Optional[RougeError]]:
     """``-v``'s lines, and the error the Perl's walk meets, if any (a model that does not exist,
     which the Perl looks for before it reads: :func:`~rouge155py.run.verbose.verbose_traces`)."""
     from .verbose import verbose_traces
 
-    peers = options.selection.evaluated(config.peer_ids)
-    evals = config.evals
-    return verbose_traces(
-        options, config, metric_plan(options.metrics), peers, lambda k: first_missing_model(evals[k], exists)
-    )
+    return verbose_traces(options, config, plan, options.selection.evaluated(config.peer_ids), corpus)
 
 
 def evaluate_args(argv: list[str]) -> Report:

@@ -52,8 +52,6 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, Protocol, Union
 from ..errors import RougeError, UsageError, WorkerStopped
 from ..inputs.config import Eval, EvalConfig, TextConfig, XmlEval, XmlEvalStream
 from ..inputs.readers.document import Document, SummaryFile
-from ..metrics.batch import kernel_applies
-from ..metrics.plan import metric_plan
 from ..report.results import Counts, Summary
 from ..settings.options import Options
 from .batches import (
@@ -67,6 +65,7 @@ from .batches import (
     score_texts,
     summaries_here,
 )
+from .plan import RunPlan
 from .progress import ProgressFn
 from .score import RowTable, table_summaries
 
@@ -121,15 +120,13 @@ class Executor(Protocol):
         ...
 
 
-def executor_for(options: Options, in_memory: bool = False, columns: bool = False) -> Executor:
+def executor_for(options: Options, plan: RunPlan, in_memory: bool = False) -> Executor:
     """The one choice of executor: under ``jobs``/``-j N``, threads for evals given in memory that
-    the C kernel scores (measured faster than processes, which are sent the texts), else
-    workers; without it (and under ``-v``, which prints every instance's texts in the Perl's
-    walk order) this process. ``columns``: the evals are texts held by columns, which the kernel
-    scores under ``multi_ref="best-f"`` too."""
+    the C kernel scores (``plan.kernel``: measured faster than processes, which are sent the
+    texts), else workers; without it (and under ``-v``, which prints every instance's texts in
+    the Perl's walk order) this process."""
     if options.jobs > 1 and not options.verbose:
-        plan = metric_plan(options.metrics)
-        if in_memory and kernel_applies(options.text, options.scoring, plan, columns):
+        if in_memory and plan.kernel:
             return Threads(options.jobs)
         return WorkerRun(options.jobs)
     return ThisProcess()

@@ -8,30 +8,51 @@ with ``-M``) which instances are stemmed.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Callable, Collection, Iterator, Optional, Sequence
+from typing import TYPE_CHECKING, Callable, Collection, Iterator, NamedTuple, Optional, Sequence
 
 from ..errors import ComputeError, InputError
 from ..inputs.config import Eval
 from ..inputs.readers import Document
 from ..metrics.base import Metric, Task
+from ..metrics.batch import kernel_applies
+from ..metrics.plan import metric_plan
 
 if TYPE_CHECKING:
+    from ..settings.options import Options
     from ..settings.stages import ResampleSettings
     from ..text.stage import TextSettings
 
 __all__ = [
+    "RunPlan",
     "check_resamples",
     "eval_chunks",
     "first_missing_model",
     "missing_model",
     "peer_warnings",
     "plan_tasks",
+    "run_plan",
     "walk_tasks",
 ]
 
 # Evals are scored in chunks naming about this many summary documents, whose tokens
 # are then dropped: a bound on memory however many evals there are.
 _CHUNK_FILES = 500
+
+
+class RunPlan(NamedTuple):
+    """What a run decides once, before it reads a file, and hands to each of its steps."""
+
+    #: The metrics, in the report's order (:func:`~rouge155py.metrics.plan.metric_plan`).
+    metrics: list[Metric]
+    #: Whether the C kernel scores them (evals given in memory are then scored on threads).
+    kernel: bool
+
+
+def run_plan(options: Options, columns: bool = False) -> RunPlan:
+    """The plan of a run on these options; ``columns``: its evals are texts held by columns (see
+    :func:`~rouge155py.metrics.batch.kernel_applies`)."""
+    metrics = metric_plan(options.metrics)
+    return RunPlan(metrics, kernel_applies(options.text, options.scoring, metrics, columns))
 
 
 def check_resamples(counting: int, resampling: ResampleSettings) -> None:

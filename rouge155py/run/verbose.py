@@ -33,8 +33,8 @@ from ..metrics.scoring import combine_models, fmt5, instance_scores
 from ..report import perl_number
 from ..settings.options import Options
 from ..text.corpus import Corpus
-from ..text.stage import TextStage, text_stage
-from .plan import missing_model, walk_tasks
+from ..text.stage import TextStage
+from .plan import first_missing_model, missing_model, walk_tasks
 
 __all__ = ["EMPTY", "Trace", "verbose_traces"]
 
@@ -47,16 +47,15 @@ def verbose_traces(
     config: EvalConfig,
     plan: list[Metric],
     peers: list[str],
-    missing: Callable[[int], Optional[str]],
+    corpus: Corpus,
 ) -> tuple[list[list[str]], Optional[RougeError]]:
     """The ``-v`` lines printed before each (peer, metric) block, in the report's order, and the
     error the walk meets, if any: then the last block's lines are those the Perl prints before it
-    dies (``missing(k)`` names eval k's first model that does not exist, which the Perl looks
-    for before it reads the eval)."""
-    stage = text_stage(options.text)
-    corpus = Corpus(stage, options.length_limit, options.byte_limit)
-    trace = Trace(options, stage, corpus)
-    tasks = walk_tasks(options.text, config.evals, plan, peers)
+    dies (the first model of an eval that does not exist, which the Perl looks for before it
+    reads the eval). ``corpus``: the run's, which reads the texts (and is cleared after each)."""
+    trace = Trace(options, corpus.tokenizer, corpus)
+    evals = config.evals
+    tasks = walk_tasks(options.text, evals, plan, peers)
     traces: list[list[str]] = []
     checked: set[int] = set()
     try:
@@ -64,11 +63,11 @@ def verbose_traces(
             for metric in plan:
                 lines: list[str] = []
                 traces.append(lines)
-                for k, ev in enumerate(config.evals):
+                for k, ev in enumerate(evals):
                     lines.extend(metric.trace_eval(ev.eval_id))
                     if peer_id in ev.peers:
                         if k not in checked:
-                            name = missing(k)
+                            name = first_missing_model(evals[k], corpus.exists)
                             if name is not None:
                                 raise missing_model(name)
                             checked.add(k)

@@ -415,9 +415,9 @@ def barrier_room():
 
 executors._room_for_workers = barrier_room
 import rouge155py
-import rouge155py.run.executors
+import rouge155py.run.plan
 
-rouge155py.run.executors.kernel_applies = lambda *args: False  # jobs on worker processes, not threads
+rouge155py.run.plan.kernel_applies = lambda *args: False  # jobs on worker processes, not threads
 
 words = [f"w{{i}}" for i in range(300)]
 def text(k):
@@ -480,11 +480,11 @@ def test_workers_of_several_threads_end_with_their_parent(tmp_path: Path, thread
 
 RESAMPLING_THREAD = """
 import os, threading
-import rouge155py.run.executors
+import rouge155py.run.plan
 from rouge155py import score
 from rouge155py.errors import RougeError
 
-rouge155py.run.executors.kernel_applies = lambda *args: False  # jobs on worker processes, not threads
+rouge155py.run.plan.kernel_applies = lambda *args: False  # jobs on worker processes, not threads
 
 words = [f"w{i}" for i in range(200)]
 def text(k):
