@@ -925,6 +925,154 @@ static PyObject *sort_and_sum(PyObject *Py_UNUSED(self), PyObject *args) {
     return PyFloat_FromDouble(total);
 }
 
+/* ---- Kendall's tau-b of rows of paired numbers (the statistics' correlations) ---- */
+
+/* Merge sort of positions by x, then y; stable. */
+static void sort_by_xy(Py_ssize_t *at, Py_ssize_t *spare, Py_ssize_t n, const double *x, const double *y) {
+    Py_ssize_t width, lo, i, j, k, mid, hi;
+    Py_ssize_t *from = at, *to = spare, *swap;
+    for (width = 1; width < n; width *= 2) {
+        for (lo = 0; lo < n; lo += 2 * width) {
+            mid = lo + width < n ? lo + width : n;
+            hi = lo + 2 * width < n ? lo + 2 * width : n;
+            i = lo, j = mid, k = lo;
+            while (i < mid && j < hi) {
+                Py_ssize_t a = from[i], b = from[j];
+                int right_first = x[b] < x[a] || (x[b] == x[a] && y[b] < y[a]);
+                to[k++] = right_first ? from[j++] : from[i++];
+            }
+            while (i < mid) to[k++] = from[i++];
+            while (j < hi) to[k++] = from[j++];
+        }
+        swap = from, from = to, to = swap;
+    }
+    if (from != at) memcpy(at, from, (size_t)n * sizeof(Py_ssize_t));
+}
+
+/* Merge sort of values, ascending; returns the pairs (i < j) with v[i] > v[j] that it swapped. */
+static long long sort_counting_swaps(double *v, double *spare, Py_ssize_t n) {
+    Py_ssize_t width, lo, i, j, k, mid, hi;
+    double *from = v, *to = spare, *swap;
+    long long swaps = 0;
+    for (width = 1; width < n; width *= 2) {
+        for (lo = 0; lo < n; lo += 2 * width) {
+            mid = lo + width < n ? lo + width : n;
+            hi = lo + 2 * width < n ? lo + 2 * width : n;
+            i = lo, j = mid, k = lo;
+            while (i < mid && j < hi) {
+                if (from[j] < from[i]) {
+                    swaps += mid - i;
+                    to[k++] = from[j++];
+                } else {
+                    to[k++] = from[i++];
+                }
+            }
+            while (i < mid) to[k++] = from[i++];
+            while (j < hi) to[k++] = from[j++];
+        }
+        swap = from, from = to, to = swap;
+    }
+    if (from != v) memcpy(v, from, (size_t)n * sizeof(double));
+    return swaps;
+}
+
+/* Pairs within runs of equal values of a sorted array. */
+static long long tied_pairs(const double *v, Py_ssize_t n) {
+    long long pairs = 0, run = 1;
+    Py_ssize_t i;
+    for (i = 1; i <= n; i++) {
+        if (i < n && v[i] == v[i - 1]) {
+            run++;
+        } else {
+            pairs += run * (run - 1) / 2;
+            run = 1;
+        }
+    }
+    return pairs;
+}
+
+/* Kendall's tau-b of each row of n (x, y) pairs, by Knight's sort: concordant minus discordant
+   pairs over sqrt(pairs untied in x * pairs untied in y), NaN where either is 0. With
+   two_roots, divided by each root in turn (scipy.stats.kendalltau's rounding). */
+static PyObject *kendall_tau_b(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *o_x, *o_y, *o_out;
+    Py_buffer bx, by, bout;
+    Py_ssize_t n, rows, r, i;
+    int two_roots;
+    Py_ssize_t *at = NULL, *spare_at = NULL;
+    double *ys = NULL, *spare = NULL;
+    if (!PyArg_ParseTuple(args, "OOnpO", &o_x, &o_y, &n, &two_roots, &o_out)) return NULL;
+    if (PyObject_GetBuffer(o_x, &bx, PyBUF_C_CONTIGUOUS) < 0) return NULL;
+    if (PyObject_GetBuffer(o_y, &by, PyBUF_C_CONTIGUOUS) < 0) {
+        PyBuffer_Release(&bx);
+        return NULL;
+    }
+    if (PyObject_GetBuffer(o_out, &bout, PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE) < 0) {
+        PyBuffer_Release(&bx);
+        PyBuffer_Release(&by);
+        return NULL;
+    }
+    rows = bout.len / 8;
+    if (n < 1 || bx.len != by.len || bx.len != rows * n * 8 || bout.len % 8) {
+        PyErr_SetString(PyExc_ValueError, "kendall_tau_b: rows of x, y and out do not agree");
+        goto done;
+    }
+    at = PyMem_Malloc((size_t)n * sizeof(Py_ssize_t));
+    spare_at = PyMem_Malloc((size_t)n * sizeof(Py_ssize_t));
+    ys = PyMem_Malloc((size_t)n * sizeof(double));
+    spare = PyMem_Malloc((size_t)n * sizeof(double));
+    if (!at || !spare_at || !ys || !spare) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (r = 0; r < rows; r++) {
+        const double *x = (const double *)bx.buf + r * n, *y = (const double *)by.buf + r * n;
+        long long pairs = (long long)n * (n - 1) / 2, x_ties = 0, joint_ties = 0, run = 1, joint = 1;
+        long long swaps, y_ties, s, untied_x, untied_y;
+        double tau;
+        for (i = 0; i < n; i++) at[i] = i;
+        sort_by_xy(at, spare_at, n, x, y);
+        for (i = 1; i <= n; i++) {
+            if (i < n && x[at[i]] == x[at[i - 1]]) {
+                run++;
+                if (y[at[i]] == y[at[i - 1]]) {
+                    joint++;
+                } else {
+                    joint_ties += joint * (joint - 1) / 2;
+                    joint = 1;
+                }
+            } else {
+                x_ties += run * (run - 1) / 2;
+                joint_ties += joint * (joint - 1) / 2;
+                run = joint = 1;
+            }
+        }
+        for (i = 0; i < n; i++) ys[i] = y[at[i]];
+        swaps = sort_counting_swaps(ys, spare, n);
+        y_ties = tied_pairs(ys, n);
+        s = pairs - x_ties - y_ties + joint_ties - 2 * swaps;
+        untied_x = pairs - x_ties, untied_y = pairs - y_ties;
+        if (two_roots)
+            tau = (double)s / sqrt((double)untied_x) / sqrt((double)untied_y);
+        else
+            tau = (double)s / sqrt((double)untied_x * (double)untied_y);
+        if (untied_x == 0 || untied_y == 0) tau = Py_NAN;
+        else if (tau > 1.0) tau = 1.0;
+        else if (tau < -1.0) tau = -1.0;
+        ((double *)bout.buf)[r] = tau;
+    }
+done:
+    PyMem_Free(at);
+    PyMem_Free(spare_at);
+    PyMem_Free(ys);
+    PyMem_Free(spare);
+    PyBuffer_Release(&bx);
+    PyBuffer_Release(&by);
+    PyBuffer_Release(&bout);
+    if (PyErr_Occurred()) return NULL;
+    Py_RETURN_NONE;
+}
+
 /* ---- Clipped unit hits of one (peer, model) pair: n-grams and skip-bigrams ---- */
 
 typedef struct {
@@ -2927,6 +3075,7 @@ static PyMethodDef methods[] = {
     {"budget", budget, METH_VARARGS, "A text's clipping budget: its distinct unigram ids, then their counts."},
     {"bootstrap_sums", bootstrap_sums, METH_VARARGS, "Perl-exact bootstrap resample sums."},
     {"sort_and_sum", sort_and_sum, METH_VARARGS, "Sort doubles in place; their sum in that order."},
+    {"kendall_tau_b", kendall_tau_b, METH_VARARGS, "Kendall's tau-b of each row of paired numbers."},
     {"unit_hits", unit_hits, METH_VARARGS, "Clipped n-gram or skip-bigram hits of a peer against its models."},
     {"encode", encode, METH_VARARGS, "Token ids of texts split as the Perl splits them."},
     {"text_state", text_state, METH_VARARGS, "A run's text stage state: stopwords, exceptions, tokens met."},

@@ -43,6 +43,12 @@ def bootstrap_sums(
 def sort_and_sum(values: WriteableBuffer, /) -> float:
     """Sort float64 values in place (ascending, NaN last); their sum added in that order."""
 
+def kendall_tau_b(
+    x: ReadableBuffer, y: ReadableBuffer, n: int, two_roots: bool, out: WriteableBuffer, /
+) -> None:
+    """Kendall's tau-b of each row of ``n`` float64 pairs into ``out`` (one float64 a row); NaN
+    where x or y ties every pair; ``two_roots``: divided by each root in turn (scipy's rounding)."""
+
 def unit_hits(
     peer: ReadableBuffer, models: Sequence[ReadableBuffer], mode: int, n: int, reach: int, unigrams: bool, /
 ) -> tuple[tuple[int, int, int], ...]:

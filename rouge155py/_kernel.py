@@ -57,6 +57,10 @@ if TYPE_CHECKING:
 
         def sort_and_sum(self, values: WriteableBuffer, /) -> float: ...
 
+        def kendall_tau_b(
+            self, x: ReadableBuffer, y: ReadableBuffer, n: int, two_roots: bool, out: WriteableBuffer, /
+        ) -> None: ...
+
         def unit_hits(
             self,
             peer: ReadableBuffer,

@@ -72,6 +72,29 @@ def test_coefficients_of_a_batch_are_those_of_each_row() -> None:
         assert all(batch[k] == pytest.approx(float(compute(x[k], y[k])), abs=1e-15) for k in range(40))
 
 
+@pytest.mark.parametrize("points", [1, 2, 3, 7, 30, 150, 151, 400])
+def test_kernels_kendall_is_the_pairwise_form_and_scipys_bit_for_bit(monkeypatch, points: int) -> None:  # type: ignore[no-untyped-def]
+    """The C kernel's tau-b (Knight's sort) against the forms that run without it: the pairwise
+    one up to _PAIRWISE_KENDALL points, scipy's past it; rows with many ties, all ties, none."""
+    from rouge155py import _kernel
+
+    if _kernel.accel is None:
+        pytest.skip("the C kernel is not built")
+    rng = np.random.default_rng(points)
+    x = np.concatenate([rng.integers(0, 4, size=(20, points)), rng.random((20, points))]).astype(float)
+    y = np.concatenate([rng.integers(0, 3, size=(20, points)), rng.random((20, points))]).astype(float)
+    x[0], y[1], y[2] = 1.0, 2.0, x[2]
+    by_rows = np.empty(40)
+    _kernel.accel.kendall_tau_b(x.data, y.data, points, points > 150, by_rows.data)
+    with_kernel = kendall_tau_b(x.reshape(5, 8, points), y.reshape(5, 8, points))
+    monkeypatch.setattr(_kernel, "accel", None)
+    without = kendall_tau_b(x.reshape(5, 8, points), y.reshape(5, 8, points))
+    assert with_kernel.shape == (5, 8)
+    assert np.array_equal(by_rows.reshape(5, 8), without, equal_nan=True)
+    assert np.array_equal(with_kernel, without, equal_nan=True)
+    assert np.isnan(without.flat[0]) and np.isnan(without.flat[1])
+
+
 def test_constant_input_has_no_coefficient() -> None:
     for compute in (pearson, spearman, kendall_tau_b):
         assert math.isnan(float(compute(np.ones(5), np.arange(5.0))))
