@@ -927,32 +927,12 @@ static PyObject *sort_and_sum(PyObject *Py_UNUSED(self), PyObject *args) {
 
 /* ---- Kendall's tau-b of rows of paired numbers (the statistics' correlations) ---- */
 
-/* Merge sort of positions by x, then y; stable. */
-static void sort_by_xy(Py_ssize_t *at, Py_ssize_t *spare, Py_ssize_t n, const double *x, const double *y) {
+/* Stable merge sort of positions by key, then by second (where not NULL); returns the pairs
+   of positions it swapped, those whose keys were out of order. */
+static long long sort_positions(Py_ssize_t *at, Py_ssize_t *spare, Py_ssize_t n, const double *key,
+                                const double *second) {
     Py_ssize_t width, lo, i, j, k, mid, hi;
     Py_ssize_t *from = at, *to = spare, *swap;
-    for (width = 1; width < n; width *= 2) {
-        for (lo = 0; lo < n; lo += 2 * width) {
-            mid = lo + width < n ? lo + width : n;
-            hi = lo + 2 * width < n ? lo + 2 * width : n;
-            i = lo, j = mid, k = lo;
-            while (i < mid && j < hi) {
-                Py_ssize_t a = from[i], b = from[j];
-                int right_first = x[b] < x[a] || (x[b] == x[a] && y[b] < y[a]);
-                to[k++] = right_first ? from[j++] : from[i++];
-            }
-            while (i < mid) to[k++] = from[i++];
-            while (j < hi) to[k++] = from[j++];
-        }
-        swap = from, from = to, to = swap;
-    }
-    if (from != at) memcpy(at, from, (size_t)n * sizeof(Py_ssize_t));
-}
-
-/* Merge sort of values, ascending; returns the pairs (i < j) with v[i] > v[j] that it swapped. */
-static long long sort_counting_swaps(double *v, double *spare, Py_ssize_t n) {
-    Py_ssize_t width, lo, i, j, k, mid, hi;
-    double *from = v, *to = spare, *swap;
     long long swaps = 0;
     for (width = 1; width < n; width *= 2) {
         for (lo = 0; lo < n; lo += 2 * width) {
@@ -960,7 +940,8 @@ static long long sort_counting_swaps(double *v, double *spare, Py_ssize_t n) {
             hi = lo + 2 * width < n ? lo + 2 * width : n;
             i = lo, j = mid, k = lo;
             while (i < mid && j < hi) {
-                if (from[j] < from[i]) {
+                Py_ssize_t a = from[i], b = from[j];
+                if (key[b] < key[a] || (second && key[b] == key[a] && second[b] < second[a])) {
                     swaps += mid - i;
                     to[k++] = from[j++];
                 } else {
@@ -972,16 +953,16 @@ static long long sort_counting_swaps(double *v, double *spare, Py_ssize_t n) {
         }
         swap = from, from = to, to = swap;
     }
-    if (from != v) memcpy(v, from, (size_t)n * sizeof(double));
+    if (from != at) memcpy(at, from, (size_t)n * sizeof(Py_ssize_t));
     return swaps;
 }
 
-/* Pairs within runs of equal values of a sorted array. */
-static long long tied_pairs(const double *v, Py_ssize_t n) {
+/* Pairs within runs of equal values, the positions sorted by them. */
+static long long tied_pairs(const Py_ssize_t *at, const double *v, Py_ssize_t n) {
     long long pairs = 0, run = 1;
     Py_ssize_t i;
     for (i = 1; i <= n; i++) {
-        if (i < n && v[i] == v[i - 1]) {
+        if (i < n && v[at[i]] == v[at[i - 1]]) {
             run++;
         } else {
             pairs += run * (run - 1) / 2;
@@ -1000,7 +981,6 @@ static PyObject *kendall_tau_b(PyObject *Py_UNUSED(self), PyObject *args) {
     Py_ssize_t n, rows, r, i;
     int two_roots;
     Py_ssize_t *at = NULL, *spare_at = NULL;
-    double *ys = NULL, *spare = NULL;
     if (!PyArg_ParseTuple(args, "OOnpO", &o_x, &o_y, &n, &two_roots, &o_out)) return NULL;
     if (PyObject_GetBuffer(o_x, &bx, PyBUF_C_CONTIGUOUS) < 0) return NULL;
     if (PyObject_GetBuffer(o_y, &by, PyBUF_C_CONTIGUOUS) < 0) {
@@ -1019,9 +999,7 @@ static PyObject *kendall_tau_b(PyObject *Py_UNUSED(self), PyObject *args) {
     }
     at = PyMem_Malloc((size_t)n * sizeof(Py_ssize_t));
     spare_at = PyMem_Malloc((size_t)n * sizeof(Py_ssize_t));
-    ys = PyMem_Malloc((size_t)n * sizeof(double));
-    spare = PyMem_Malloc((size_t)n * sizeof(double));
-    if (!at || !spare_at || !ys || !spare) {
+    if (!at || !spare_at) {
         PyErr_NoMemory();
         goto done;
     }
@@ -1031,7 +1009,7 @@ static PyObject *kendall_tau_b(PyObject *Py_UNUSED(self), PyObject *args) {
         long long swaps, y_ties, s, untied_x, untied_y;
         double tau;
         for (i = 0; i < n; i++) at[i] = i;
-        sort_by_xy(at, spare_at, n, x, y);
+        sort_positions(at, spare_at, n, x, y);
         for (i = 1; i <= n; i++) {
             if (i < n && x[at[i]] == x[at[i - 1]]) {
                 run++;
@@ -1047,9 +1025,8 @@ static PyObject *kendall_tau_b(PyObject *Py_UNUSED(self), PyObject *args) {
                 run = joint = 1;
             }
         }
-        for (i = 0; i < n; i++) ys[i] = y[at[i]];
-        swaps = sort_counting_swaps(ys, spare, n);
-        y_ties = tied_pairs(ys, n);
+        swaps = sort_positions(at, spare_at, n, y, NULL); /* the discordant pairs */
+        y_ties = tied_pairs(at, y, n);
         s = pairs - x_ties - y_ties + joint_ties - 2 * swaps;
         untied_x = pairs - x_ties, untied_y = pairs - y_ties;
         if (two_roots)
@@ -1064,8 +1041,6 @@ static PyObject *kendall_tau_b(PyObject *Py_UNUSED(self), PyObject *args) {
 done:
     PyMem_Free(at);
     PyMem_Free(spare_at);
-    PyMem_Free(ys);
-    PyMem_Free(spare);
     PyBuffer_Release(&bx);
     PyBuffer_Release(&by);
     PyBuffer_Release(&bout);
