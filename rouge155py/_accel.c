@@ -972,6 +972,71 @@ static long long tied_pairs(const Py_ssize_t *at, const double *v, Py_ssize_t n)
     return pairs;
 }
 
+/* Kendall's tau-b from the counts of pairs: all, tied in x, in y, in both, and discordant; NaN
+   where x or y ties every pair. With two_roots, divided by each root in turn (scipy's rounding). */
+static double tau_b_of(long long pairs, long long x_ties, long long y_ties, long long joint_ties,
+                       long long discordant, int two_roots) {
+    long long s = pairs - x_ties - y_ties + joint_ties - 2 * discordant;
+    long long untied_x = pairs - x_ties, untied_y = pairs - y_ties;
+    double tau;
+    if (untied_x == 0 || untied_y == 0) return Py_NAN;
+    if (two_roots)
+        tau = (double)s / sqrt((double)untied_x) / sqrt((double)untied_y);
+    else
+        tau = (double)s / sqrt((double)untied_x * (double)untied_y);
+    return tau > 1.0 ? 1.0 : tau < -1.0 ? -1.0 : tau;
+}
+
+/* Each row's ranks (1 for the least), tied values all given their mean rank: (before + through
+   + 1) / 2 for the values before their run and through its end, as scipy.stats.rankdata rounds;
+   a row with a NaN is all NaN. */
+static PyObject *average_ranks(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *o_values, *o_out;
+    Py_buffer bv, bout;
+    Py_ssize_t n, rows, r, i, start;
+    Py_ssize_t *at = NULL, *spare = NULL;
+    if (!PyArg_ParseTuple(args, "OnO", &o_values, &n, &o_out)) return NULL;
+    if (PyObject_GetBuffer(o_values, &bv, PyBUF_C_CONTIGUOUS) < 0) return NULL;
+    if (PyObject_GetBuffer(o_out, &bout, PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE) < 0) {
+        PyBuffer_Release(&bv);
+        return NULL;
+    }
+    if (n < 1 || bv.len != bout.len || bv.len % (n * 8)) {
+        PyErr_SetString(PyExc_ValueError, "average_ranks: rows of values and out do not agree");
+        goto done;
+    }
+    rows = bv.len / (n * 8);
+    at = PyMem_Malloc((size_t)n * sizeof(Py_ssize_t));
+    spare = PyMem_Malloc((size_t)n * sizeof(Py_ssize_t));
+    if (!at || !spare) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (r = 0; r < rows; r++) {
+        const double *v = (const double *)bv.buf + r * n;
+        double *rank = (double *)bout.buf + r * n;
+        for (i = 0; i < n && v[i] == v[i]; i++) at[i] = i;
+        if (i < n) { /* a NaN */
+            for (i = 0; i < n; i++) rank[i] = Py_NAN;
+            continue;
+        }
+        sort_positions(at, spare, n, v, NULL);
+        for (start = 0, i = 1; i <= n; i++) {
+            if (i == n || v[at[i]] != v[at[start]]) {
+                double mean = 0.5 * (double)(start + i + 1);
+                for (; start < i; start++) rank[at[start]] = mean;
+            }
+        }
+    }
+done:
+    PyMem_Free(at);
+    PyMem_Free(spare);
+    PyBuffer_Release(&bv);
+    PyBuffer_Release(&bout);
+    if (PyErr_Occurred()) return NULL;
+    Py_RETURN_NONE;
+}
+
 /* Kendall's tau-b of each row of n (x, y) pairs, by Knight's sort: concordant minus discordant
    pairs over sqrt(pairs untied in x * pairs untied in y), NaN where either is 0. With
    two_roots, divided by each root in turn (scipy.stats.kendalltau's rounding). */
@@ -1006,8 +1071,7 @@ static PyObject *kendall_tau_b(PyObject *Py_UNUSED(self), PyObject *args) {
     for (r = 0; r < rows; r++) {
         const double *x = (const double *)bx.buf + r * n, *y = (const double *)by.buf + r * n;
         long long pairs = (long long)n * (n - 1) / 2, x_ties = 0, joint_ties = 0, run = 1, joint = 1;
-        long long swaps, y_ties, s, untied_x, untied_y;
-        double tau;
+        long long swaps, y_ties;
         for (i = 0; i < n; i++) at[i] = i;
         sort_positions(at, spare_at, n, x, y);
         for (i = 1; i <= n; i++) {
@@ -1027,16 +1091,7 @@ static PyObject *kendall_tau_b(PyObject *Py_UNUSED(self), PyObject *args) {
         }
         swaps = sort_positions(at, spare_at, n, y, NULL); /* the discordant pairs */
         y_ties = tied_pairs(at, y, n);
-        s = pairs - x_ties - y_ties + joint_ties - 2 * swaps;
-        untied_x = pairs - x_ties, untied_y = pairs - y_ties;
-        if (two_roots)
-            tau = (double)s / sqrt((double)untied_x) / sqrt((double)untied_y);
-        else
-            tau = (double)s / sqrt((double)untied_x * (double)untied_y);
-        if (untied_x == 0 || untied_y == 0) tau = Py_NAN;
-        else if (tau > 1.0) tau = 1.0;
-        else if (tau < -1.0) tau = -1.0;
-        ((double *)bout.buf)[r] = tau;
+        ((double *)bout.buf)[r] = tau_b_of(pairs, x_ties, y_ties, joint_ties, swaps, two_roots);
     }
 done:
     PyMem_Free(at);
@@ -1044,6 +1099,114 @@ done:
     PyBuffer_Release(&bx);
     PyBuffer_Release(&by);
     PyBuffer_Release(&bout);
+    if (PyErr_Occurred()) return NULL;
+    Py_RETURN_NONE;
+}
+
+/* Kendall's tau-b of samples of n cells (cells: their x values, then their y values), each
+   sample given by how many times it holds each cell (weights, int64 rows): the number
+   kendall_tau_b gives of the sample laid out, from counts of pairs alone. Cells in order sorted
+   by x, then y (at); a Fenwick tree over y's distinct values
+   counts the discordant pairs. */
+static PyObject *kendall_tau_b_counted(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *o_at, *o_cells, *o_weights, *o_out;
+    Py_buffer bat, bcells, bw, bout;
+    Py_ssize_t n, samples, r, i, k, levels = 0;
+    int two_roots, got = 0;
+    Py_ssize_t *by_y = NULL, *spare = NULL, *level = NULL;
+    long long *tree = NULL, *y_weight = NULL;
+    if (!PyArg_ParseTuple(args, "OOOpO", &o_at, &o_cells, &o_weights, &two_roots, &o_out)) return NULL;
+    if (PyObject_GetBuffer(o_at, &bat, PyBUF_C_CONTIGUOUS) < 0) return NULL;
+    got = 1;
+    if (PyObject_GetBuffer(o_cells, &bcells, PyBUF_C_CONTIGUOUS) < 0) goto done;
+    got = 2;
+    if (PyObject_GetBuffer(o_weights, &bw, PyBUF_C_CONTIGUOUS) < 0) goto done;
+    got = 3;
+    if (PyObject_GetBuffer(o_out, &bout, PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE) < 0) goto done;
+    got = 4;
+    n = bcells.len / 16;
+    samples = bout.len / 8;
+    if (n < 1 || bcells.len != n * 16 || bat.len != n * 8 || bw.len != samples * n * 8) {
+        PyErr_SetString(PyExc_ValueError, "kendall_tau_b_counted: cells, weights and out do not agree");
+        goto done;
+    }
+    {
+        const Py_ssize_t *at = (const Py_ssize_t *)bat.buf;
+        const double *x = (const double *)bcells.buf, *y = x + n;
+        for (i = 0; i < n; i++) {
+            if (at[i] < 0 || at[i] >= n) {
+                PyErr_SetString(PyExc_ValueError, "kendall_tau_b_counted: a position out of range");
+                goto done;
+            }
+        }
+        by_y = PyMem_Malloc((size_t)n * sizeof(Py_ssize_t));
+        spare = PyMem_Malloc((size_t)n * sizeof(Py_ssize_t));
+        level = PyMem_Malloc((size_t)n * sizeof(Py_ssize_t));
+        tree = PyMem_Malloc((size_t)(n + 1) * sizeof(long long));
+        y_weight = PyMem_Malloc((size_t)n * sizeof(long long));
+        if (!by_y || !spare || !level || !tree || !y_weight) {
+            PyErr_NoMemory();
+            goto done;
+        }
+        for (i = 0; i < n; i++) by_y[i] = i;
+        sort_positions(by_y, spare, n, y, NULL);
+        for (i = 0; i < n; i++) { /* y's distinct values, 1 for the least */
+            if (i == 0 || y[by_y[i]] != y[by_y[i - 1]]) levels++;
+            level[by_y[i]] = levels;
+        }
+        for (r = 0; r < samples; r++) {
+            const long long *w = (const long long *)bw.buf + r * n;
+            long long total = 0, x_ties = 0, y_ties = 0, joint_ties = 0, discordant = 0, inserted = 0;
+            long long run = 0, joint = 0;
+            Py_ssize_t first = 0;
+            memset(tree, 0, (size_t)(levels + 1) * sizeof(long long));
+            memset(y_weight, 0, (size_t)levels * sizeof(long long));
+            for (i = 0; i <= n; i++) {
+                if (i == n || (i > 0 && x[at[i]] != x[at[i - 1]])) { /* the run of equal x ends */
+                    for (; first < i; first++) { /* then its cells go into the tree */
+                        long long c = w[at[first]];
+                        if (!c) continue;
+                        for (k = level[at[first]]; k <= levels; k += k & -k) tree[k] += c;
+                        inserted += c;
+                    }
+                    x_ties += run * (run - 1) / 2;
+                    run = 0;
+                }
+                if (i < n && i > 0 && (x[at[i]] != x[at[i - 1]] || y[at[i]] != y[at[i - 1]])) {
+                    joint_ties += joint * (joint - 1) / 2;
+                    joint = 0;
+                }
+                if (i == n) {
+                    joint_ties += joint * (joint - 1) / 2;
+                    break;
+                }
+                {
+                    long long c = w[at[i]], below = 0;
+                    if (c < 0) {
+                        PyErr_SetString(PyExc_ValueError, "kendall_tau_b_counted: a negative count");
+                        goto done;
+                    }
+                    for (k = level[at[i]]; k > 0; k -= k & -k) below += tree[k];
+                    discordant += c * (inserted - below); /* earlier x, greater y */
+                    run += c, joint += c, total += c;
+                    y_weight[level[at[i]] - 1] += c;
+                }
+            }
+            for (k = 0; k < levels; k++) y_ties += y_weight[k] * (y_weight[k] - 1) / 2;
+            ((double *)bout.buf)[r] = tau_b_of(total * (total - 1) / 2, x_ties, y_ties, joint_ties, discordant,
+                                               two_roots);
+        }
+    }
+done:
+    PyMem_Free(by_y);
+    PyMem_Free(spare);
+    PyMem_Free(level);
+    PyMem_Free(tree);
+    PyMem_Free(y_weight);
+    if (got >= 4) PyBuffer_Release(&bout);
+    if (got >= 3) PyBuffer_Release(&bw);
+    if (got >= 2) PyBuffer_Release(&bcells);
+    if (got >= 1) PyBuffer_Release(&bat);
     if (PyErr_Occurred()) return NULL;
     Py_RETURN_NONE;
 }
@@ -3051,6 +3214,8 @@ static PyMethodDef methods[] = {
     {"bootstrap_sums", bootstrap_sums, METH_VARARGS, "Perl-exact bootstrap resample sums."},
     {"sort_and_sum", sort_and_sum, METH_VARARGS, "Sort doubles in place; their sum in that order."},
     {"kendall_tau_b", kendall_tau_b, METH_VARARGS, "Kendall's tau-b of each row of paired numbers."},
+    {"kendall_tau_b_counted", kendall_tau_b_counted, METH_VARARGS, "Kendall's tau-b of samples given by counts of cells."},
+    {"average_ranks", average_ranks, METH_VARARGS, "Each row's ranks, ties given their mean rank."},
     {"unit_hits", unit_hits, METH_VARARGS, "Clipped n-gram or skip-bigram hits of a peer against its models."},
     {"encode", encode, METH_VARARGS, "Token ids of texts split as the Perl splits them."},
     {"text_state", text_state, METH_VARARGS, "A run's text stage state: stopwords, exceptions, tokens met."},

@@ -43,6 +43,22 @@ def bootstrap_sums(
 def sort_and_sum(values: WriteableBuffer, /) -> float:
     """Sort float64 values in place (ascending, NaN last); their sum added in that order."""
 
+def kendall_tau_b_counted(
+    at: ReadableBuffer,
+    cells: ReadableBuffer,
+    weights: ReadableBuffer,
+    two_roots: bool,
+    out: WriteableBuffer,
+    /,
+) -> None:
+    """Kendall's tau-b of samples of the cells (``cells``: their x, then their y, float64), each
+    sample a row of int64 counts of each cell (``weights``), into ``out``: what
+    :func:`kendall_tau_b` gives of the sample laid out. ``at``: the cells sorted by x, then y."""
+
+def average_ranks(values: ReadableBuffer, n: int, out: WriteableBuffer, /) -> None:
+    """The ranks of each row of ``n`` float64 values into ``out``, ties given their mean rank
+    (scipy.stats.rankdata's numbers); a row with a NaN is all NaN."""
+
 def kendall_tau_b(
     x: ReadableBuffer, y: ReadableBuffer, n: int, two_roots: bool, out: WriteableBuffer, /
 ) -> None:

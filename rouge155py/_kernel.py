@@ -57,6 +57,18 @@ if TYPE_CHECKING:
 
         def sort_and_sum(self, values: WriteableBuffer, /) -> float: ...
 
+        def kendall_tau_b_counted(
+            self,
+            at: ReadableBuffer,
+            cells: ReadableBuffer,
+            weights: ReadableBuffer,
+            two_roots: bool,
+            out: WriteableBuffer,
+            /,
+        ) -> None: ...
+
+        def average_ranks(self, values: ReadableBuffer, n: int, out: WriteableBuffer, /) -> None: ...
+
         def kendall_tau_b(
             self, x: ReadableBuffer, y: ReadableBuffer, n: int, two_roots: bool, out: WriteableBuffer, /
         ) -> None: ...

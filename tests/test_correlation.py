@@ -95,6 +95,49 @@ def test_kernels_kendall_is_the_pairwise_form_and_scipys_bit_for_bit(monkeypatch
     assert np.isnan(without.flat[0]) and np.isnan(without.flat[1])
 
 
+@pytest.mark.parametrize("points", [1, 2, 3, 30, 1500])
+def test_kernels_ranks_are_scipys(points: int) -> None:
+    from rouge155py import _kernel
+    from rouge155py.stats.correlation import average_ranks
+
+    if _kernel.accel is None:
+        pytest.skip("the C kernel is not built")
+    rng = np.random.default_rng(points)
+    values = np.concatenate([rng.integers(0, 4, size=(6, points)), rng.random((6, points))]).astype(float)
+    values[1, 0] = math.nan
+    ranks = np.empty_like(values)
+    _kernel.accel.average_ranks(values.data, points, ranks.data)
+    assert np.array_equal(ranks, scipy_stats.rankdata(values, axis=-1), equal_nan=True)
+    assert np.array_equal(
+        average_ranks(values.reshape(3, 4, points)), ranks.reshape(3, 4, points), equal_nan=True
+    )
+
+
+@pytest.mark.parametrize("resample", ["systems", "inputs", "both"])
+@pytest.mark.parametrize("coefficient", ["spearman", "kendall"])
+def test_global_samples_counted_are_the_samples_laid_out(resample: str, coefficient: str) -> None:
+    """The whole grid's coefficient on bootstrap samples, from how many times each sample holds
+    each cell, is what the sample laid out gives, bit for bit (ties, one value, 3 to 1,500 cells)."""
+    from rouge155py import _kernel
+    from rouge155py.stats.correlation import CorrelateSettings, _draws, _global_counted, level_coefficient
+
+    if coefficient == "kendall" and _kernel.accel is None:
+        pytest.skip("Kendall's counted samples are the C kernel's")
+    rng = np.random.default_rng(7)
+    for systems, items in [(3, 1), (4, 6), (30, 50)]:
+        for x in (rng.random((systems, items)), rng.integers(0, 3, size=(systems, items)).astype(float)):
+            y = rng.integers(1, 6, size=(systems, items)).astype(float)
+            rows, columns = _draws(
+                CorrelateSettings(samples=60, resample=resample, seed=items), systems, items
+            )
+            counted = _global_counted(coefficient, x, y, rows, columns)
+            laid_out = [
+                level_coefficient("global", coefficient, x[r[:, None], c[None, :]], y[r[:, None], c[None, :]])
+                for r, c in zip(rows, columns)
+            ]
+            assert np.array_equal(counted, np.array(laid_out, dtype=float), equal_nan=True)
+
+
 def test_constant_input_has_no_coefficient() -> None:
     for compute in (pearson, spearman, kendall_tau_b):
         assert math.isnan(float(compute(np.ones(5), np.arange(5.0))))

@@ -107,8 +107,20 @@ def _scaled(values: np.ndarray, rows: bool = False) -> np.ndarray:
 
 def spearman(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """Spearman's rho along the last axis: Pearson's r of the ranks (ties: their mean rank)."""
-    rank = _scipy_stats().rankdata
-    return _pearson(rank(x, axis=-1), rank(y, axis=-1))
+    return _pearson(average_ranks(x), average_ranks(y))
+
+
+def average_ranks(values: np.ndarray) -> np.ndarray:
+    """The ranks along the last axis, ties given their mean rank: scipy.stats.rankdata's numbers,
+    from the C kernel where it is built."""
+    values = np.asarray(values, dtype=np.float64)
+    accel = _kernel.accel
+    if accel is None or values.size == 0:
+        return np.asarray(_scipy_stats().rankdata(values, axis=-1), dtype=np.float64)
+    rows = np.ascontiguousarray(values)
+    ranks = np.empty_like(rows)
+    accel.average_ranks(rows.data, rows.shape[-1], ranks.data)
+    return ranks
 
 
 def kendall_tau_b(x: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -366,12 +378,66 @@ def _resampled(
     """The coefficient on each bootstrap sample of the grid."""
     samples = rows.shape[0]
     out = np.empty(samples)
-    cells = x.size * (x.shape[0] if coefficient == "kendall" else 1)
+    counted = level == "global" and (
+        coefficient == "spearman" or (coefficient == "kendall" and _kernel.accel is not None)
+    )
+    cells = x.size * (x.shape[0] if coefficient == "kendall" and not counted else 1)
     for start, size in _row_blocks(samples, cells):
+        if counted:
+            part = slice(start, start + size)
+            out[part] = _global_counted(coefficient, x, y, rows[part], columns[part])
+            continue
         r = rows[start : start + size, :, None]
         c = columns[start : start + size, None, :]
         out[start : start + size] = level_coefficient(level, coefficient, x[r, c], y[r, c])
     return out
+
+
+def _global_counted(
+    coefficient: str, x: np.ndarray, y: np.ndarray, rows: np.ndarray, columns: np.ndarray
+) -> np.ndarray:
+    """Spearman's or Kendall's coefficient of the whole grid on bootstrap samples, from how many
+    times each sample holds each cell (its rows' draws times its columns'), not from the sample
+    laid out and sorted: the same numbers as :func:`level_coefficient` gives of it."""
+    systems, items = x.shape
+    samples = rows.shape[0]
+    held = (_drawn(rows, systems)[:, :, None] * _drawn(columns, items)[:, None, :]).reshape(samples, -1)
+    x_cells, y_cells = x.ravel(), y.ravel()
+    if coefficient == "kendall":
+        accel = _kernel.accel
+        assert accel is not None
+        at = np.lexsort((y_cells, x_cells)).astype(np.intp)
+        out = np.empty(samples)
+        two_roots = x.size > _PAIRWISE_KENDALL
+        cells = np.concatenate((x_cells, y_cells))
+        accel.kendall_tau_b_counted(at.data, cells.data, held.data, two_roots, out.data)
+        return out
+    laid_out = (rows[:, :, None] * items + columns[:, None, :]).reshape(samples, -1)
+    return _pearson(_counted_ranks(x_cells, held, laid_out), _counted_ranks(y_cells, held, laid_out))
+
+
+def _drawn(draws: np.ndarray, size: int) -> np.ndarray:
+    """How many times each sample (a row of ``draws``) drew each of ``size`` things."""
+    samples = draws.shape[0]
+    offsets = (draws + np.arange(samples)[:, None] * size).ravel()
+    return np.bincount(offsets, minlength=samples * size).reshape(samples, size)
+
+
+def _counted_ranks(values: np.ndarray, held: np.ndarray, laid_out: np.ndarray) -> np.ndarray:
+    """The mean ranks of samples of ``values`` laid out as ``laid_out`` (the cell at each place),
+    from how many times each sample holds each cell (``held``): a run of equal values held through
+    the t-th value of the sample, after b others, ranks 0.5 (b + t + 1), as scipy.stats.rankdata
+    ranks the laid-out sample."""
+    order = np.argsort(values, kind="stable")
+    ordered = values[order]
+    first = np.concatenate(([True], ordered[1:] != ordered[:-1]))
+    starts = np.flatnonzero(first)
+    run_of = np.empty(values.size, dtype=np.intp)
+    run_of[order] = np.cumsum(first) - 1
+    through = np.cumsum(held[:, order], axis=1)[:, np.append(starts[1:], values.size) - 1]
+    before = np.concatenate((np.zeros_like(through[:, :1]), through[:, :-1]), axis=1)
+    ranks = 0.5 * (before + through + 1)
+    return np.take_along_axis(ranks, run_of[laid_out], axis=1)
 
 
 def _interval(values: np.ndarray, confidence: float) -> tuple[float, float]:
