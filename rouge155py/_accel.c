@@ -1037,6 +1037,79 @@ done:
     Py_RETURN_NONE;
 }
 
+/* Mean ranks of samples of rows of values, each row ranked apart, from how many times a sample
+   holds each value of a row (held: int64, samples x width; one count per position of a row,
+   the same for every row), laid out as each sample's row of laid_out says (flat positions,
+   row * width + position). runs: each row's positions sorted by value (order), then for each
+   sorted place where its run of equal values starts, then where it ends. A run held through the
+   t-th value, after b others, ranks 0.5 * (b + t + 1), as scipy.stats.rankdata ranks. */
+static PyObject *counted_ranks(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *o_runs, *o_held, *o_laid, *o_out;
+    Py_buffer b[4];
+    Py_ssize_t width, cells, samples, laid, r, i, k, got = 0;
+    long long *through = NULL;
+    double *rank = NULL;
+    if (!PyArg_ParseTuple(args, "OOOnO", &o_runs, &o_held, &o_laid, &width, &o_out)) return NULL;
+    {
+        PyObject *objects[4] = {o_runs, o_held, o_laid, o_out};
+        for (got = 0; got < 4; got++) {
+            int flags = PyBUF_C_CONTIGUOUS | (got == 3 ? PyBUF_WRITABLE : 0);
+            if (PyObject_GetBuffer(objects[got], &b[got], flags) < 0) goto done;
+        }
+    }
+    cells = b[0].len / 24;
+    samples = width > 0 ? b[1].len / (width * 8) : 0;
+    laid = samples > 0 ? b[2].len / (samples * 8) : 0;
+    if (width < 1 || cells % width || b[0].len != cells * 24 || b[1].len != samples * width * 8 ||
+        b[2].len != samples * laid * 8 || b[3].len != b[2].len) {
+        PyErr_SetString(PyExc_ValueError, "counted_ranks: the buffers do not agree");
+        goto done;
+    }
+    {
+        const Py_ssize_t *order = b[0].buf, *first = order + cells, *last = first + cells, *at = b[2].buf;
+        for (i = 0; i < cells; i++) {
+            Py_ssize_t base = i - i % width;
+            if (order[i] < 0 || order[i] >= width || first[i] < base || first[i] > i || last[i] < i ||
+                last[i] >= base + width) {
+                PyErr_SetString(PyExc_ValueError, "counted_ranks: a position out of its row");
+                goto done;
+            }
+        }
+        for (i = 0; i < samples * laid; i++) {
+            if (at[i] < 0 || at[i] >= cells) {
+                PyErr_SetString(PyExc_ValueError, "counted_ranks: a laid-out position out of range");
+                goto done;
+            }
+        }
+        through = PyMem_Malloc((size_t)cells * sizeof(long long));
+        rank = PyMem_Malloc((size_t)cells * sizeof(double));
+        if (!through || !rank) {
+            PyErr_NoMemory();
+            goto done;
+        }
+        for (r = 0; r < samples; r++) {
+            const long long *held = (const long long *)b[1].buf + r * width;
+            const Py_ssize_t *place = at + r * laid;
+            double *out = (double *)b[3].buf + r * laid;
+            for (i = 0; i < cells; i += width) {
+                long long sum = 0;
+                for (k = i; k < i + width; k++) through[k] = sum += held[order[k]];
+            }
+            for (k = 0; k < cells; k++) {
+                long long before = through[first[k]] - held[order[first[k]]];
+                rank[k - k % width + order[k]] = 0.5 * (double)(before + through[last[k]] + 1);
+            }
+            for (i = 0; i < laid; i++) out[i] = rank[place[i]];
+        }
+    }
+done:
+    PyMem_Free(through);
+    PyMem_Free(rank);
+    while (got > 0) PyBuffer_Release(&b[--got]);
+    if (PyErr_Occurred()) return NULL;
+    Py_RETURN_NONE;
+}
+
 /* Kendall's tau-b of each row of n (x, y) pairs, by Knight's sort: concordant minus discordant
    pairs over sqrt(pairs untied in x * pairs untied in y), NaN where either is 0. With
    two_roots, divided by each root in turn (scipy.stats.kendalltau's rounding). */
@@ -3215,6 +3288,7 @@ static PyMethodDef methods[] = {
     {"sort_and_sum", sort_and_sum, METH_VARARGS, "Sort doubles in place; their sum in that order."},
     {"kendall_tau_b", kendall_tau_b, METH_VARARGS, "Kendall's tau-b of each row of paired numbers."},
     {"kendall_tau_b_counted", kendall_tau_b_counted, METH_VARARGS, "Kendall's tau-b of samples given by counts of cells."},
+    {"counted_ranks", counted_ranks, METH_VARARGS, "Mean ranks of samples given by counts of values."},
     {"average_ranks", average_ranks, METH_VARARGS, "Each row's ranks, ties given their mean rank."},
     {"unit_hits", unit_hits, METH_VARARGS, "Clipped n-gram or skip-bigram hits of a peer against its models."},
     {"encode", encode, METH_VARARGS, "Token ids of texts split as the Perl splits them."},

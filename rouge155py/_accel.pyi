@@ -55,6 +55,14 @@ def kendall_tau_b_counted(
     sample a row of int64 counts of each cell (``weights``), into ``out``: what
     :func:`kendall_tau_b` gives of the sample laid out. ``at``: the cells sorted by x, then y."""
 
+def counted_ranks(
+    runs: ReadableBuffer, held: ReadableBuffer, laid_out: ReadableBuffer, width: int, out: WriteableBuffer, /
+) -> None:
+    """The mean ranks of samples of rows of ``width`` values (each row ranked apart), from how
+    many times a sample holds each value of a row (``held``, int64), laid out as ``laid_out``
+    says (intp flat positions), into ``out`` (float64). ``runs`` (intp): each row's positions
+    sorted by value, then where each sorted place's run of equal values starts, then ends."""
+
 def average_ranks(values: ReadableBuffer, n: int, out: WriteableBuffer, /) -> None:
     """The ranks of each row of ``n`` float64 values into ``out``, ties given their mean rank
     (scipy.stats.rankdata's numbers); a row with a NaN is all NaN."""

@@ -67,6 +67,16 @@ if TYPE_CHECKING:
             /,
         ) -> None: ...
 
+        def counted_ranks(
+            self,
+            runs: ReadableBuffer,
+            held: ReadableBuffer,
+            laid_out: ReadableBuffer,
+            width: int,
+            out: WriteableBuffer,
+            /,
+        ) -> None: ...
+
         def average_ranks(self, values: ReadableBuffer, n: int, out: WriteableBuffer, /) -> None: ...
 
         def kendall_tau_b(

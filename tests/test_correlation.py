@@ -113,26 +113,36 @@ def test_kernels_ranks_are_scipys(points: int) -> None:
     )
 
 
+@pytest.mark.parametrize("level", ["summary", "global"])
 @pytest.mark.parametrize("resample", ["systems", "inputs", "both"])
-@pytest.mark.parametrize("coefficient", ["spearman", "kendall"])
-def test_global_samples_counted_are_the_samples_laid_out(resample: str, coefficient: str) -> None:
-    """The whole grid's coefficient on bootstrap samples, from how many times each sample holds
-    each cell, is what the sample laid out gives, bit for bit (ties, one value, 3 to 1,500 cells)."""
+@pytest.mark.parametrize(
+    ("coefficient", "kernel"), [("spearman", True), ("spearman", False), ("kendall", True)]
+)
+def test_samples_counted_are_the_samples_laid_out(  # type: ignore[no-untyped-def]
+    monkeypatch, level: str, resample: str, coefficient: str, kernel: bool
+) -> None:
+    """A level's coefficient on bootstrap samples, from how many times each sample holds each
+    cell (or system), is what the sample laid out gives, bit for bit (ties, one value, 3 to
+    1,500 cells, each way of resampling; Spearman's with and without the C kernel)."""
     from rouge155py import _kernel
-    from rouge155py.stats.correlation import CorrelateSettings, _draws, _global_counted, level_coefficient
+    from rouge155py.stats.correlation import CorrelateSettings, _draws, _global_counted, _summary_counted
 
-    if coefficient == "kendall" and _kernel.accel is None:
-        pytest.skip("Kendall's counted samples are the C kernel's")
+    if kernel and _kernel.accel is None:
+        pytest.skip("the C kernel is not built")
+    if not kernel:
+        monkeypatch.setattr(_kernel, "accel", None)
+    counted_samples = _global_counted if level == "global" else _summary_counted
     rng = np.random.default_rng(7)
     for systems, items in [(3, 1), (4, 6), (30, 50)]:
         for x in (rng.random((systems, items)), rng.integers(0, 3, size=(systems, items)).astype(float)):
             y = rng.integers(1, 6, size=(systems, items)).astype(float)
+            y[:, 0] = 2.0
             rows, columns = _draws(
                 CorrelateSettings(samples=60, resample=resample, seed=items), systems, items
             )
-            counted = _global_counted(coefficient, x, y, rows, columns)
+            counted = counted_samples(coefficient, x, y, rows, columns)
             laid_out = [
-                level_coefficient("global", coefficient, x[r[:, None], c[None, :]], y[r[:, None], c[None, :]])
+                level_coefficient(level, coefficient, x[r[:, None], c[None, :]], y[r[:, None], c[None, :]])
                 for r, c in zip(rows, columns)
             ]
             assert np.array_equal(counted, np.array(laid_out, dtype=float), equal_nan=True)

@@ -179,13 +179,17 @@ def level_coefficient(level: str, coefficient: str, x: np.ndarray, y: np.ndarray
     if level == "system":
         return compute(x.mean(axis=-1), y.mean(axis=-1))
     if level == "summary":
-        per_item = compute(np.swapaxes(x, -1, -2), np.swapaxes(y, -1, -2))
-        defined = np.isfinite(per_item)
-        count = defined.sum(axis=-1)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            return np.where(defined, per_item, 0.0).sum(axis=-1) / count
+        return _mean_defined(compute(np.swapaxes(x, -1, -2), np.swapaxes(y, -1, -2)))
     shape = (*x.shape[:-2], x.shape[-2] * x.shape[-1])
     return compute(x.reshape(shape), y.reshape(shape))
+
+
+def _mean_defined(per_item: np.ndarray) -> np.ndarray:
+    """The mean along the last axis of the coefficients that are defined (NaN where none is)."""
+    defined = np.isfinite(per_item)
+    count = defined.sum(axis=-1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(defined, per_item, 0.0).sum(axis=-1) / count
 
 
 def williams_test(r12: float, r13: float, r23: float, n: int) -> tuple[float, float, float]:
@@ -378,14 +382,15 @@ def _resampled(
     """The coefficient on each bootstrap sample of the grid."""
     samples = rows.shape[0]
     out = np.empty(samples)
-    counted = level == "global" and (
+    counted = level != "system" and (
         coefficient == "spearman" or (coefficient == "kendall" and _kernel.accel is not None)
     )
     cells = x.size * (x.shape[0] if coefficient == "kendall" and not counted else 1)
     for start, size in _row_blocks(samples, cells):
         if counted:
             part = slice(start, start + size)
-            out[part] = _global_counted(coefficient, x, y, rows[part], columns[part])
+            by_counts = _global_counted if level == "global" else _summary_counted
+            out[part] = by_counts(coefficient, x, y, rows[part], columns[part])
             continue
         r = rows[start : start + size, :, None]
         c = columns[start : start + size, None, :]
@@ -416,6 +421,34 @@ def _global_counted(
     return _pearson(_counted_ranks(x_cells, held, laid_out), _counted_ranks(y_cells, held, laid_out))
 
 
+def _summary_counted(
+    coefficient: str, x: np.ndarray, y: np.ndarray, rows: np.ndarray, columns: np.ndarray
+) -> np.ndarray:
+    """The summary level's Spearman or Kendall on bootstrap samples (the mean over the sample's
+    items of each item's coefficient across the sample's systems), each item's from how many
+    times the sample holds each system: the numbers :func:`level_coefficient` gives of it."""
+    systems, items = x.shape
+    samples = rows.shape[0]
+    held = _drawn(rows, systems)
+    if coefficient == "kendall":
+        accel = _kernel.accel
+        assert accel is not None
+        each_item = np.empty((items, samples))
+        for item in range(items):
+            at = np.lexsort((y[:, item], x[:, item])).astype(np.intp)
+            cells = np.concatenate((x[:, item], y[:, item]))
+            accel.kendall_tau_b_counted(
+                at.data, cells.data, held.data, systems > _PAIRWISE_KENDALL, each_item[item].data
+            )
+        per_item = np.take_along_axis(each_item.T, columns, axis=1)
+    else:
+        laid_out = (columns[:, :, None] * systems + rows[:, None, :]).reshape(samples, -1)
+        shape = (samples, items, systems)
+        x_ranks = _counted_ranks(x.T, held, laid_out).reshape(shape)
+        per_item = _pearson(x_ranks, _counted_ranks(y.T, held, laid_out).reshape(shape))
+    return _mean_defined(per_item)
+
+
 def _drawn(draws: np.ndarray, size: int) -> np.ndarray:
     """How many times each sample (a row of ``draws``) drew each of ``size`` things."""
     samples = draws.shape[0]
@@ -424,20 +457,42 @@ def _drawn(draws: np.ndarray, size: int) -> np.ndarray:
 
 
 def _counted_ranks(values: np.ndarray, held: np.ndarray, laid_out: np.ndarray) -> np.ndarray:
-    """The mean ranks of samples of ``values`` laid out as ``laid_out`` (the cell at each place),
-    from how many times each sample holds each cell (``held``): a run of equal values held through
-    the t-th value of the sample, after b others, ranks 0.5 (b + t + 1), as scipy.stats.rankdata
-    ranks the laid-out sample."""
-    order = np.argsort(values, kind="stable")
-    ordered = values[order]
-    first = np.concatenate(([True], ordered[1:] != ordered[:-1]))
-    starts = np.flatnonzero(first)
-    run_of = np.empty(values.size, dtype=np.intp)
-    run_of[order] = np.cumsum(first) - 1
-    through = np.cumsum(held[:, order], axis=1)[:, np.append(starts[1:], values.size) - 1]
-    before = np.concatenate((np.zeros_like(through[:, :1]), through[:, :-1]), axis=1)
-    ranks = 0.5 * (before + through + 1)
-    return np.take_along_axis(ranks, run_of[laid_out], axis=1)
+    """The mean ranks of samples of ``values`` (1-D, or rows each ranked apart), laid out as
+    ``laid_out`` says (the flat position of the value at each place), from how many times each
+    sample holds each value of a row (``held``, a count per sample and position in a row): a run
+    of equal values held through the t-th value of the sample, after b others, ranks
+    0.5 (b + t + 1), as scipy.stats.rankdata ranks the laid-out sample."""
+    lines = np.atleast_2d(values)
+    count, width = lines.shape
+    order = np.argsort(lines, axis=1, kind="stable")
+    ordered = np.take_along_axis(lines, order, axis=1)
+    first = np.ones(lines.shape, dtype=bool)
+    first[:, 1:] = ordered[:, 1:] != ordered[:, :-1]
+    place = np.arange(width)
+    start = np.maximum.accumulate(np.where(first, place, 0), axis=1)  # where each run starts
+    last = np.ones(lines.shape, dtype=bool)
+    last[:, :-1] = first[:, 1:]
+    end = np.minimum.accumulate(np.where(last, place, width)[:, ::-1], axis=1)[:, ::-1]
+    line = np.arange(count)[:, None] * width  # positions in the flat (line, place) order below
+    accel = _kernel.accel
+    if accel is not None:
+        out = np.empty(laid_out.shape)
+        runs = np.concatenate((order.ravel(), (start + line).ravel(), (end + line).ravel())).astype(np.intp)
+        held = np.ascontiguousarray(held, dtype=np.int64)
+        accel.counted_ranks(
+            runs.data, held.data, np.ascontiguousarray(laid_out, dtype=np.intp).data, width, out.data
+        )
+        return out
+    flat_order = (order + line).ravel()
+    held_in_order = np.take(held, order.ravel(), axis=1).reshape(-1, count, width)
+    through = np.cumsum(held_in_order, axis=2).reshape(-1, count * width)
+    before = through - held_in_order.reshape(through.shape)  # up to the value before a place
+    ranks_in_order = 0.5 * (
+        np.take(before, (start + line).ravel(), axis=1) + np.take(through, (end + line).ravel(), axis=1) + 1
+    )
+    in_order = np.empty_like(flat_order)
+    in_order[flat_order] = np.arange(flat_order.size)  # a value's place among its line's, sorted
+    return np.take_along_axis(ranks_in_order, in_order[laid_out], axis=1)
 
 
 def _interval(values: np.ndarray, confidence: float) -> tuple[float, float]:
