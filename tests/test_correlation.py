@@ -140,7 +140,7 @@ def test_samples_counted_are_the_samples_laid_out(  # type: ignore[no-untyped-de
             rows, columns = _draws(
                 CorrelateSettings(samples=60, resample=resample, seed=items), systems, items
             )
-            counted = counted_samples(coefficient, x, y, rows, columns)
+            counted = counted_samples(coefficient, [x], y, rows, columns)[0]
             laid_out = [
                 level_coefficient(level, coefficient, x[r[:, None], c[None, :]], y[r[:, None], c[None, :]])
                 for r, c in zip(rows, columns)

@@ -380,73 +380,90 @@ def _resampled(
     level: str, coefficient: str, x: np.ndarray, y: np.ndarray, rows: np.ndarray, columns: np.ndarray
 ) -> np.ndarray:
     """The coefficient on each bootstrap sample of the grid."""
+    return _resampled_grids(level, coefficient, [x], y, rows, columns)[0]
+
+
+def _resampled_grids(
+    level: str,
+    coefficient: str,
+    xs: Sequence[np.ndarray],
+    y: np.ndarray,
+    rows: np.ndarray,
+    columns: np.ndarray,
+) -> list[np.ndarray]:
+    """The coefficient of each grid ``x`` with the same grid ``y`` on each bootstrap sample: what
+    is drawn of ``y`` (or its ranks) is drawn once for all."""
     samples = rows.shape[0]
-    out = np.empty(samples)
+    outs = [np.empty(samples) for _ in xs]
     counted = level != "system" and (
         coefficient == "spearman" or (coefficient == "kendall" and _kernel.accel is not None)
     )
-    cells = x.size * (x.shape[0] if coefficient == "kendall" and not counted else 1)
+    cells = y.size * (y.shape[0] if coefficient == "kendall" and not counted else 1)
     for start, size in _row_blocks(samples, cells):
+        part = slice(start, start + size)
         if counted:
-            part = slice(start, start + size)
             by_counts = _global_counted if level == "global" else _summary_counted
-            out[part] = by_counts(coefficient, x, y, rows[part], columns[part])
-            continue
-        r = rows[start : start + size, :, None]
-        c = columns[start : start + size, None, :]
-        out[start : start + size] = level_coefficient(level, coefficient, x[r, c], y[r, c])
-    return out
+            values = by_counts(coefficient, xs, y, rows[part], columns[part])
+        else:
+            r = rows[part, :, None]
+            c = columns[part, None, :]
+            drawn_y = y[r, c]
+            values = [level_coefficient(level, coefficient, x[r, c], drawn_y) for x in xs]
+        for out, value in zip(outs, values):
+            out[part] = value
+    return outs
 
 
 def _global_counted(
-    coefficient: str, x: np.ndarray, y: np.ndarray, rows: np.ndarray, columns: np.ndarray
-) -> np.ndarray:
-    """Spearman's or Kendall's coefficient of the whole grid on bootstrap samples, from how many
-    times each sample holds each cell (its rows' draws times its columns'), not from the sample
-    laid out and sorted: the same numbers as :func:`level_coefficient` gives of it."""
-    systems, items = x.shape
+    coefficient: str, xs: Sequence[np.ndarray], y: np.ndarray, rows: np.ndarray, columns: np.ndarray
+) -> list[np.ndarray]:
+    """Spearman's or Kendall's coefficient of each whole grid ``x`` with ``y`` on bootstrap
+    samples, from how many times each sample holds each cell (its rows' draws times its
+    columns'), not from the sample laid out and sorted: the same numbers as
+    :func:`level_coefficient` gives of it."""
+    systems, items = y.shape
     samples = rows.shape[0]
     held = (_drawn(rows, systems)[:, :, None] * _drawn(columns, items)[:, None, :]).reshape(samples, -1)
-    x_cells, y_cells = x.ravel(), y.ravel()
+    y_cells = y.ravel()
     if coefficient == "kendall":
-        accel = _kernel.accel
-        assert accel is not None
-        at = np.lexsort((y_cells, x_cells)).astype(np.intp)
-        out = np.empty(samples)
-        two_roots = x.size > _PAIRWISE_KENDALL
-        cells = np.concatenate((x_cells, y_cells))
-        accel.kendall_tau_b_counted(at.data, cells.data, held.data, two_roots, out.data)
-        return out
+        return [_kendall_counted(x.ravel(), y_cells, held) for x in xs]
     laid_out = (rows[:, :, None] * items + columns[:, None, :]).reshape(samples, -1)
-    return _pearson(_counted_ranks(x_cells, held, laid_out), _counted_ranks(y_cells, held, laid_out))
+    y_ranks = _counted_ranks(y_cells, held, laid_out)
+    return [_pearson(_counted_ranks(x.ravel(), held, laid_out), y_ranks) for x in xs]
 
 
 def _summary_counted(
-    coefficient: str, x: np.ndarray, y: np.ndarray, rows: np.ndarray, columns: np.ndarray
-) -> np.ndarray:
-    """The summary level's Spearman or Kendall on bootstrap samples (the mean over the sample's
-    items of each item's coefficient across the sample's systems), each item's from how many
-    times the sample holds each system: the numbers :func:`level_coefficient` gives of it."""
-    systems, items = x.shape
+    coefficient: str, xs: Sequence[np.ndarray], y: np.ndarray, rows: np.ndarray, columns: np.ndarray
+) -> list[np.ndarray]:
+    """The summary level's Spearman or Kendall of each grid ``x`` with ``y`` on bootstrap samples
+    (the mean over the sample's items of each item's coefficient across the sample's systems),
+    each item's from how many times the sample holds each system: the numbers
+    :func:`level_coefficient` gives of it."""
+    systems, items = y.shape
     samples = rows.shape[0]
     held = _drawn(rows, systems)
     if coefficient == "kendall":
-        accel = _kernel.accel
-        assert accel is not None
-        each_item = np.empty((items, samples))
-        for item in range(items):
-            at = np.lexsort((y[:, item], x[:, item])).astype(np.intp)
-            cells = np.concatenate((x[:, item], y[:, item]))
-            accel.kendall_tau_b_counted(
-                at.data, cells.data, held.data, systems > _PAIRWISE_KENDALL, each_item[item].data
-            )
-        per_item = np.take_along_axis(each_item.T, columns, axis=1)
-    else:
-        laid_out = (columns[:, :, None] * systems + rows[:, None, :]).reshape(samples, -1)
-        shape = (samples, items, systems)
-        x_ranks = _counted_ranks(x.T, held, laid_out).reshape(shape)
-        per_item = _pearson(x_ranks, _counted_ranks(y.T, held, laid_out).reshape(shape))
-    return _mean_defined(per_item)
+        found = []
+        for x in xs:
+            each_item = np.array([_kendall_counted(x[:, item], y[:, item], held) for item in range(items)])
+            found.append(_mean_defined(np.take_along_axis(each_item.T, columns, axis=1)))
+        return found
+    laid_out = (columns[:, :, None] * systems + rows[:, None, :]).reshape(samples, -1)
+    shape = (samples, items, systems)
+    y_ranks = _counted_ranks(y.T, held, laid_out).reshape(shape)
+    return [_mean_defined(_pearson(_counted_ranks(x.T, held, laid_out).reshape(shape), y_ranks)) for x in xs]
+
+
+def _kendall_counted(x: np.ndarray, y: np.ndarray, held: np.ndarray) -> np.ndarray:
+    """Kendall's tau-b of the cells (``x``, ``y``) on each sample, a row of ``held`` (how many
+    times it holds each cell): the C kernel's :func:`kendall_tau_b` of the sample laid out."""
+    accel = _kernel.accel
+    assert accel is not None
+    at = np.lexsort((y, x)).astype(np.intp)
+    cells = np.concatenate((x, y))
+    out = np.empty(held.shape[0])
+    accel.kendall_tau_b_counted(at.data, cells.data, held.data, x.size > _PAIRWISE_KENDALL, out.data)
+    return out
 
 
 def _drawn(draws: np.ndarray, size: int) -> np.ndarray:
@@ -537,22 +554,35 @@ def correlate(
     if not variants:
         raise UsageError("no variant to correlate")
     draws: Optional[tuple[np.ndarray, np.ndarray]] = None
-    for variant, scores in variants.items():
+    grids: list[tuple[str, Grid, dict[str, tuple[np.ndarray, np.ndarray]]]] = []
+    for variant, scores in variants.items():  # every check first, in this order
         where = grid(variant, scores, judgments)
         found.warnings.extend(w for w in where.warnings if w not in found.warnings)
         if draws is None and settings.resample != "none":
             draws = _draws(settings, len(where.systems), len(where.items))
+        arrays = {}
         for name in names:
-            x, y = _arrays(variant, scores, judgments, name, where)
+            arrays[name] = x, y = _arrays(variant, scores, judgments, name, where)
             _check_judgment(name, y, judgments, levels)
+        grids.append((variant, where, arrays))
+    intervals: dict[tuple[str, str, str, str], tuple[float, float]] = {}
+    for name in names:
+        y = grids[0][2][name][1]  # the judged systems and items are the same for every variant
+        xs = [arrays[name][0] for _, _, arrays in grids]
+        for level in levels:
+            for coefficient in coefficients:
+                if draws is None:
+                    continue
+                drawn = _resampled_grids(level, coefficient, xs, y, *draws)
+                for (variant, _, _), values in zip(grids, drawn):
+                    intervals[variant, name, level, coefficient] = _interval(values, settings.confidence)
+    for variant, where, arrays in grids:
+        for name in names:
+            x, y = arrays[name]
             for level in levels:
                 for coefficient in coefficients:
                     value = float(level_coefficient(level, coefficient, x, y))
-                    low = high = math.nan
-                    if draws is not None:
-                        low, high = _interval(
-                            _resampled(level, coefficient, x, y, *draws), settings.confidence
-                        )
+                    low, high = intervals.get((variant, name, level, coefficient), (math.nan, math.nan))
                     found.rows.append(
                         Correlation(
                             variant,
