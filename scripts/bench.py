@@ -42,6 +42,11 @@ Selections (``--only``, comma-separated; without it, all of them run, in this or
   resamples       rouge155py on examples/duc-mini/rouge-config.xml with
                   ``-a -n 2 -r 1000000`` and ``-a -n 2 -r 1000``: time and peak memory
                   of both, and the ratio of the peaks (acceptance: at most 1.5x).
+  judgments       the correlations with human judgments: a generated DUC-like judged run
+                  (50 inputs x 30 systems x 4 models of 100 words, two judgments;
+                  scripts/make_judgments_example.py) with ``-a -n 2 -m -2 4 -U -w 1.2``,
+                  alone and with ``--judgments`` (every variant, level and coefficient,
+                  1,000 resamples): the times and their ratio (acceptance: at most 10x).
   api-vs-rouge-score  the Python API against rouge-score (see below).
   api-vs-rust     the Python API against the Rust ports (see below).
 
@@ -170,7 +175,8 @@ API = "api-vs-rouge-score"
 API_EVALS = 11490
 RUST = "api-vs-rust"
 RUST_EVALS = [11490, 100000]
-SECTIONS = ["scaling", "cnn-scaling", "resamples", API, RUST]
+JUDGED = "judgments"
+SECTIONS = ["scaling", "cnn-scaling", "resamples", JUDGED, API, RUST]
 
 _SYLLABLES = "ka lo mi ter san dor pe vin ra tu bel con dis pro gal nor sti ver mon cal".split()
 _SUFFIXES = ["", "", "", "s", "ing", "ed", "ment", "ation", "ly", "er", "ness", "ize", "al"]
@@ -937,6 +943,10 @@ def main(argv: Optional[list[str]] = None) -> int:
     if chosen("resamples"):
         failed |= resamples(runner, acceptance)
 
+    if chosen(JUDGED):
+        judged(args.workdir, out_dir, args.repeat, acceptance)
+        sys.stdout.flush()
+
     if chosen(API):
         evals = count(API_EVALS)
         print(
@@ -1028,6 +1038,27 @@ def cnn_scaling(
     acceptance.append("cnn-scaling: " + time_line)
     acceptance.append("cnn-scaling: " + memory_line)
     return failed
+
+
+def judged(workdir: Path, out_dir: Path, repeat: int, acceptance: list[str]) -> None:
+    """The run alone and with ``--judgments``, each its own process: times and their ratio."""
+    from make_judgments_example import generate as generate_judged
+
+    root = workdir / "judged-50x30"
+    if not (root / "judgments.csv").exists():
+        generate_judged(root, 50, 30, 4, 100, 1)
+    run = ours("-a -n 2 -m -2 4 -U -w 1.2", root / "config.xml", 1)
+    alone = measure(run, out_dir / "judged-run.txt", repeat)
+    with_judgments = [*run[:3], "--judgments", str(root / "judgments.csv"), *run[3:]]
+    correlated = measure(with_judgments, out_dir / "judged-correlations.txt", repeat)
+    ratio = correlated.seconds / alone.seconds
+    print(
+        f"\n{JUDGED}: 50 inputs x 30 systems, two judgments, median of {repeat}\n"
+        f"  the run alone {alone.seconds:.2f} s; with --judgments {correlated.seconds:.2f} s ({ratio:.1f}x)"
+    )
+    acceptance.append(
+        f"--judgments (50 x 30, two judgments): {ratio:.1f}x the run alone (target 10x: {_yes(ratio <= 10)})"
+    )
 
 
 def resamples(runner: Runner, acceptance: list[str]) -> bool:
