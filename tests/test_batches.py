@@ -280,9 +280,20 @@ def test_missing_systems_warn_as_a_configuration_does() -> None:
 
 
 def test_nothing_to_score() -> None:
+    """Nothing to score is an error at each face (a run that scored nothing never succeeds); a
+    batch of no item is still a batch (one partition of many may be empty); a run that asks for
+    no metric asks for nothing and prints nothing."""
     rouge = Rouge(max_ngram=2)
-    assert summarize_batches([], rouge).to_legacy() == rouge.score([], []).to_legacy() == ""
-    assert summarize_batches([score_batch([], rouge)], rouge).results == []
+    nothing = [
+        lambda: summarize_batches([], rouge),
+        lambda: summarize_batches([score_batch([], rouge)], rouge),
+        lambda: rouge.score([], []),
+        lambda: rouge.accumulator().compute(),
+    ]
+    for run in nothing:
+        with pytest.raises(UsageError, match=r"^nothing to (score|summarize): [^\n]+$"):
+            run()
+    assert len(score_batch([], rouge).table) == 0
     no_metric = Rouge(lcs=False, max_ngram=0)
     empty = ScoredBatch(score_batch([], no_metric).settings)
     assert score_batch(text_items(["a"], ["a"]), no_metric) == empty

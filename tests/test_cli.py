@@ -627,3 +627,30 @@ def test_a_system_id_is_its_bytes_but_shown_as_given(config: str) -> None:
     assert list(shown["systems"]) == ["é"] and "peer é does" in shown["warnings"][0]
     rows = invoke("-n", "1", "--format", "csv", config, "é").stdout_bytes.decode("utf-8").splitlines()
     assert rows[1].split(",")[1] == "é"
+
+
+def test_a_run_that_scores_nothing_says_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Doors that are not the Perl's: an error (exit 4) naming the file; the Perl's own doors:
+    its stdout and exit code (nothing, a -z list's zeros), and a warning on stderr."""
+    monkeypatch.chdir(tmp_path)
+    Path("empty.txt").write_bytes(b"")
+    Path("blank.txt").write_bytes(b"\n \n")
+    Path("empty.jsonl").write_bytes(b"")
+    Path("list.txt").write_bytes(b"# nothing\n")
+    Path("config.xml").write_bytes(b'<ROUGE-EVAL version="1.0">\n</ROUGE-EVAL>\n')
+    for args, message in [
+        (["--hyp", "empty.txt", "--ref", "empty.txt"], "empty.txt, empty.txt: nothing to score (no lines)"),
+        (
+            ["--hyp", "blank.txt", "--ref", "blank.txt", "--skip-empty"],
+            "blank.txt, blank.txt: nothing to score (--skip-empty left out all 2 lines)",
+        ),
+        (["--jsonl", "empty.jsonl"], "empty.jsonl: nothing to score (no objects)"),
+    ]:
+        result = invoke("-a", "-n", "2", *args)
+        assert result.stdout_bytes == b""
+        assert_error(result, 4, re.escape(message))
+    for args, name in [(["config.xml"], "config.xml"), (["-z", "SPL", "list.txt"], "list.txt")]:
+        result = invoke("-a", "-n", "2", *args)
+        assert result.exit_code == 0
+        assert stderr_lines(result) == [f"rouge155py: warning: {name}: no eval to score"]
+        assert (result.stdout_bytes == b"") == (name == "config.xml")

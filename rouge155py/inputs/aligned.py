@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, ClassVar, Optional, Sequence, Union
 from ..errors import InputError, UsageError
 from .config import EvalConfig, config_from_documents
 from .readers import SummaryText
-from .sources import CommandLine, empty_note, file_lines, is_empty
+from .sources import CommandLine, empty_note, file_lines, is_empty, nothing_read
 from .texts import DEFAULT_PEER_ID, summary_document
 
 if TYPE_CHECKING:
@@ -100,6 +100,8 @@ def read_aligned_files(
     if skip_empty and skipped:
         config.evals = [ev for number, ev in enumerate(config.evals, start=1) if number not in skipped]
         config.peer_ids = {peer_id for ev in config.evals for peer_id in ev.peers}
+    if not config.evals:
+        raise nothing_read(", ".join(files), "lines", len(skipped))
     return config
 
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Optional
 from ..errors import ConfigError, UsageError, described
 from .config import Eval, EvalConfig
 from .files import json_value
-from .sources import CommandLine, empty_note, file_lines, is_empty
+from .sources import CommandLine, empty_note, file_lines, is_empty, nothing_read
 from .texts import item_eval, text_format
 
 if TYPE_CHECKING:
@@ -95,6 +95,8 @@ def read_jsonl(
         seen.add(ev.eval_id)
         peer_ids.update(ev.peers)
         evals.append(ev)
+    if not evals:
+        raise nothing_read(path, "objects", objects)
     what = f"of {objects} objects with an empty prediction or reference, on lines"
     return EvalConfig(evals, peer_ids, [empty_note(path, what, empty, skip_empty)] if empty else [])
 

@@ -38,7 +38,16 @@ from .config import EvalConfig
 from .files import MAX_CONFIG_BYTES, read_file, read_stdin
 from .readers import SummaryText
 
-__all__ = ["CommandLine", "Door", "DoorSettings", "Source", "empty_note", "file_lines", "is_empty"]
+__all__ = [
+    "CommandLine",
+    "Door",
+    "DoorSettings",
+    "Source",
+    "empty_note",
+    "file_lines",
+    "is_empty",
+    "nothing_read",
+]
 
 
 class DoorSettings(Protocol):
@@ -154,3 +163,15 @@ def empty_note(where: str, what: str, numbers: Sequence[int], skipped: bool) -> 
     shown = ", ".join(map(str, numbers[:_SHOWN])) + (", ..." if len(numbers) > _SHOWN else "")
     done = "left out (--skip-empty)" if skipped else "scored 0 (--skip-empty leaves such items out)"
     return f"rouge155py: warning: {where}: {len(numbers)} {what} ({shown}): {done}"
+
+
+def nothing_read(where: str, items: str, left_out: int) -> InputError:
+    """The error of a door that read no item: a run that would score nothing does not succeed.
+    ``items`` names what it reads (plural); ``left_out``: how many --skip-empty left out."""
+    if not left_out:
+        why = f"no {items}"
+    elif left_out == 1:
+        why = f"--skip-empty left out its only {items[:-1]}"
+    else:
+        why = f"--skip-empty left out all {left_out} {items}"
+    return InputError(f"{where}: nothing to score ({why})")

@@ -696,7 +696,18 @@ def summarize_batches(
     plan = metric_plan(options.metrics)
     if plan:
         check_resamples(options.counting, options.resampling)
-    return summarize(batches, options, plan, peer_ids, progress, summaries)
+    held = 0
+
+    def counted() -> Iterator[ScoredBatch]:
+        nonlocal held
+        for batch in _iterated(batches, "batches", "ScoredBatch"):
+            held += len(batch.table) if isinstance(batch, ScoredBatch) else 0
+            yield batch
+
+    report = summarize(counted(), options, plan, peer_ids, progress, summaries)
+    if plan and not held:
+        raise UsageError("nothing to summarize: the batches hold no eval (no prediction was scored)")
+    return report
 
 
 def summarize(

@@ -42,7 +42,8 @@ def evaluate(
     notice_missing_kernel()
     with paused_gc():  # the run makes many objects and no garbage cycle worth a collection
         plan = run_plan(options, isinstance(config, TextConfig))
-        executor = executor_for(options, plan, config is not None)
+        given = config is not None
+        executor = executor_for(options, plan, given)
         try:
             evals = executor.open(options, config)  # a configuration's errors come first, as in the Perl
             del config  # each chunk of evals is dropped once scored (where the caller keeps no reference)
@@ -62,7 +63,12 @@ def evaluate(
             if options.verbose:
                 traced = _verbose_traces(options, evals.whole(), plan.metrics, scorer.corpus)
             legacy_text = options.be_mode is None and not options.unicode_text
-            hint = unread_script_hint(evals.first(SAMPLED_EVALS)) if legacy_text else None
+            first = evals.first(SAMPLED_EVALS)
+            hint = unread_script_hint(first) if legacy_text else None
+            if not first:  # the Perl's doors print what the Perl prints (nothing, or -z's zeros)
+                if given or options.source is None:
+                    raise UsageError("nothing to score: no eval (no prediction) was given")
+                hint = f"rouge155py: warning: {options.source.name}: no eval to score"
             executor.start()
             batches = executor.score(evals, options, progress)
             whole = evals.whole()

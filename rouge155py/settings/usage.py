@@ -132,7 +132,8 @@ Analyses of a run (printed instead of the report; see the README):
   needs matplotlib: pip install 'rouge155py[plot]'.
 Exit codes: 0 success; 1 other error (e.g. the report cannot be written);
   2 bad command line or option value; 3 bad configuration; 4 missing or invalid
-  summary file or paraphrase table; 5 bad data directory or stopword list;
+  summary file or paraphrase table, or --hyp/--ref or --jsonl files with nothing
+  to score; 5 bad data directory or stopword list;
   6 computation undefined (e.g. ROUGE-W on an empty model, -r 0); 7 beyond a
   size limit (e.g. -r over 10000000, a summary over 64 MiB); 130 Ctrl-C;
   141 output pipe closed; 143 SIGTERM.

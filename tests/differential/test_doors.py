@@ -32,7 +32,7 @@ from typing import Any, Optional
 import pytest
 from tier import first_fast, seed_chunks
 
-from rouge155py import Rouge, RougeError, evaluate_args, format_legacy
+from rouge155py import InputError, Rouge, RougeError, UsageError, evaluate_args, format_legacy
 from rouge155py.cli import main
 from rouge155py.metrics.scoring import fmt5
 from rouge155py.report import CSV_COLUMNS, perl_number
@@ -268,6 +268,13 @@ def test_skip_empty_matches_perl(oracle, tmp_path: Path, make: Any, start: int, 
         port_args, _ = write_aligned_case(case, root)
         peers, models = case.documents()
         kept = _kept_items(case)
+        stdin = case.file_bytes(0) if case.stdin else b""
+        if not kept:  # the Perl has nothing to score: no report, and here an error says so
+            port = _port_cli([*port_args, "--skip-empty"], root, stdin)
+            last = port.stderr.decode("utf-8", "replace").rstrip("\n").split("\n")[-1]
+            if port.returncode != 4 or not re.search(r": nothing to score \(--skip-empty left out ", last):
+                problems.append(f"{case.describe()}\nevery item empty: exit {port.returncode}, {last}")
+            continue
         config = write_evals(
             root / "kept",
             {peer_id: [found[i] for i in kept] for peer_id, found in peers.items()},
@@ -275,7 +282,6 @@ def test_skip_empty_matches_perl(oracle, tmp_path: Path, make: Any, start: int, 
             eval_ids=[str(i + 1) for i in kept],
         )
         perl = _perl(oracle, Written(root / "kept", [*option_words(case.options), "-a", config]))
-        stdin = case.file_bytes(0) if case.stdin else b""
         problem = compare(Result(case, perl, _port_cli([*port_args, "--skip-empty"], root, stdin)))
         if problem is not None:
             problems.append(f"{problem}\nkept items: {kept}")
@@ -304,18 +310,33 @@ def test_mismatched_line_counts_are_an_error(tmp_path: Path) -> None:
         assert "Traceback" not in message
 
 
-def test_zero_items_are_an_empty_configuration(tmp_path: Path, monkeypatch) -> None:
+def test_nothing_to_score_is_said(tmp_path: Path, monkeypatch) -> None:
+    """A configuration with no eval: the Perl's report (none) and a warning; empty line-aligned
+    files, an empty JSONL file and no prediction given: an error that says so."""
     config = write_evals(tmp_path, {}, [])
     monkeypatch.chdir(tmp_path)
-    expected = format_legacy(evaluate_args(["-e", str(DATA_DIR), "-n", "2", "-a", config]))
-    assert expected == ""
+    report = evaluate_args(["-e", str(DATA_DIR), "-n", "2", "-a", config])
+    assert format_legacy(report) == ""
+    assert report.notes == [f"rouge155py: warning: {config}: no eval to score"]
     (tmp_path / "hyp.txt").write_bytes(b"")
     (tmp_path / "ref.txt").write_bytes(b"")
-    for run in (
-        lambda: Rouge(max_ngram=2).score([], []),
-        lambda: evaluate_args(["-e", str(DATA_DIR), "-n", "2", "--hyp", "hyp.txt", "--ref", "ref.txt"]),
+    (tmp_path / "items.jsonl").write_bytes(b"\n")
+    for run, error, message in (
+        (lambda: Rouge(max_ngram=2).score([], []), UsageError, "nothing to score: no eval"),
+        (
+            lambda: _cli(["--hyp", "hyp.txt", "--ref", "ref.txt"]),
+            InputError,
+            "hyp.txt, ref.txt: nothing to score (no lines)",
+        ),
+        (lambda: _cli(["--jsonl", "items.jsonl"]), InputError, "items.jsonl: nothing to score (no objects)"),
     ):
-        assert format_legacy(run()) == expected
+        with pytest.raises(error) as raised:
+            run()
+        assert str(raised.value).startswith(message)
+
+
+def _cli(args: list[str]) -> Any:
+    return evaluate_args(["-e", str(DATA_DIR), "-n", "2", *args])
 
 
 # -- the JSON and CSV writers print the legacy report's numbers ---------------

@@ -117,7 +117,11 @@ def _contents(acc: RougeAccumulator) -> tuple[Any, ...]:
 
 
 def _result(acc: RougeAccumulator) -> tuple[Any, ...]:
-    return len(acc), acc.numbering, acc.compute().to_legacy()
+    try:
+        report = acc.compute().to_legacy()
+    except UsageError as error:  # an accumulator holding nothing has nothing to compute
+        report = str(error)
+    return len(acc), acc.numbering, report
 
 
 STEM = dict(max_ngram=2, stem=True, multi_ref="average", resamples=30)
