@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import gc
+import json
 import os
 import re
 import signal
@@ -13,7 +14,7 @@ import time
 from typing import TYPE_CHECKING, Any, Iterator, NoReturn, Optional, Sequence
 
 from ._version import __version__
-from .errors import OutputError, RougeError, UsageError, WorkerStopped
+from .errors import OutputError, ReportDiffers, RougeError, UsageError, WorkerStopped
 from .inputs.files import write_all
 from .report.writing import escape_surrogates
 from .run.progress import terminal_progress
@@ -262,6 +263,11 @@ def _run(argv: Sequence[str]) -> int:
         return 0
     options = request.options
     assert options is not None
+    archive = None
+    if request.check is not None:  # unreadable, or not a report: said before the run
+        from .report.check import read_archive
+
+        archive = read_archive(request.check)
     # A run makes millions of small objects and few reference cycles: the collector runs
     # less often (this process only; the Python API leaves it as the caller set it).
     gc.set_threshold(_GC_THRESHOLD, 50, 100)
@@ -287,11 +293,34 @@ def _run(argv: Sequence[str]) -> int:
         _say(note)
     if request.show_signature:
         _say(options.signature(__version__))
-    if analysis is None:
+    if archive is not None:
+        _check(request, report, *archive)
+    elif analysis is None:
         _output(write(request.output_format, report))
     else:
         analysis.run(report, _say, _output)
     return 0
+
+
+def _check(request: Request, report: Report, archived_text: str, archived: Any) -> None:
+    """``--check``: the report as usual (``--format json``: the verdict instead), the verdict on
+    stderr; a difference is :class:`~rouge155py.errors.ReportDiffers` (exit 8)."""
+    from .report import format_legacy, write
+    from .report.check import check_report
+
+    assert request.check is not None
+    now = format_legacy(report).encode("utf-8", "surrogateescape").decode("latin-1")  # the bytes written
+    verdict = check_report(request.check, archived_text, archived, now, request.tolerance)
+    if request.output_format == "json":
+        _output(json.dumps(verdict.to_json(), indent=2) + "\n")
+    else:
+        _output(write(request.output_format, report))
+    if verdict.agrees:
+        _say(f"rouge155py: check: {verdict.summary()}")
+        return
+    for line in verdict.lines():
+        _say(line)
+    raise ReportDiffers(verdict.summary())
 
 
 def _print_partial(report: Report, output_format: str) -> None:

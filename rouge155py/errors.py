@@ -17,6 +17,7 @@ __all__ = [
     "LimitError",
     "MissingResource",
     "OutputError",
+    "ReportDiffers",
     "RougeError",
     "UsageError",
     "WorkerStopped",
@@ -85,6 +86,12 @@ class OutputError(RougeError):
     """The report cannot be written (a full disk, a failing device)."""
 
     exit_code = 1
+
+
+class ReportDiffers(RougeError):
+    """``--check ARCHIVED``: the run does not reproduce the archived report."""
+
+    exit_code = 8
 
 
 class WorkerStopped(BaseException):

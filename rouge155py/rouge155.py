@@ -20,7 +20,7 @@ from __future__ import annotations
 import logging
 import os
 import re
-from typing import Optional, Union
+from typing import Any, Literal, Optional, Union, overload
 
 from .errors import (
     ConfigError,
@@ -37,6 +37,7 @@ from .inputs.files import read_file
 from .inputs.readers import SummaryFile, SummaryText
 from .inputs.readers.document import Document
 from .report import write
+from .report.archived import ArchivedReport, read_report
 from .run.evaluate import evaluate
 from .settings.argv import parse_command_line
 
@@ -239,14 +240,30 @@ class Rouge155:
         return f"{head}{anchors}\n</body>\n</html>"
 
     @staticmethod
-    def output_to_dict(output: str) -> dict[str, float]:
+    @overload
+    def output_to_dict(output: str) -> dict[str, float]: ...
+
+    @staticmethod
+    @overload
+    def output_to_dict(output: str, by_system: Literal[False]) -> dict[str, float]: ...
+
+    @staticmethod
+    @overload
+    def output_to_dict(output: str, by_system: Literal[True]) -> dict[str, dict[str, float]]: ...
+
+    @staticmethod
+    def output_to_dict(output: str, by_system: bool = False) -> Any:
         """pyrouge's dictionary of a ROUGE output: ``rouge_1_recall``, ``..._cb``, ``..._ce``, ...
 
         Only lines with a numeric system ID and a 95% interval count; a later
-        system overwrites an earlier one, as in pyrouge.
+        system overwrites an earlier one, as in pyrouge. ``by_system``: a dictionary of that
+        kind for each system ID (any ID, any confidence), as :func:`read_report` reads the
+        report, which a multi-system report needs.
         """
         if not isinstance(output, str):
             raise UsageError(f"output must be the text evaluate() returns, got {described(output)}")
+        if by_system:
+            return _by_system(read_report(output, "the output", lenient=True))
         scores: dict[str, float] = {}
         for line in output.split("\n"):
             match = _SCORE_LINE.match(line)
@@ -283,6 +300,19 @@ class Rouge155:
         if kind in self._converted:
             text = self.convert_text_to_rouge_format(text)
         return SummaryText.of(text, "SEE", path)
+
+
+def _by_system(report: ArchivedReport) -> dict[str, dict[str, float]]:
+    """pyrouge's keys for each system of a report: ``rouge_1_recall``, ``..._cb``, ``..._ce``."""
+    systems: dict[str, dict[str, float]] = {}
+    for row, text in report.numbers.items():
+        measure, _, bound = row.field.partition(" ")
+        if measure not in ("R", "P", "F"):
+            continue  # counts (-t 2) and instance lines (-d) have no key in pyrouge's dictionary
+        key = f"{row.metric.lower().replace('-', '_')}_{_MEASURES['Average_' + measure]}"
+        key += {"": "", "low": "_cb", "high": "_ce"}[bound]
+        systems.setdefault(row.system, {})[key] = float(text)
+    return systems
 
 
 def _run(argv: list[str], defaults: bool, config: EvalConfig) -> str:

@@ -51,6 +51,8 @@ class Request:
     show_signature: bool = False
     show_version: bool = False
     quiet: bool = False  # --quiet: no progress line on a terminal
+    check: Optional[str] = None  # --check ARCHIVED: the report the run must reproduce
+    tolerance: Optional[float] = None  # --tolerance X: --check compares numbers within X
     warnings: list[str] = field(default_factory=list)
     #: The analyses' long options and their values (rouge155py.stats.command reads them).
     analysis: dict[str, str] = field(default_factory=dict)
@@ -109,7 +111,7 @@ def _number(name: str, value: str, warnings: list[str]) -> float:
 
 #: The long options of a request (not settings): output, help, version, a ROUGE home.
 _REQUEST_FLAGS = ("--json", "--signature", "--help", "--version", "--quiet")
-_REQUEST_VALUED = ("--format", "--make-home")
+_REQUEST_VALUED = ("--format", "--make-home", "--check", "--tolerance")
 #: The analyses of a run (significance, correlation, plots): rouge155py.stats.command checks them.
 _ANALYSIS = ("--compare", "--baseline", "--seed", "--samples", "--measure", "--judgments", "--plot")
 _FLAGS = {*_REQUEST_FLAGS, *(row.long for row in ROWS if row.long and row.route == "switch")}
@@ -285,6 +287,8 @@ def parse_command_line(argv: Sequence[str], environ: Optional[Mapping[str, str]]
     return Request(
         options=options,
         output_format=output_format,
+        check=long_opts.get("--check"),
+        tolerance=_tolerance(long_opts),
         show_signature="--signature" in long_opts,
         quiet="--quiet" in long_opts,
         warnings=warnings,
@@ -292,3 +296,19 @@ def parse_command_line(argv: Sequence[str], environ: Optional[Mapping[str, str]]
             name: value for name, value in long_opts.items() if name in _ANALYSIS and value is not None
         },
     )
+
+
+def _tolerance(long_opts: Mapping[str, Optional[str]]) -> Optional[float]:
+    """``--tolerance X``: a finite number of 0 or more, given with ``--check``."""
+    text = long_opts.get("--tolerance")
+    if text is None:
+        return None
+    if "--check" not in long_opts:
+        raise UsageError("--tolerance applies to --check ARCHIVED")
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value) or value < 0:
+        raise UsageError(f"--tolerance needs a number of 0 or more, got {text!r}")
+    return value

@@ -44,6 +44,7 @@ _SHORT = """\
          @file_list_format
          @jobs
          [--json | --format legacy|json|csv] [--signature] [--quiet] [--version]
+         [--check ARCHIVED [--tolerance X]]
          @lang @stopwords_file @dialect
          [--compare paired-bootstrap|permutation [--baseline SYSTEM]]
          [--judgments FILE] [--measure R|P|F] [--samples N] [--seed N]
@@ -112,6 +113,10 @@ Additions of rouge155py:
   --make-home DIR: make a ROUGE home (ROUGE-1.5.5.pl running rouge155py, data/).
   --quiet: no progress line (drawn on stderr only when it is a terminal and
   the run lasts over 2 s).
+  --check ARCHIVED: compare the report with an archived ROUGE-1.5.5 report
+  (byte for byte; --tolerance X: each number within X); the verdict on stderr
+  (--format json: on stdout, instead of the report); exit 8 when they differ,
+  with the numbers that differ and the options the archive implies.
   @lang
   @stopwords_file
   @paraphrases
@@ -135,7 +140,8 @@ Exit codes: 0 success; 1 other error (e.g. the report cannot be written);
   summary file or paraphrase table, or --hyp/--ref or --jsonl files with nothing
   to score; 5 bad data directory or stopword list;
   6 computation undefined (e.g. ROUGE-W on an empty model, -r 0); 7 beyond a
-  size limit (e.g. -r over 10000000, a summary over 64 MiB); 130 Ctrl-C;
+  size limit (e.g. -r over 10000000, a summary over 64 MiB); 8 --check: the
+  report differs from the archived one; 130 Ctrl-C;
   141 output pipe closed; 143 SIGTERM.
 """
 

@@ -44,8 +44,8 @@ from typing import Any, Callable, Optional, Sequence
 REPO = Path(__file__).resolve().parents[2]
 DATA = str(REPO / "data")
 
-#: Exit codes of rouge155py/errors.py (1 to 7) and of the documented stops.
-DOCUMENTED_EXITS = {1, 2, 3, 4, 5, 6, 7, 130, 141, 143}
+#: Exit codes of rouge155py/errors.py (1 to 8) and of the documented stops.
+DOCUMENTED_EXITS = {1, 2, 3, 4, 5, 6, 7, 8, 130, 141, 143}
 _ERROR = re.compile(r"rouge155py: error: \S")
 # Lines that name what the input holds (empty summaries, other scripts) or that the kernel is missing.
 _NOTES = (
