@@ -63,14 +63,14 @@ def evaluate(
             if options.verbose:
                 traced = _verbose_traces(options, evals.whole(), plan.metrics, scorer.corpus)
             legacy_text = options.be_mode is None and not options.unicode_text
-            first = evals.first(SAMPLED_EVALS)
-            hint = unread_script_hint(first) if legacy_text else None
-            if not first:  # the Perl's doors print what the Perl prints (nothing, or -z's zeros)
-                if given or options.source is None:
-                    raise UsageError("nothing to score: no eval (no prediction) was given")
-                hint = f"rouge155py: warning: {options.source.name}: no eval to score"
+            hint = unread_script_hint(evals.first(SAMPLED_EVALS)) if legacy_text else None
             executor.start()
             batches = executor.score(evals, options, progress)
+            if not any(len(batch.table) for batch in batches):  # nothing was scored
+                if given or options.source is None:
+                    raise UsageError("nothing to score: no eval (no prediction) was given")
+                # The Perl's doors print what the Perl prints (nothing, or a -z list's zeros).
+                hint = f"rouge155py: warning: {options.source.name}: no eval to score"
             whole = evals.whole()
             peer_ids, notes = whole.peer_ids, whole.notes
             del evals, whole
