@@ -12,7 +12,8 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
+from click.testing import Result
+from conftest import make_cli_runner
 
 from rouge155py import Rouge
 from rouge155py.cli import main
@@ -27,15 +28,8 @@ CONFIG = str(REPO / "examples" / "duc-mini" / "rouge-config.xml")  # README's fi
 USAGE_EXIT = 2
 
 
-def _runner() -> CliRunner:
-    try:
-        return CliRunner(mix_stderr=False)  # type: ignore[call-arg]  # click < 8.2
-    except TypeError:
-        return CliRunner()  # click >= 8.2 keeps stderr apart by itself
-
-
 def invoke(*args: str) -> Result:
-    result = _runner().invoke(main, list(args))
+    result = make_cli_runner().invoke(main, list(args))
     if result.exception is not None and not isinstance(result.exception, SystemExit):
         raise AssertionError(f"unexpected exception for {args}: {result.exception!r}") from result.exception
     return result
