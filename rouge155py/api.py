@@ -25,6 +25,7 @@ from .run.collector import paused_gc
 from .run.evaluate import evaluate
 from .run.progress import ProgressFn, TerminalProgress, terminal_progress
 from .settings.options import ROWS, Options
+from .settings.presets import known_preset
 
 if TYPE_CHECKING:
     from .incremental import RougeAccumulator
@@ -58,6 +59,21 @@ def _given(values: dict[str, Any]) -> dict[str, Any]:
             continue
         given[name] = value
     return given
+
+
+def _with_preset(given: dict[str, Any]) -> dict[str, Any]:
+    """The keywords given, with the settings of ``preset`` (a DUC/TAC year's official options);
+    a keyword the preset sets too is an error, as a flag given twice is on the command line."""
+    name = given.get("preset")
+    if name is None:
+        return given
+    from .settings.argv import preset_values
+
+    values = preset_values(known_preset("preset", name))
+    both = sorted(set(values) & set(given))
+    if both:
+        raise UsageError(f"preset={name!r} sets {', '.join(both)} already: leave them out, or give no preset")
+    return {**values, **given}
 
 
 def _signature() -> inspect.Signature:
@@ -148,6 +164,7 @@ class Rouge:
             paraphrase_feature: Optional[str] = None,
             paraphrase_threshold: Optional[float] = None,
             paraeval_variants: str = "3",
+            preset: Optional[str] = None,
         ) -> None: ...
 
     else:
@@ -156,7 +173,7 @@ class Rouge:
             for name in options:
                 if name not in _KEYWORDS:
                     raise TypeError(f"Rouge.__init__() got an unexpected keyword argument {name!r}")
-            self._start(rouge_types, _given(options))
+            self._start(rouge_types, _with_preset(_given(options)))
 
         __init__.__signature__ = _signature()
 

@@ -256,6 +256,9 @@ def _run(argv: Sequence[str]) -> int:
 
         _output(usage("rouge155py", request.usage == "full"))
         return 0
+    if request.listing is not None:
+        _output(request.listing)
+        return 0
     if request.make_home is not None:
         from .text.home import make_home
 

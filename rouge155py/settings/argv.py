@@ -19,9 +19,10 @@ from ..errors import UsageError, described
 from ..inputs.doors import command_line_door
 from ..inputs.sources import CommandLine
 from .options import ROWS, Options
+from .presets import listing, preset
 from .table import Setting
 
-__all__ = ["PERL_OPTION_SPEC", "MissingConfiguration", "Request", "parse_command_line"]
+__all__ = ["PERL_OPTION_SPEC", "MissingConfiguration", "Request", "parse_command_line", "preset_values"]
 
 #: The Perl's own ``getopts`` string, plus ``j:`` for ``-j N`` (processes).
 PERL_OPTION_SPEC = "ahHb:c:de:f:l:mMn:p:st:r:2:3:w:uUvxz:j:"
@@ -53,6 +54,7 @@ class Request:
     quiet: bool = False  # --quiet: no progress line on a terminal
     check: Optional[str] = None  # --check ARCHIVED: the report the run must reproduce
     tolerance: Optional[float] = None  # --tolerance X: --check compares numbers within X
+    listing: Optional[str] = None  # text printed as it is (--preset list)
     warnings: list[str] = field(default_factory=list)
     #: The analyses' long options and their values (rouge155py.stats.command reads them).
     analysis: dict[str, str] = field(default_factory=dict)
@@ -224,6 +226,25 @@ def _quirks(
     values["paraeval_variants"] = long_opts.get("--paraeval-variants") or "3"
 
 
+def _with_preset(name: str, argv: list[str]) -> list[str]:
+    """The preset's options in front of the user's Perl options; a flag both give is an error."""
+    fragment = list(preset(name).options)
+    both = sorted(set(_getopts(fragment, PERL_OPTION_SPEC)[0]) & set(_getopts(argv, PERL_OPTION_SPEC)[0]))
+    if both:
+        flags = " ".join(f"-{flag}" for flag in both)
+        raise UsageError(f"--preset {name} sets {flags} already: leave them out, or give no preset")
+    return [*fragment, *argv]
+
+
+def preset_values(name: str) -> dict[str, Any]:
+    """The settings a preset gives, by field of :class:`Options` (those of the flags it sets)."""
+    fragment = list(preset(name).options)
+    flags = set(_getopts(fragment, PERL_OPTION_SPEC)[0])
+    options = parse_command_line([*fragment, "-a", "-"], environ={}).options
+    assert options is not None
+    return {row.name: getattr(options, row.name) for row in ROWS if row.perl in flags}
+
+
 def parse_command_line(argv: Sequence[str], environ: Optional[Mapping[str, str]] = None) -> Request:
     """Parse and validate a ROUGE-1.5.5.pl command line."""
     if environ is not None and not isinstance(environ, Mapping):
@@ -237,6 +258,11 @@ def parse_command_line(argv: Sequence[str], environ: Optional[Mapping[str, str]]
         return Request(usage="full")
     if "--make-home" in long_opts:
         return Request(make_home=long_opts["--make-home"])
+    chosen = long_opts.get("--preset")
+    if chosen == "list":
+        return Request(listing=listing())
+    if chosen is not None:
+        argv = _with_preset(chosen, argv)
     opts, args, warnings = _getopts(list(argv), PERL_OPTION_SPEC)
     if "H" in opts:
         return Request(usage="full", warnings=warnings)

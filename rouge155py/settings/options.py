@@ -20,6 +20,7 @@ from ..inputs.sources import Source
 from ..metrics.plan import MetricSettings
 from ..metrics.scoring import ScoringSettings
 from ..text.stage import TextSettings
+from .presets import PRESETS, known_preset
 from .stages import PeerSelection, ResampleSettings
 from .table import Setting, flag, path, paths, real, rows_of, setting, text, whole
 
@@ -232,6 +233,14 @@ class Options:
         help=(
             "--skip-empty: with --hyp/--ref or --jsonl, leave out each item where a summary\n"
             "is empty (else scored 0); either way they are named on stderr."
+        ))
+    # --preset NAME: a DUC or TAC year's official options, expanded by the faces (settings/presets.py)
+    preset: Optional[str] = setting(None, known_preset, ("run",), free=True, long="--preset", route="text",
+        synopsis="[--preset NAME|list (a DUC/TAC year's official options)]",
+        help=(
+            f"--preset NAME: the options of a DUC/TAC year's official ROUGE command ({', '.join(PRESETS)}),\n"
+            "put before the others (a flag given by both is an error); --preset list prints\n"
+            "each with its options and its source."
         ))
     # fmt: on
 
