@@ -158,6 +158,11 @@ class RougeAccumulator:
         self.rouge_types: Optional[tuple[str, ...]] = getattr(options, "rouge_types", None)
         if self.options.verbose:
             raise UsageError("verbose (-v) prints each instance's texts, which an accumulator does not keep")
+        if self.options.selection.reshapes:
+            raise UsageError(
+                "models, drop_models and jackknife choose each eval's models before a run: an "
+                "accumulator scores the references each update gives"
+            )
         self.reset()
 
     def reset(self) -> None:

@@ -60,6 +60,8 @@ class Eval:
     eval_id: str
     peers: dict[str, Document] = field(default_factory=dict)
     models: list[Document] = field(default_factory=list)
+    #: The models' IDs, where the configuration names them (an XML's); else M1, M2, ... in order.
+    model_ids: Optional[list[str]] = None
 
 
 @dataclass
@@ -171,6 +173,7 @@ class XmlEval:
                 SummaryFile(f"{model_root}/{self.models.get(m, '')}", self.input_format)
                 for m in self.model_ids
             ],
+            list(self.model_ids),
         )
 
 

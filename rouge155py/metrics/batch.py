@@ -272,12 +272,13 @@ def rs_text_rows(
 def kernel_applies(text: Any, scoring: Any, plan: list[Metric], columns: bool = False) -> bool:
     """Whether the kernel scores runs of these settings (:class:`~rouge155py.text.stage.TextSettings`,
     :class:`~rouge155py.metrics.scoring.ScoringSettings`) and metrics: not with ``--lang``, length
-    limits, ``-M``, ``-t`` or BE, nor without the kernel; ``multi_ref="best-f"`` only for texts
-    held by ``columns`` (:meth:`KernelRows.text_rows`)."""
+    limits, ``-M``, ``-t``, ``--jackknife`` or BE, nor without the kernel; ``multi_ref="best-f"``
+    only for texts held by ``columns`` (:meth:`KernelRows.text_rows`)."""
     return (
         _kernel.accel is not None
         and not text.unicode_text
         and not (text.length_limit or text.byte_limit or text.stem_models_only or scoring.counting)
+        and not scoring.jackknife
         and (columns or not scoring.best_f)
         and kernel_metrics(plan) is not None
     )

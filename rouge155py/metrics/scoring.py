@@ -12,7 +12,7 @@ printing. rouge-score's dialect has its own rule: unrounded P and R, its
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, NamedTuple, Optional, Sequence
+from typing import Any, Callable, NamedTuple, Optional, Sequence
 
 from . import ModelCounts, Number, perl_power, rounded_ratio
 
@@ -27,6 +27,7 @@ __all__ = [
     "fmt5",
     "harmonic_f",
     "instance_scores",
+    "jackknife_row",
     "ratio",
     "rouge_score_prf",
     "rounded",
@@ -46,12 +47,16 @@ class ScoringSettings:
     best_f: bool = (
         False  # multi_ref="best-f" in the Perl's dialect: the model whose own row has the highest F
     )
+    jackknife: bool = False  # the mean over every set of all models but one (jackknife_row)
 
     def signature_parts(self) -> dict[str, str]:
         """The signature's parts that name the scoring (see :meth:`Options.signature`)."""
         by_f = self.dialect is not None or self.best_f
         best = "F" if by_f else "B" if self.best_model else "A"
-        return {"f": best, "p": repr(self.alpha), "t": str(self.counting)}
+        parts = {"f": best, "p": repr(self.alpha), "t": str(self.counting)}
+        if self.jackknife:
+            parts["jk"] = "yes"
+        return parts
 
 
 class Totals(NamedTuple):
@@ -134,6 +139,28 @@ def instance_scores(
         recall = round(perl_power(hit / model_count, power), 5) if model_count != 0 else 0.0
         precision = round(perl_power(hit / peer_count, power), 5) if peer_count != 0 else 0.0
     return recall, precision, round(f_measure(precision, recall, alpha), 5)
+
+
+def jackknife_row(
+    score: Callable[[Sequence[Any]], tuple[float, float, float]], per_model: Sequence[Any], own: Optional[int]
+) -> tuple[float, float, float]:
+    """``--jackknife``: the mean of an instance's rows against each set of all its models but
+    one, ``score`` making a row of some models' counts; their R, P and F are summed in model
+    order and divided by their number (ROUGE 1.4's procedure, as ROUGE-1.5.5's RELEASE-NOTE
+    gives it). A peer that is model ``own`` itself (a person) is scored against the others
+    alone; an instance of one model as without the jackknife."""
+    count = len(per_model)
+    if count < 2:
+        return score(per_model)
+    if own is not None:
+        return score([c for k, c in enumerate(per_model) if k != own])
+    recall = precision = f = 0.0
+    for k in range(count):
+        r, p, one_f = score([*per_model[:k], *per_model[k + 1 :]])
+        recall += r
+        precision += p
+        f += one_f
+    return recall / count, precision / count, f / count
 
 
 def best_by_perl_f(

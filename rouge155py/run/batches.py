@@ -421,6 +421,19 @@ def _missing_models(run: _Scoring, evals: list[Eval], peers: list[str]) -> dict[
 
 
 def score_batch(items: Iterable[Item], options: Union[Options, HoldsOptions]) -> ScoredBatch:
+    """Score the evals of some items: their instance rows and what the report needs of each eval
+    (see :func:`scored_batch`). The models of each item are the caller's: ``models``,
+    ``drop_models`` and ``jackknife`` choose them before a run, not here."""
+    options = as_options(options)
+    if options.selection.reshapes:
+        raise UsageError(
+            "models, drop_models and jackknife choose each eval's models before a run "
+            "(Rouge.score, the command line): the batch steps score the models their items give"
+        )
+    return scored_batch(items, options)
+
+
+def scored_batch(items: Iterable[Item], options: Union[Options, HoldsOptions]) -> ScoredBatch:
     """Score the evals of some items: their instance rows and what the report needs of each eval.
 
     ``options``: an :class:`Options` or a :class:`~rouge155py.Rouge` (texts
@@ -511,7 +524,7 @@ def score_texts(config: TextConfig, start: int, stop: int, options: Options) -> 
                 values = kernel.text_rows(texts, config.model_texts[first:last], spans)
         if values is not None:
             return _text_batch(config, start, stop, options, plan, peers, values)
-    return score_batch(
+    return scored_batch(
         [EvalItem(config.places[start + k], ev) for k, ev in enumerate(config.evals_between(start, stop))],
         options,
     )
@@ -653,7 +666,7 @@ def score_in_chunks(
     done = 0
     while chunks:
         chunk = chunks.pop()
-        batch = score_batch([EvalItem(done + k, ev) for k, ev in enumerate(chunk)], options)
+        batch = scored_batch([EvalItem(done + k, ev) for k, ev in enumerate(chunk)], options)
         if merged is None:
             merged = batch
         else:

@@ -19,6 +19,7 @@ from typing import Iterator, Optional
 from .._kernel import notice_missing_kernel
 from ..errors import RougeError, UsageError
 from ..inputs.config import EvalConfig, TextConfig
+from ..inputs.selection import select_models
 from ..metrics.base import Metric
 from ..report import Report
 from ..settings.argv import parse_command_line
@@ -27,7 +28,7 @@ from ..text.corpus import Corpus
 from ..text.hints import SAMPLED_EVALS, unread_script_hint
 from .batches import ScoredBatch, batch_scorer, summarize
 from .collector import paused_gc
-from .executors import executor_for
+from .executors import executor_for, load_config
 from .plan import check_resamples, run_plan
 from .progress import ProgressFn
 
@@ -41,8 +42,13 @@ def evaluate(
     choose; ``progress`` is told of each chunk of evals scored and each table resampled."""
     notice_missing_kernel()
     with paused_gc():  # the run makes many objects and no garbage cycle worth a collection
-        plan = run_plan(options, isinstance(config, TextConfig))
         given = config is not None
+        chosen = options.selection
+        if chosen.reshapes:  # the models chosen (or made peers) before anything is scored
+            whole = config if config is not None else load_config(options)
+            config = select_models(whole, chosen.models, chosen.drop_models, chosen.jackknife)
+            del whole
+        plan = run_plan(options, isinstance(config, TextConfig))
         executor = executor_for(options, plan, given)
         try:
             evals = executor.open(options, config)  # a configuration's errors come first, as in the Perl

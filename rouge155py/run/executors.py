@@ -59,10 +59,10 @@ from .batches import (
     TEXT_CHUNK,
     EvalItem,
     ScoredBatch,
-    score_batch,
     score_in_chunks,
     score_text_chunks,
     score_texts,
+    scored_batch,
     summaries_here,
 )
 from .plan import RunPlan
@@ -246,7 +246,7 @@ class Threads(ThisProcess):
             submit = self._threads(-(-total // size)).submit
             futures = [
                 submit(
-                    score_batch,
+                    scored_batch,
                     [EvalItem(start + k, ev) for k, ev in enumerate(entries[start : start + size])],
                     options,
                 )
@@ -578,7 +578,7 @@ def _document(value: Any) -> Document:
 def _score(job: tuple[Options, list[tuple[int, Packed]]]) -> ScoredBatch:
     """A worker's task: step 1 on some evals (each with its position in the configuration)."""
     options, packed = job
-    return score_batch([EvalItem(position, _unpacked(ev)) for position, ev in packed], options)
+    return scored_batch([EvalItem(position, _unpacked(ev)) for position, ev in packed], options)
 
 
 def _summarize(job: tuple[Options, list[RowTable]]) -> list[Union[Summary, Counts]]:
@@ -886,7 +886,7 @@ def _score_all(
             # A small share here: this process is back to feed the workers before they run dry.
             chunk, _ = evals.chunk(4 * processes, _READING_PAIRS)
             if chunk:
-                add(len(chunk), score_batch([EvalItem(k, ev) for k, ev in chunk], options))
+                add(len(chunk), scored_batch([EvalItem(k, ev) for k, ev in chunk], options))
             elif not given:
                 return batches
             else:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import re
 from array import array
-from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Optional, Union
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Optional, Sequence, Union
 
 from ..inputs.config import Eval
 from ..metrics.base import Metric, Task
@@ -21,6 +21,7 @@ from ..metrics.scoring import (
     best_by_perl_f,
     combine_models,
     instance_scores,
+    jackknife_row,
     split_scores,
 )
 from ..report.results import (
@@ -189,6 +190,13 @@ class Scorer:
         for index, members in by_metric.items():
             metric = plan[index]
             counts = metric.counts(self.corpus, [tasks[i] for i in members])
+            if o.jackknife:
+                score = _row_rule(metric, o)
+                for i, per_model in zip(members, counts):
+                    task = tasks[i]
+                    own = next((k for k, model in enumerate(task.models) if model == task.peer), None)
+                    rows[i] = jackknife_row(score, per_model, own)
+                continue
             if o.dialect is not None:  # rouge-score's: unrounded, the model with the highest F
                 for i, per_model in zip(members, counts):
                     rows[i] = best_by_f(per_model)
@@ -210,6 +218,17 @@ class Scorer:
                     else instance_scores(totals, alpha, power)
                 )
         return rows
+
+
+def _row_rule(metric: Metric, o: ScoringSettings) -> Callable[[Sequence[Any]], Row]:
+    """How some models' counts of an instance become its row (as :meth:`Scorer.rows` makes it),
+    as a function: what ``--jackknife`` applies to each set of all models but one."""
+    power = metric.power
+    if o.best_f:
+        return lambda per_model: best_by_perl_f(per_model, o.alpha, power, metric.split_hits)
+    if metric.split_hits:
+        return lambda per_model: split_scores(per_model, o.best_model, o.alpha)
+    return lambda per_model: instance_scores(combine_models(per_model, o.best_model), o.alpha, power)
 
 
 def score_evals(

@@ -224,6 +224,11 @@ def _quirks(
         except ValueError:
             raise UsageError(f"--paraphrase-threshold needs a number, got {threshold_text!r}") from None
     values["paraeval_variants"] = long_opts.get("--paraeval-variants") or "3"
+    models_text = long_opts.get("--models")
+    if models_text is not None:
+        if not re.fullmatch(r"[0-9]+", models_text.strip()) or int(models_text) < 1:
+            raise UsageError(f"--models needs a whole number of 1 or more, got {models_text!r}")
+        values["models"] = int(models_text)
 
 
 def _with_preset(name: str, argv: list[str]) -> list[str]:

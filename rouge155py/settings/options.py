@@ -22,7 +22,7 @@ from ..metrics.scoring import ScoringSettings
 from ..text.stage import TextSettings
 from .presets import PRESETS, known_preset
 from .stages import PeerSelection, ResampleSettings
-from .table import Setting, flag, path, paths, real, rows_of, setting, text, whole
+from .table import Setting, flag, ids, path, paths, real, rows_of, setting, text, whole
 
 __all__ = [
     "DOOR_FIELDS",
@@ -150,6 +150,25 @@ class Options:
         help="-f A|B: average over models (A) or take the best model (B).")
     # None: not chosen (-f A, the Perl's default); see MULTI_REF
     multi_ref: Optional[str] = setting(None, text, ("run",), hf=True)
+    # the models each eval is scored against: the first K, all but some, every set of all but one
+    models: Optional[int] = setting(None, whole, ("selection",), long="--models", signature=("models",),
+        synopsis="[--models K (the first K models of each eval)]",
+        help=(
+            "--models K: score each eval against its first K models (in the configuration's\n"
+            "order); --drop-model ID (again, or ID,ID): leave model ID out of every eval."
+        ))
+    drop_models: tuple[str, ...] = setting((), ids, ("selection",), long="--drop-model", route="repeated",
+        signature=("drop",),
+        synopsis="[--drop-model ID (leave model ID out of every eval)]")
+    jackknife: bool = setting(False, flag, ("selection", "scoring"), long="--jackknife", route="switch",
+        signature=("jk",),
+        synopsis="[--jackknife (each score the mean over every set of all models but one)]",
+        help=(
+            "--jackknife: for an eval of N >= 2 models, a peer's score is the mean of its N\n"
+            "scores against each set of N - 1 of them, and each model is scored against the\n"
+            "others as a system named by its ID, so that people and systems compare (DUC\n"
+            "2005-2007's official tables); an eval of one model is scored as without it."
+        ))
     alpha: float = setting(0.5, real, ("scoring",), perl="p", route="number", signature=("p",),
         synopsis="[-p alpha (0 <= alpha <=1)]",
         help="-p alpha: F-measure weight (alpha -> 1 favours precision).")
@@ -267,6 +286,21 @@ class Options:
             raise UsageError("Please specify length limit in words or bytes but not both.")
         if self.counting not in (0, 1, 2):
             raise UsageError(f"counting (-t) must be 0, 1 or 2, got {described(self.counting)}")
+        if self.models is not None and self.models < 1:
+            raise UsageError(f"models (--models) must be 1 or more, got {self.models}")
+        if self.jackknife and self.counting:
+            raise UsageError("--jackknife averages each instance's scores: not with -t 1 or -t 2 (counts)")
+        if self.jackknife and self.dialect is not None:
+            raise UsageError("--jackknife is ROUGE-1.5.5's procedure: not with --dialect")
+        if self.jackknife and self.verbose:
+            raise UsageError(
+                "-v prints the Perl's lines of one model set, and --jackknife averages sets: not both"
+            )
+        if self.jackknife and self.stem and self.stem_models_only:
+            raise UsageError(
+                "--jackknife with -m -M: the Perl stops stemming peers part-way through each run, "
+                "so each leave-one-out run would stem otherwise; give -m or -M"
+            )
         if self.max_ngram < 0:
             raise UsageError(f"max_ngram (-n) must be a whole number, got {described(self.max_ngram)}")
         if self.max_ngram > MAX_NGRAM:
@@ -490,7 +524,7 @@ class Options:
         another stage with a signature key adds ``key:value`` (:func:`_signed_value`).
         """
         parts: dict[str, str] = {}
-        for settings in (self.metrics, self.text, self.scoring, self.resampling):
+        for settings in (self.metrics, self.text, self.scoring, self.resampling, self.selection):
             parts.update(settings.signature_parts())
         for row in ROWS:  # a setting that no stage signs shows its value itself
             if row.signature and not set(row.stages) & _SIGNED_STAGES:
@@ -504,16 +538,18 @@ ROWS: tuple[Setting, ...] = rows_of(Options)
 #: The fields of :class:`Options` that say where the evals come from and which peers are reported.
 DOOR_FIELDS = tuple(row.name for row in ROWS if row.door)
 #: The stages whose settings write their own parts of the signature (``signature_parts``).
-_SIGNED_STAGES = frozenset({"metrics", "text", "scoring", "resampling"})
+_SIGNED_STAGES = frozenset({"metrics", "text", "scoring", "resampling", "selection"})
 
 
 def _signed_value(value: object) -> str:
     """A setting's value as the signature shows it: ``yes``/``no`` for a switch (and ``no`` for
-    None), a number as ``%g``, else as it is."""
+    None or nothing), a number as ``%g``, several values joined by commas, else as it is."""
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, float):
         return f"{value:g}"
+    if isinstance(value, tuple):
+        return ",".join(map(str, value)) or "no"
     return "no" if value is None else str(value)
 
 

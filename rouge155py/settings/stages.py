@@ -19,6 +19,23 @@ class PeerSelection:
 
     all_systems: bool = True
     system_id: Optional[str] = None
+    #: The models of each eval: the first ``models`` (None: all), less those named in
+    #: ``drop_models``; under ``jackknife`` each model is a peer too (:mod:`rouge155py.inputs.selection`).
+    models: Optional[int] = None
+    drop_models: tuple[str, ...] = ()
+    jackknife: bool = False
+
+    def signature_parts(self) -> dict[str, str]:
+        """The signature's parts that name a choice of models (none without one)."""
+        parts = {} if self.models is None else {"models": str(self.models)}
+        if self.drop_models:
+            parts["drop"] = ",".join(self.drop_models)
+        return parts
+
+    @property
+    def reshapes(self) -> bool:
+        """Whether the evals' models are chosen (or the models made peers) before scoring."""
+        return self.models is not None or bool(self.drop_models) or self.jackknife
 
     @property
     def peer_id(self) -> str:

@@ -84,6 +84,21 @@ def paths(name: str, value: Any) -> tuple[str, ...]:
     return tuple(path(f"{name}[{i}]", one) for i, one in enumerate(value))
 
 
+def ids(name: str, value: Any) -> tuple[str, ...]:
+    """IDs: a list or tuple of strings, each of which may name several, separated by commas."""
+    if isinstance(value, str) or not isinstance(value, (list, tuple)):
+        raise UsageError(f"{name} must be a tuple of IDs (strings), got {described(value)}")
+    found: list[str] = []
+    for one in value:
+        if not isinstance(one, str):
+            raise UsageError(f"{name} must hold strings, got {described(one)}")
+        parts = one.split(",")
+        if not all(parts):
+            raise UsageError(f"{name}: an empty ID in {one!r}")
+        found.extend(parts)
+    return tuple(found)
+
+
 @dataclass(frozen=True)
 class Setting:
     """One setting: the field of :class:`~rouge155py.Options` (and the API's keyword) ``name``.

@@ -385,9 +385,12 @@ def write_evals(
     input_format: str = "SPL",
     config_name: str = "rouge.xml",
     eval_ids: Optional[Sequence[str]] = None,
+    model_ids: Optional[Sequence[Sequence[str]]] = None,
+    extra_peers: Optional[Sequence[Mapping[str, bytes]]] = None,
 ) -> str:
     """Summary files and a ROUGE-EVAL configuration: evals ``1``..``N`` (or ``eval_ids``), models
-    ``1``..``K`` in order."""
+    ``1``..``K`` in order (or each eval's ``model_ids``); ``extra_peers``: each eval's peers
+    besides ``peers``' (ID -> summary)."""
     (root / "peers").mkdir(parents=True, exist_ok=True)
     (root / "models").mkdir(parents=True, exist_ok=True)
     ext = ".be" if input_format == "SIMPLE" else ".spl"
@@ -400,15 +403,18 @@ def write_evals(
             f'<INPUT-FORMAT TYPE="{input_format}"></INPUT-FORMAT>',
             "<PEERS>",
         ]
-        for p, (peer_id, documents) in enumerate(peers.items()):
+        these = {peer_id: documents[i - 1] for peer_id, documents in peers.items()}
+        these.update(extra_peers[i - 1] if extra_peers is not None else {})
+        for p, (peer_id, data) in enumerate(these.items()):
             name = f"e{i}.P{p}{ext}"
-            (root / "peers" / name).write_bytes(documents[i - 1])
+            (root / "peers" / name).write_bytes(data)
             lines.append(f"<P ID={quoteattr(peer_id)}>{name}</P>")
         lines += ["</PEERS>", "<MODELS>"]
-        for k, data in enumerate(item_models, start=1):
+        ids = model_ids[i - 1] if model_ids is not None else [str(k) for k in range(1, len(item_models) + 1)]
+        for k, (model_id, data) in enumerate(zip(ids, item_models), start=1):
             name = f"e{i}.M{k}{ext}"
             (root / "models" / name).write_bytes(data)
-            lines.append(f'<M ID="{k}">{name}</M>')
+            lines.append(f"<M ID={quoteattr(model_id)}>{name}</M>")
         lines += ["</MODELS>", "</EVAL>"]
     lines.append("</ROUGE-EVAL>")
     (root / config_name).write_text("\n".join(lines) + "\n", encoding="utf-8")
