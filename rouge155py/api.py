@@ -154,6 +154,7 @@ class Rouge:
             multi_ref: Optional[MultiRef] = None,
             models: Optional[int] = None,
             drop_models: tuple[str, ...] = (),
+            model_subset: Optional[str] = None,
             jackknife: bool = False,
             alpha: float = 0.5,
             counting: int = 0,

@@ -128,3 +128,44 @@ def test_the_batch_steps_and_the_accumulator_refuse_a_choice_of_models() -> None
             score_batch(text_items(["a b"], [["a b", "b c"]]), rouge)
         with pytest.raises(UsageError, match=r"^models, drop_models and jackknife choose"):
             rouge.accumulator()
+
+
+def test_a_subset_file_names_each_evals_models(tmp_path: Path) -> None:
+    subset = tmp_path / "subset.txt"
+    subset.write_text("# eval and its models\n1 C A  # in any order\n\n")
+    chosen = select_models(_config(), None, (), False, str(subset))
+    assert [ev.model_ids for ev in chosen.evals] == [["A", "C"], ["B"]]
+    for text, message in [
+        ("1 A\n1 B\n", r"subset\.txt:2: eval '1' is named twice"),
+        ("1\n", r"subset\.txt:1: an eval ID and at least one model ID"),
+        ("9 A\n", r"subset\.txt: eval '9' is not in the configuration"),
+        ("1 Z\n", r"subset\.txt: eval '1' has no model 'Z'"),
+    ]:
+        subset.write_text(text)
+        with pytest.raises(ConfigError, match=message):
+            select_models(_config(), None, (), False, str(subset))
+
+
+def test_a_subset_file_on_the_command_line_is_the_run_edited_by_hand(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Evals D01 and D02 against models A and C only: the same bytes as the configuration with
+    the others' lines taken out, and the file's digest in the signature."""
+    subset = tmp_path / "subset.txt"
+    subset.write_text("D01 A C\nD02 C A\n")
+    config = (REPO / CONFIG).read_text()
+    edited = []
+    current = ""
+    for line in config.splitlines():
+        if line.startswith("<EVAL ID="):
+            current = line.split('"')[1]
+        if current in ("D01", "D02") and (line.startswith('<M ID="B">') or line.startswith('<M ID="D">')):
+            continue
+        edited.append(line)
+    by_hand = tmp_path / "edited.xml"
+    by_hand.write_text("\n".join(edited) + "\n")
+    monkeypatch.chdir(REPO)
+    run = evaluate_args(["-e", "data", "-a", "-n", "2", "-d", "--model-subset", str(subset), CONFIG])
+    expected = evaluate_args(["-e", "data", "-a", "-n", "2", "-d", str(by_hand)])
+    assert format_legacy(run) == format_legacy(expected)
+    assert re.search(r"\|subset:sha256-[0-9a-f]{12}\|", run.options.signature("x"))

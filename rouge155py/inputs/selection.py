@@ -14,10 +14,11 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ..errors import ConfigError
+from ..errors import ConfigError, InputError
 from .config import Eval, EvalConfig
+from .files import MAX_CONFIG_BYTES, read_file
 
-__all__ = ["model_ids", "select_models"]
+__all__ = ["model_ids", "read_subset_file", "select_models", "subsets"]
 
 _SHOWN = 5
 
@@ -27,18 +28,55 @@ def model_ids(ev: Eval) -> list[str]:
     return list(ev.model_ids) if ev.model_ids is not None else [f"M{k + 1}" for k in range(len(ev.models))]
 
 
+def read_subset_file(path: str) -> bytes:
+    """The bytes of a ``--model-subset`` file."""
+    return read_file(path, InputError, f"Cannot open {path}", f"Cannot read {path}", limit=MAX_CONFIG_BYTES)
+
+
+def subsets(path: str) -> dict[str, list[str]]:
+    """A ``--model-subset`` file: eval ID -> the IDs of the models it keeps, from lines
+    ``EVAL_ID MODEL_ID ...`` (blank lines and ``#`` comments skipped; an eval named twice is an
+    error)."""
+    found: dict[str, list[str]] = {}
+    for number, raw in enumerate(read_subset_file(path).decode("utf-8", "surrogateescape").splitlines(), 1):
+        words = raw.split("#", 1)[0].split()
+        if not words:
+            continue
+        if len(words) < 2:
+            raise ConfigError(f"{path}:{number}: an eval ID and at least one model ID")
+        if words[0] in found:
+            raise ConfigError(f"{path}:{number}: eval {words[0]!r} is named twice")
+        found[words[0]] = words[1:]
+    return found
+
+
 def select_models(
-    config: EvalConfig, models: Optional[int], drop: tuple[str, ...], jackknife: bool
+    config: EvalConfig,
+    models: Optional[int],
+    drop: tuple[str, ...],
+    jackknife: bool,
+    subset: Optional[str] = None,
 ) -> EvalConfig:
-    """The evals with the models chosen (and, under ``jackknife``, each model a peer too); a
-    note names the evals left with one model under ``jackknife`` (scored as without it)."""
+    """The evals with the models chosen (``subset``: a ``--model-subset`` file's path, then the
+    drop, then the first ``models``) and, under ``jackknife``, each model a peer too; a note
+    names the evals left with one model under ``jackknife`` (scored as without it)."""
     dropped = set(drop)
+    chosen = subsets(subset) if subset is not None else {}
+    unknown = set(chosen) - {ev.eval_id for ev in config.evals}
+    if unknown:
+        raise ConfigError(f"{subset}: eval {sorted(unknown)[0]!r} is not in the configuration")
     systems = set(config.peer_ids)
     evals: list[Eval] = []
     peer_ids = set(config.peer_ids)
     alone: list[str] = []
     for ev in config.evals:
         kept = [(i, m) for i, m in zip(model_ids(ev), ev.models) if i not in dropped]
+        if ev.eval_id in chosen:
+            wanted = chosen[ev.eval_id]
+            missing = [i for i in wanted if i not in model_ids(ev)]
+            if missing:
+                raise ConfigError(f"{subset}: eval {ev.eval_id!r} has no model {missing[0]!r}")
+            kept = [(i, m) for i, m in kept if i in wanted]
         if models is not None:
             kept = kept[:models]
         peers = dict(ev.peers)

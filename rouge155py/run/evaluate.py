@@ -46,7 +46,9 @@ def evaluate(
         chosen = options.selection
         if chosen.reshapes:  # the models chosen (or made peers) before anything is scored
             whole = config if config is not None else load_config(options)
-            config = select_models(whole, chosen.models, chosen.drop_models, chosen.jackknife)
+            config = select_models(
+                whole, chosen.models, chosen.drop_models, chosen.jackknife, chosen.model_subset
+            )
             del whole
         plan = run_plan(options, isinstance(config, TextConfig))
         executor = executor_for(options, plan, given)

@@ -160,6 +160,13 @@ class Options:
     drop_models: tuple[str, ...] = setting((), ids, ("selection",), long="--drop-model", route="repeated",
         signature=("drop",),
         synopsis="[--drop-model ID (leave model ID out of every eval)]")
+    model_subset: Optional[str] = setting(None, path, ("selection",), long="--model-subset", route="text",
+        signature=("subset",),
+        synopsis="[--model-subset FILE (the models of each eval it names)]",
+        help=(
+            "--model-subset FILE: lines 'EVAL_ID MODEL_ID ...': each eval named is scored\n"
+            "against those of its models only (# starts a comment); the others keep theirs."
+        ))
     jackknife: bool = setting(False, flag, ("selection", "scoring"), long="--jackknife", route="switch",
         signature=("jk",),
         synopsis="[--jackknife (each score the mean over every set of all models but one)]",

@@ -4,11 +4,13 @@ code; :class:`~rouge155py.Options` builds each from its rows of the table."""
 
 from __future__ import annotations
 
+import hashlib
 import math
 from dataclasses import dataclass
 from typing import Iterable, Optional
 
 from ..inputs.files import perl_string
+from ..inputs.selection import read_subset_file
 
 __all__ = ["PeerSelection", "ResampleSettings"]
 
@@ -23,6 +25,7 @@ class PeerSelection:
     #: ``drop_models``; under ``jackknife`` each model is a peer too (:mod:`rouge155py.inputs.selection`).
     models: Optional[int] = None
     drop_models: tuple[str, ...] = ()
+    model_subset: Optional[str] = None
     jackknife: bool = False
 
     def signature_parts(self) -> dict[str, str]:
@@ -30,12 +33,19 @@ class PeerSelection:
         parts = {} if self.models is None else {"models": str(self.models)}
         if self.drop_models:
             parts["drop"] = ",".join(self.drop_models)
+        if self.model_subset is not None:
+            parts["subset"] = f"sha256-{hashlib.sha256(read_subset_file(self.model_subset)).hexdigest()[:12]}"
         return parts
 
     @property
     def reshapes(self) -> bool:
         """Whether the evals' models are chosen (or the models made peers) before scoring."""
-        return self.models is not None or bool(self.drop_models) or self.jackknife
+        return (
+            self.models is not None
+            or bool(self.drop_models)
+            or self.model_subset is not None
+            or self.jackknife
+        )
 
     @property
     def peer_id(self) -> str:
