@@ -16,6 +16,16 @@ REPO = Path(__file__).resolve().parent.parent
 # set the number themselves.
 os.environ["ROUGE155PY_MIN_SHARED_PAIRS"] = "0"
 
+# Tests never wait on a network: Hugging Face's libraries read these when they are imported, so
+# they are set here, before any test module imports evaluate, datasets or transformers.
+NETWORK_OFF = {
+    "HF_HUB_OFFLINE": "1",
+    "HF_DATASETS_OFFLINE": "1",
+    "HF_EVALUATE_OFFLINE": "1",
+    "TRANSFORMERS_OFFLINE": "1",
+}
+os.environ.update(NETWORK_OFF)
+
 
 @pytest.fixture(scope="session")
 def repo() -> Path:
