@@ -16,3 +16,34 @@ def test_mistyped_long_option_gets_the_close_one() -> None:
 def test_unknown_long_option_with_nothing_close_says_only_that() -> None:
     with pytest.raises(UsageError, match=r"^unknown option --zzzzzz=1$"):
         parse_command_line(["--zzzzzz=1", "x.txt"])
+
+
+@pytest.mark.parametrize("call", ["Rouge", "score"])
+def test_rouge_score_keyword_names_ours(call: str) -> None:
+    import rouge155py
+
+    with pytest.raises(TypeError) as caught:
+        if call == "Rouge":
+            rouge155py.Rouge(use_stemmer=True)
+        else:
+            rouge155py.score(["a cat"], ["a cat"], use_stemmer=True)
+    assert isinstance(caught.value, UsageError)
+    assert str(caught.value).endswith("'use_stemmer': use `stem=True`")
+
+
+def test_torchmetrics_keywords_name_ours_with_our_values() -> None:
+    from rouge155py import Rouge
+
+    with pytest.raises(UsageError, match=r"use `multi_ref='average'`$"):
+        Rouge(accumulate="avg")
+    with pytest.raises(UsageError, match=r"use `rouge_types=\['rouge1'\]`$"):
+        Rouge(rouge_keys=["rouge1"])
+
+
+def test_mistyped_keyword_gets_the_close_one() -> None:
+    from rouge155py import Rouge
+
+    with pytest.raises(UsageError, match=r"'stme' \(did you mean `stem`\?\)$"):
+        Rouge(stme=True)
+    with pytest.raises(TypeError, match=r"unexpected keyword argument 'xyzzy'$"):
+        Rouge(xyzzy=1)
