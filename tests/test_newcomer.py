@@ -2,10 +2,27 @@
 
 from __future__ import annotations
 
+import csv
+import io
+from pathlib import Path
+
 import pytest
+from conftest import make_cli_runner
 
 from rouge155py import UsageError
+from rouge155py.cli import main
 from rouge155py.settings.argv import parse_command_line
+
+REPO = Path(__file__).resolve().parent.parent
+CONFIG = str(REPO / "examples" / "duc-mini" / "rouge-config.xml")
+BASE = ["-e", str(REPO / "data"), "-a", "-n", "2", "-r", "50"]
+
+
+def command(*args: str) -> str:
+    """The command's standard output, run to success."""
+    result = make_cli_runner().invoke(main, [*BASE, *args, CONFIG])
+    assert result.exit_code == 0, result.stderr_bytes
+    return result.stdout_bytes.decode()
 
 
 def test_mistyped_long_option_gets_the_close_one() -> None:
@@ -47,3 +64,18 @@ def test_mistyped_keyword_gets_the_close_one() -> None:
         Rouge(stme=True)
     with pytest.raises(TypeError, match=r"unexpected keyword argument 'xyzzy'$"):
         Rouge(xyzzy=1)
+
+
+def test_comparison_csv_numbers_as_the_tables_round_them() -> None:
+    text = command("--compare", "paired-bootstrap", "--samples", "200", "--format", "csv")
+    rows = list(csv.DictReader(io.StringIO(text)))
+    assert rows and {row["measure"] for row in rows} == {"F"}
+    for row in rows:
+        for name in ("mean", "other_mean", "difference", "low", "high"):
+            digits = row[name].lstrip("-").partition(".")[2]
+            assert len(digits) <= 5, (name, row[name])
+        for name in ("p_value", "p_holm"):
+            assert len(row[name].replace("0.", "").split("e")[0].replace(".", "").lstrip("0")) <= 4, row[name]
+    table = command("--compare", "paired-bootstrap", "--samples", "200")
+    first = rows[0]
+    assert f"{float(first['difference']):+.5f}" in table  # the same digits as the text table

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 import re
-from typing import TYPE_CHECKING, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Optional, Sequence
 
 from ..errors import UsageError, described
 from ..metrics.scoring import fmt5
@@ -184,6 +184,23 @@ def _number(value: float, digits: int = 4) -> str:
 
 def _p(value: float) -> str:
     return "<0.0001" if value < 1e-4 else _number(value)
+
+
+#: A comparison's numbers in CSV, as the tables show them: scores to 5 decimals, p to 4 digits.
+_CSV_DIGITS = {"mean": 5, "other_mean": 5, "difference": 5, "low": 5, "high": 5}
+
+
+def comparisons_csv_rows(comparisons: Comparisons) -> list[dict[str, Any]]:
+    """:meth:`Comparisons.to_dicts` for CSV: the measure as the table writes it (``F``), scores
+    rounded as the report rounds them, p-values to 4 significant digits (numbers, not text)."""
+    rows = comparisons.to_dicts()
+    for row in rows:
+        row["measure"] = _SHOWN.get(row["measure"], row["measure"])
+        for name, digits in _CSV_DIGITS.items():
+            row[name] = round(row[name], digits)
+        for name in ("p_value", "p_holm"):
+            row[name] = float(f"{row[name]:.4g}")
+    return rows
 
 
 def comparisons_table(comparisons: Comparisons, fmt: str = "markdown") -> str:
