@@ -79,3 +79,13 @@ def test_comparison_csv_numbers_as_the_tables_round_them() -> None:
     table = command("--compare", "paired-bootstrap", "--samples", "200")
     first = rows[0]
     assert f"{float(first['difference']):+.5f}" in table  # the same digits as the text table
+
+
+def test_text_tables_say_how_they_mark_the_best() -> None:
+    from rouge155py import score
+    from rouge155py.stats.tables import systems_table
+
+    report = score(["the cat sat", "a dog ran"], ["the cat sat on the mat", "a dog ran far"])
+    text = systems_table(report, "text")
+    assert "*" in text and "bold" not in text and "marked *" in text
+    assert "in bold" in systems_table(report, "markdown")

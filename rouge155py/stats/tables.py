@@ -107,6 +107,7 @@ def render(header: Sequence[str], rows: Sequence[Sequence[Cell]], fmt: str, capt
         for row in shown
     ]
     lines.insert(1, "  ".join("-" * w for w in widths))
+    caption = caption.replace(" in bold", " marked *")  # plain text has no bold: it marks with *
     return "\n".join(line.rstrip() for line in lines) + (f"\n\n{_plain(caption)}\n" if caption else "\n")
 
 
