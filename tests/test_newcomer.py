@@ -89,3 +89,9 @@ def test_text_tables_say_how_they_mark_the_best() -> None:
     text = systems_table(report, "text")
     assert "*" in text and "bold" not in text and "marked *" in text
     assert "in bold" in systems_table(report, "markdown")
+
+
+def test_latex_tables_name_the_package_their_rules_need() -> None:
+    text = command("--format", "latex")
+    assert text.startswith("% needs \\usepackage{booktabs}\n\\begin{table}")
+    assert "\\toprule" in text

@@ -1,9 +1,9 @@
 """Tables for a paper: systems x metrics, comparisons, and correlations laid out as the ROUGE paper's.
 
 Each table is rendered as plain text (aligned columns), Markdown or LaTeX
-(``booktabs`` rules). Scores are printed with 5 decimals as the Perl prints
-them (an infinite or undefined one as ``Inf``, ``-Inf``, ``NaN``), coefficients
-and p-values with 4. Every text (system IDs, metric and judgment names, the
+(``booktabs`` rules, which a comment on its first line names). Scores are printed
+with 5 decimals as the Perl prints them (an infinite or undefined one as ``Inf``,
+``-Inf``, ``NaN``), coefficients and p-values with 4. Every text (system IDs, metric and judgment names, the
 caption) is escaped for its format: Markdown's ``\\ | * _ ` ~``, HTML and links,
 LaTeX's ten special characters; a line break or another control character is
 shown as ``\\xNN`` in all three, a lone surrogate as JSON's output shows it.
@@ -93,7 +93,13 @@ def render(header: Sequence[str], rows: Sequence[Sequence[Cell]], fmt: str, capt
         return "\n".join(lines) + (f"\n\n{_markdown_text(caption)}\n" if caption else "\n")
     if fmt == "latex":
         spec = "l" + "r" * (len(header) - 1)
-        lines = ["\\begin{table}[t]", "\\centering", f"\\begin{{tabular}}{{{spec}}}", "\\toprule"]
+        lines = [
+            "% needs \\usepackage{booktabs}",
+            "\\begin{table}[t]",
+            "\\centering",
+            f"\\begin{{tabular}}{{{spec}}}",
+            "\\toprule",
+        ]
         lines.append(" & ".join(shown[0]) + " \\\\")
         lines.append("\\midrule")
         lines += [" & ".join(row) + " \\\\" for row in shown[1:]]
