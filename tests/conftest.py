@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
+import subprocess
 from pathlib import Path
+from typing import Iterator, Optional
 
 import pytest
 from click.testing import CliRunner
@@ -25,6 +27,32 @@ NETWORK_OFF = {
     "TRANSFORMERS_OFFLINE": "1",
 }
 os.environ.update(NETWORK_OFF)
+
+
+def untracked(root: Path) -> Optional[set[str]]:
+    """The files and folders (empty ones too) in the checkout that git neither tracks nor
+    ignores; None outside a git checkout."""
+    try:
+        listed = subprocess.run(
+            ["git", "ls-files", "--others", "--exclude-standard", "--directory", "-z"],
+            cwd=root,
+            capture_output=True,
+            check=True,
+            timeout=60,
+        ).stdout
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return {name.decode("utf-8", "surrogateescape") for name in listed.split(b"\0") if name}
+
+
+@pytest.fixture(scope="session", autouse=True)
+def checkout_stays_clean() -> Iterator[None]:
+    """Tests write under pytest's tmp_path: the run leaves no new file in the checkout."""
+    before = untracked(REPO)
+    yield
+    after = untracked(REPO)
+    if before is not None and after is not None and after - before:
+        pytest.fail(f"the tests left files in the checkout: {', '.join(sorted(after - before))}")
 
 
 @pytest.fixture(scope="session")
