@@ -24,6 +24,7 @@ from .report import Report
 from .run.collector import paused_gc
 from .run.evaluate import evaluate
 from .run.progress import ProgressFn, TerminalProgress, terminal_progress
+from .settings.habits import unknown_keyword
 from .settings.options import ROWS, Options
 from .settings.presets import known_preset
 
@@ -174,9 +175,9 @@ class Rouge:
     else:
 
         def __init__(self, *, rouge_types=None, **options):
-            for name in options:
+            for name, value in options.items():
                 if name not in _KEYWORDS:
-                    raise TypeError(f"Rouge.__init__() got an unexpected keyword argument {name!r}")
+                    raise unknown_keyword(name, value, {*_KEYWORDS, "rouge_types"})
             self._start(rouge_types, _with_preset(_given(options)))
 
         __init__.__signature__ = _signature()

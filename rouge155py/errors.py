@@ -19,6 +19,7 @@ __all__ = [
     "OutputError",
     "ReportDiffers",
     "RougeError",
+    "UnknownKeyword",
     "UsageError",
     "WorkerStopped",
     "described",
@@ -50,6 +51,12 @@ class MissingResource(UsageError, LookupError):
     """A resource of another package that is not installed (nltk's punkt model) where that
     package raises ``LookupError`` (rouge-score's ``split_summaries``, pyrouge's
     ``split_sentences``): code catching either catches it."""
+
+
+class UnknownKeyword(UsageError, TypeError):
+    """A keyword ``Rouge()`` or ``score()`` does not take, with the one meant where it is
+    close or another library's name for it; Python's own ``TypeError`` for an unexpected
+    keyword, so code catching either catches it."""
 
 
 class ConfigError(RougeError):

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
+import subprocess
 from pathlib import Path
+from typing import Iterator, Optional
 
 import pytest
 from click.testing import CliRunner
@@ -15,6 +17,42 @@ REPO = Path(__file__).resolve().parent.parent
 # that the workers are what they test; tests of the rule that keeps small runs in one process
 # set the number themselves.
 os.environ["ROUGE155PY_MIN_SHARED_PAIRS"] = "0"
+
+# Tests never wait on a network: Hugging Face's libraries read these when they are imported, so
+# they are set here, before any test module imports evaluate, datasets or transformers.
+NETWORK_OFF = {
+    "HF_HUB_OFFLINE": "1",
+    "HF_DATASETS_OFFLINE": "1",
+    "HF_EVALUATE_OFFLINE": "1",
+    "TRANSFORMERS_OFFLINE": "1",
+}
+os.environ.update(NETWORK_OFF)
+
+
+def untracked(root: Path) -> Optional[set[str]]:
+    """The files and folders (empty ones too) in the checkout that git neither tracks nor
+    ignores; None outside a git checkout."""
+    try:
+        listed = subprocess.run(
+            ["git", "ls-files", "--others", "--exclude-standard", "--directory", "-z"],
+            cwd=root,
+            capture_output=True,
+            check=True,
+            timeout=60,
+        ).stdout
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return {name.decode("utf-8", "surrogateescape") for name in listed.split(b"\0") if name}
+
+
+@pytest.fixture(scope="session", autouse=True)
+def checkout_stays_clean() -> Iterator[None]:
+    """Tests write under pytest's tmp_path: the run leaves no new file in the checkout."""
+    before = untracked(REPO)
+    yield
+    after = untracked(REPO)
+    if before is not None and after is not None and after - before:
+        pytest.fail(f"the tests left files in the checkout: {', '.join(sorted(after - before))}")
 
 
 @pytest.fixture(scope="session")

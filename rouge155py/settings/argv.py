@@ -9,6 +9,7 @@ sets which option and how it is read; the Perl's quirks are the code below.
 
 from __future__ import annotations
 
+import difflib
 import math
 import os
 import re
@@ -122,6 +123,13 @@ _VALUED = {*_REQUEST_VALUED, *_ANALYSIS, *(row.long for row in ROWS if row.long)
 _ALIASES = {"--sep": "--sentence-separator"}
 
 
+def _close_option(name: str) -> str:
+    """`` (did you mean --hyp?)`` for a mistyped long option, or nothing."""
+    known = sorted({*_FLAGS, *_VALUED, *_REPEATED, *_ALIASES})
+    close = difflib.get_close_matches(name, known, n=1)
+    return f" (did you mean {close[0]}?)" if close else ""
+
+
 def _long_options(argv: Sequence[str]) -> tuple[list[str], dict[str, Optional[str]], dict[str, list[str]]]:
     """Take out the long options of this port (``--json``, ``--jobs N`` ...); the values of each
     option that may be repeated (``--hyp``, ``--ref``) apart, in order."""
@@ -149,7 +157,7 @@ def _long_options(argv: Sequence[str]) -> tuple[list[str], dict[str, Optional[st
             else:
                 found[name] = value
         elif arg.startswith("--") and len(arg) > 2:
-            raise UsageError(f"unknown option {arg}")
+            raise UsageError(f"unknown option {arg}{_close_option(name)}")
         else:
             rest.append(arg)
     return rest, found, repeated

@@ -128,7 +128,9 @@ class Analysis:
                 }
             return json.dumps(escaped_strings(strict_json(document)), indent=2, allow_nan=False) + "\n"
         if fmt == "csv":
-            return _csv((comparisons or correlations).to_dicts())
+            from .tables import comparisons_csv_rows
+
+            return _csv(comparisons_csv_rows(comparisons) if comparisons else correlations.to_dicts())
         table_format = "text" if fmt == "legacy" else fmt
         parts = []
         if fmt in ("markdown", "latex") and (comparisons is None or comparisons.baseline is not None):

@@ -1,9 +1,9 @@
 """Tables for a paper: systems x metrics, comparisons, and correlations laid out as the ROUGE paper's.
 
 Each table is rendered as plain text (aligned columns), Markdown or LaTeX
-(``booktabs`` rules). Scores are printed with 5 decimals as the Perl prints
-them (an infinite or undefined one as ``Inf``, ``-Inf``, ``NaN``), coefficients
-and p-values with 4. Every text (system IDs, metric and judgment names, the
+(``booktabs`` rules, which a comment on its first line names). Scores are printed
+with 5 decimals as the Perl prints them (an infinite or undefined one as ``Inf``,
+``-Inf``, ``NaN``), coefficients and p-values with 4. Every text (system IDs, metric and judgment names, the
 caption) is escaped for its format: Markdown's ``\\ | * _ ` ~``, HTML and links,
 LaTeX's ten special characters; a line break or another control character is
 shown as ``\\xNN`` in all three, a lone surrogate as JSON's output shows it.
@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 import re
-from typing import TYPE_CHECKING, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Optional, Sequence
 
 from ..errors import UsageError, described
 from ..metrics.scoring import fmt5
@@ -93,7 +93,13 @@ def render(header: Sequence[str], rows: Sequence[Sequence[Cell]], fmt: str, capt
         return "\n".join(lines) + (f"\n\n{_markdown_text(caption)}\n" if caption else "\n")
     if fmt == "latex":
         spec = "l" + "r" * (len(header) - 1)
-        lines = ["\\begin{table}[t]", "\\centering", f"\\begin{{tabular}}{{{spec}}}", "\\toprule"]
+        lines = [
+            "% needs \\usepackage{booktabs}",
+            "\\begin{table}[t]",
+            "\\centering",
+            f"\\begin{{tabular}}{{{spec}}}",
+            "\\toprule",
+        ]
         lines.append(" & ".join(shown[0]) + " \\\\")
         lines.append("\\midrule")
         lines += [" & ".join(row) + " \\\\" for row in shown[1:]]
@@ -107,6 +113,7 @@ def render(header: Sequence[str], rows: Sequence[Sequence[Cell]], fmt: str, capt
         for row in shown
     ]
     lines.insert(1, "  ".join("-" * w for w in widths))
+    caption = caption.replace(" in bold", " marked *")  # plain text has no bold: it marks with *
     return "\n".join(line.rstrip() for line in lines) + (f"\n\n{_plain(caption)}\n" if caption else "\n")
 
 
@@ -184,6 +191,23 @@ def _number(value: float, digits: int = 4) -> str:
 
 def _p(value: float) -> str:
     return "<0.0001" if value < 1e-4 else _number(value)
+
+
+#: A comparison's numbers in CSV, as the tables show them: scores to 5 decimals, p to 4 digits.
+_CSV_DIGITS = {"mean": 5, "other_mean": 5, "difference": 5, "low": 5, "high": 5}
+
+
+def comparisons_csv_rows(comparisons: Comparisons) -> list[dict[str, Any]]:
+    """:meth:`Comparisons.to_dicts` for CSV: the measure as the table writes it (``F``), scores
+    rounded as the report rounds them, p-values to 4 significant digits (numbers, not text)."""
+    rows = comparisons.to_dicts()
+    for row in rows:
+        row["measure"] = _SHOWN.get(row["measure"], row["measure"])
+        for name, digits in _CSV_DIGITS.items():
+            row[name] = round(row[name], digits)
+        for name in ("p_value", "p_holm"):
+            row[name] = float(f"{row[name]:.4g}")
+    return rows
 
 
 def comparisons_table(comparisons: Comparisons, fmt: str = "markdown") -> str:

@@ -110,7 +110,7 @@ def _snapshot(root: Path) -> dict[str, tuple[int, int]]:
     return found
 
 
-def _child(argv: list[str], cwd: Path, stdin: Optional[Path], out: int, err: int) -> None:
+def _child(argv: list[str], cwd: Path, scratch: Path, stdin: Optional[Path], out: int, err: int) -> None:
     """In the forked child: become a fresh command-line run, then exit without returning."""
     code = 70
     try:
@@ -129,8 +129,8 @@ def _child(argv: list[str], cwd: Path, stdin: Optional[Path], out: int, err: int
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
         for name in ("ROUGE_EVAL_HOME", "RED_EVAL_HOME"):
             os.environ.pop(name, None)
-        os.environ["HOME"] = str(cwd / "home")
-        os.environ["TMPDIR"] = str(cwd / "tmp")
+        os.environ["HOME"] = str(scratch / "home")
+        os.environ["TMPDIR"] = str(scratch / "tmp")
         tempfile.tempdir = None
         from rouge155py.cli import main
 
@@ -155,17 +155,24 @@ def _child(argv: list[str], cwd: Path, stdin: Optional[Path], out: int, err: int
 
 
 def run_isolated(
-    argv: Sequence[str], cwd: Path, timeout: float = 10.0, stdin: Optional[Path] = None
+    argv: Sequence[str],
+    cwd: Path,
+    timeout: float = 10.0,
+    stdin: Optional[Path] = None,
+    scratch: Optional[Path] = None,
 ) -> Outcome:
-    """Run ``rouge155py ARGV`` in a forked copy of this process, inside ``cwd``."""
-    (cwd / "home").mkdir(exist_ok=True)
-    (cwd / "tmp").mkdir(exist_ok=True)
+    """Run ``rouge155py ARGV`` in a forked copy of this process, inside ``cwd``; its HOME and
+    TMPDIR are ``home`` and ``tmp`` in ``scratch`` (``cwd`` unless given: a run inside the
+    checkout gives a scratch folder of its own)."""
+    scratch = cwd if scratch is None else scratch
+    (scratch / "home").mkdir(exist_ok=True)
+    (scratch / "tmp").mkdir(exist_ok=True)
     before = _snapshot(cwd)
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         started = time.monotonic()
         pid = os.fork()
         if pid == 0:
-            _child(list(argv), cwd, stdin, out.fileno(), err.fileno())
+            _child(list(argv), cwd, scratch, stdin, out.fileno(), err.fileno())
         status, timed_out = _wait(pid, timeout)
         seconds = time.monotonic() - started
         _reap_group(pid)

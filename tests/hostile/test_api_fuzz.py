@@ -788,7 +788,7 @@ def outcome(error: BaseException, target: str, refused: bool) -> str | None:
     directory that does not exist, which may come first.
     """
     message = str(error)
-    if type(error) is TypeError and "got an unexpected keyword argument" in message:
+    if isinstance(error, TypeError) and "got an unexpected keyword argument" in message:
         return "TypeError (unknown option)"
     if not isinstance(error, RougeError) or not message:
         return None

@@ -190,5 +190,5 @@ def test_summary_over_64_mib_is_refused(tmp_path: Path) -> None:
 
 def test_raw_counts_need_no_resamples(tmp_path: Path) -> None:
     """-t 2 prints count sums: a -r above the limit does not matter there, as in the Perl."""
-    outcome = fuzz.run_isolated(["-e", DATA, "-a", "-t", "2", "-r", "1e12", CONFIG], REPO)
+    outcome = fuzz.run_isolated(["-e", DATA, "-a", "-t", "2", "-r", "1e12", CONFIG], REPO, scratch=tmp_path)
     assert (outcome.exit_code, outcome.stderr) == (0, b"")
