@@ -1042,11 +1042,11 @@ def cnn_scaling(
 
 def judged(workdir: Path, out_dir: Path, repeat: int, acceptance: list[str]) -> None:
     """The run alone and with ``--judgments``, each its own process: times and their ratio."""
-    from make_judgments_example import generate as generate_judged
-
     root = workdir / "judged-50x30"
-    if not (root / "judgments.csv").exists():
-        generate_judged(root, 50, 30, 4, 100, 1)
+    if not (root / "judgments.csv").exists():  # its own process: that script imports this one
+        maker = [sys.executable, str(REPO / "scripts" / "make_judgments_example.py"), "--out", str(root)]
+        sizes = ["--evals", "50", "--systems", "30", "--models", "4", "--words", "100", "--seed", "1"]
+        subprocess.run([*maker, *sizes], check=True, capture_output=True)
     run = ours("-a -n 2 -m -2 4 -U -w 1.2", root / "config.xml", 1)
     alone = measure(run, out_dir / "judged-run.txt", repeat)
     with_judgments = [*run[:3], "--judgments", str(root / "judgments.csv"), *run[3:]]

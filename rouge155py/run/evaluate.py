@@ -19,7 +19,6 @@ from typing import Iterator, Optional
 from .._kernel import notice_missing_kernel
 from ..errors import RougeError, UsageError
 from ..inputs.config import EvalConfig, TextConfig
-from ..inputs.selection import select_models
 from ..metrics.base import Metric
 from ..report import Report
 from ..settings.argv import parse_command_line
@@ -28,7 +27,7 @@ from ..text.corpus import Corpus
 from ..text.hints import SAMPLED_EVALS, unread_script_hint
 from .batches import ScoredBatch, batch_scorer, summarize
 from .collector import paused_gc
-from .executors import executor_for, load_config
+from .executors import executor_for
 from .plan import check_resamples, run_plan
 from .progress import ProgressFn
 
@@ -43,13 +42,6 @@ def evaluate(
     notice_missing_kernel()
     with paused_gc():  # the run makes many objects and no garbage cycle worth a collection
         given = config is not None
-        chosen = options.selection
-        if chosen.reshapes:  # the models chosen (or made peers) before anything is scored
-            whole = config if config is not None else load_config(options)
-            config = select_models(
-                whole, chosen.models, chosen.drop_models, chosen.jackknife, chosen.model_subset
-            )
-            del whole
         plan = run_plan(options, isinstance(config, TextConfig))
         executor = executor_for(options, plan, given)
         try:

@@ -52,6 +52,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, Protocol, Union
 from ..errors import RougeError, UsageError, WorkerStopped
 from ..inputs.config import Eval, EvalConfig, TextConfig, XmlEval, XmlEvalStream
 from ..inputs.readers.document import Document, SummaryFile
+from ..inputs.selection import select_models
 from ..report.results import Counts, Summary
 from ..settings.options import Options
 from .batches import (
@@ -156,6 +157,15 @@ def load_config(options: Options) -> EvalConfig:
     return source.read()
 
 
+def chosen_models(options: Options, config: Optional[EvalConfig]) -> EvalConfig:
+    """The evals (the options' source's where none are given) with the models the options choose
+    (``--models``, ``--drop-model``, ``--model-subset``), each a peer too under ``--jackknife``:
+    read whole, before anything is scored."""
+    chosen = options.selection
+    whole = config if config is not None else load_config(options)
+    return select_models(whole, chosen.models, chosen.drop_models, chosen.jackknife, chosen.model_subset)
+
+
 class _Read:
     """A configuration read whole; ``owned`` where the run read it (its evals may then be
     dropped as they are scored: a caller's configuration is left as it was given)."""
@@ -176,6 +186,8 @@ class ThisProcess:
     processes = 1
 
     def open(self, options: Options, config: Optional[EvalConfig]) -> Evals:
+        if options.selection.reshapes:
+            return _Read(chosen_models(options, config), owned=True)
         if config is not None:
             return _Read(config, owned=False)
         return _Read(load_config(options), owned=True)
@@ -783,6 +795,8 @@ class WorkerRun:
     def open(self, options: Options, config: Optional[EvalConfig]) -> _Evals:
         """The run's evals: an XML configuration is read as the workers score (see the module);
         one that is read at once (a plain file), and any other, is known before they start."""
+        if options.selection.reshapes:
+            config = chosen_models(options, config)
         self._evals = _Evals(options, config)
         self._evals.read_walked()
         return self._evals
