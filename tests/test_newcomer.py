@@ -139,3 +139,26 @@ def test_files2rouge_numbers_from_the_flags_the_readme_gives(tmp_path: Path) -> 
     said = section.split("```")[2]
     assert f"ROUGE-1 F is {plain[0]} instead\nof files2rouge's {theirs[0]}" in said
     assert f"(ROUGE-L F {plain[2]} instead of {theirs[2]})" in said
+
+
+def test_to_frame_keeps_the_index_of_the_series_given() -> None:
+    pd = pytest.importorskip("pandas")
+    from rouge155py import score
+
+    frame = pd.DataFrame(
+        {
+            "prediction": ["the cat sat", "x", "a dog ran"],
+            "reference": ["the cat sat on it", "y", "a dog ran far"],
+        },
+        index=pd.Index([10, 11, 12], name="doc"),
+    )
+    kept = frame[frame.prediction != "x"]  # a filtered frame: its index is not 0..N-1
+    rows = score(kept.prediction, kept.reference, resamples=5).to_frame()
+    assert rows.loc[12, "name"].tolist() == ["rouge1", "rouge2", "rougeLsum"]
+    assert sorted(set(rows.index)) == [10, 12]
+    listed = score(list(kept.prediction), list(kept.reference), resamples=5).to_frame()
+    assert sorted(set(listed.index)) == [0, 1]  # lists: the items are 0..N-1, as before
+    assert listed["fmeasure"].tolist() == rows["fmeasure"].tolist()
+    unaligned = score(kept.prediction, kept.reference.reset_index(drop=True), resamples=5)
+    with pytest.raises(UsageError, match="different indexes"):
+        unaligned.to_frame()

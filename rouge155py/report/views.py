@@ -188,17 +188,49 @@ def report_dict(report: Viewed) -> dict[str, Any]:
     return document
 
 
+class ItemIndex(NamedTuple):
+    """The items' labels where ``Rouge.score`` was given pandas Series: their index."""
+
+    labels: list[Any]
+    #: Why no one index applies (both sides are Series with different indexes), or "".
+    clash: str = ""
+
+
+def _series(value: Any) -> bool:
+    kind = type(value)
+    return kind.__name__ == "Series" and kind.__module__.split(".")[0] == "pandas"
+
+
+def item_index(predictions: Any, references: Any) -> Optional[ItemIndex]:
+    """The index of the pandas Series among ``predictions`` and ``references`` (the labels
+    :meth:`Report.to_frame` gives the items), None where neither is one."""
+    indexes = [value.index for value in (predictions, references) if _series(value)]
+    if not indexes:
+        return None
+    if len(indexes) == 2 and not indexes[0].equals(indexes[1]):
+        return ItemIndex(
+            [],
+            "predictions and references are pandas Series with different indexes, so the items "
+            "have no one label: align them (references.loc[predictions.index]) or give lists",
+        )
+    return ItemIndex(list(indexes[0]))
+
+
 def report_frame(report: Viewed) -> Any:
     """The items as a pandas DataFrame (see :meth:`Report.to_frame`)."""
     try:
         import pandas as pd  # type: ignore[import-untyped,unused-ignore]
     except ImportError:
         raise ImportError("Report.to_frame needs pandas: pip install pandas") from None
+    index: Optional[ItemIndex] = getattr(report, "item_index", None)
+    if index is not None and index.clash:
+        raise UsageError(f"Report.to_frame: {index.clash}")
     columns: dict[str, list[Any]] = {"item": [], "system": [], "name": [], **{f: [] for f in _FIELDS}}
     eval_ids: list[str] = []
     for view in _views(report):
         count = len(view.items)
-        columns["item"].extend(range(count))
+        labels = index.labels if index is not None and len(index.labels) == count else range(count)
+        columns["item"].extend(labels)
         columns["system"].extend([view.system] * count)
         columns["name"].extend([view.name] * count)
         for k, field in enumerate(_FIELDS):
