@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Callable, Literal, Optional, Sequence, Un
 from .errors import UsageError, described
 from .inputs.texts import Predictions, References, check_multi_ref, config_from_texts, text_format
 from .report import Report
+from .report.index import item_index
 from .run.collector import paused_gc
 from .run.evaluate import evaluate
 from .run.progress import ProgressFn, TerminalProgress, terminal_progress
@@ -246,6 +247,7 @@ class Rouge:
             if isinstance(reporter, TerminalProgress):
                 reporter.close()
         report.rouge_types = self.rouge_types
+        report.item_index = item_index(predictions, references)
         return report
 
     def accumulator(self) -> RougeAccumulator:

@@ -105,6 +105,9 @@ class Report:
     #: The metric names asked for (``rouge_types``), in rouge-score's vocabulary: the names
     #: the views show; None: every metric of the report.
     rouge_types: Optional[tuple[str, ...]] = None
+    #: The items' labels where ``Rouge.score`` was given pandas Series (their index), which
+    #: :meth:`to_frame` uses; None: the items are 0..N-1.
+    item_index: Any = field(default=None, repr=False, compare=False)
     _views: dict[tuple[str, str], MetricScores] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )
@@ -206,8 +209,9 @@ class Report:
 
     def to_frame(self) -> Any:
         """A pandas DataFrame, one row per (item, system, name): index ``item`` (0..N-1, input
-        order), columns ``system``, ``name``, ``precision``, ``recall``, ``fmeasure``. Needs
-        pandas (``pip install pandas``), which rouge155py does not depend on."""
+        order, or the index of the pandas Series ``Rouge.score`` was given), columns
+        ``system``, ``name``, ``precision``, ``recall``, ``fmeasure``. Needs pandas
+        (``pip install pandas``), which rouge155py does not depend on."""
         from .views import report_frame
 
         return report_frame(self)

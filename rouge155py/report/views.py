@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Optional, Protocol, Union
 from ..errors import UsageError
 from ..metrics.names import modern_name
 from ..metrics.scoring import fmt5
+from .index import ItemIndex
 from .results import MetricResult, eval_id_of
 
 if TYPE_CHECKING:
@@ -194,11 +195,15 @@ def report_frame(report: Viewed) -> Any:
         import pandas as pd  # type: ignore[import-untyped,unused-ignore]
     except ImportError:
         raise ImportError("Report.to_frame needs pandas: pip install pandas") from None
+    index: Optional[ItemIndex] = getattr(report, "item_index", None)
+    if index is not None and index.clash:
+        raise UsageError(f"Report.to_frame: {index.clash}")
     columns: dict[str, list[Any]] = {"item": [], "system": [], "name": [], **{f: [] for f in _FIELDS}}
     eval_ids: list[str] = []
     for view in _views(report):
         count = len(view.items)
-        columns["item"].extend(range(count))
+        labels = index.labels if index is not None and len(index.labels) == count else range(count)
+        columns["item"].extend(labels)
         columns["system"].extend([view.system] * count)
         columns["name"].extend([view.name] * count)
         for k, field in enumerate(_FIELDS):

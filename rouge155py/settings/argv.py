@@ -9,7 +9,6 @@ sets which option and how it is read; the Perl's quirks are the code below.
 
 from __future__ import annotations
 
-import difflib
 import math
 import os
 import re
@@ -125,6 +124,8 @@ _ALIASES = {"--sep": "--sentence-separator"}
 
 def _close_option(name: str) -> str:
     """`` (did you mean --hyp?)`` for a mistyped long option, or nothing."""
+    import difflib  # only for an option that is wrong
+
     known = sorted({*_FLAGS, *_VALUED, *_REPEATED, *_ALIASES})
     close = difflib.get_close_matches(name, known, n=1)
     return f" (did you mean {close[0]}?)" if close else ""

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 from typing import Any, Callable, Iterable
 
 from ..errors import UnknownKeyword
@@ -28,5 +27,7 @@ def unknown_keyword(name: str, value: Any, known: Iterable[str]) -> UnknownKeywo
     if name in HABITS:
         ours, convert = HABITS[name]
         return UnknownKeyword(f"{line}: use `{ours}={convert(value)!r}`")
+    import difflib  # only for a keyword that is wrong
+
     close = difflib.get_close_matches(name, sorted(known), n=1)
     return UnknownKeyword(f"{line} (did you mean `{close[0]}`?)" if close else line)

@@ -3,7 +3,7 @@
 ROUGE-1.5.5's RELEASE-NOTE (v1.4) gives the jackknife as configurations expanded by hand: for
 N models, each peer scored against every set of N - 1 (its score the mean of the N), and each
 model scored as a peer against the other N - 1. Each random case (the in-memory door cases of
-:mod:`.doors`: 1-12 evals, 1-4 models, every metric, ``-m -s -l -b`` and more) is written as
+:mod:`.doors`: 1-12 evals, made 2-6 models each, every metric, ``-m -s -l -b`` and more) is written as
 one configuration with models ``H1``..``HK``, then as the N configurations of those sets (model
 k left out of each eval that has it, and made a peer named by its ID), each run by the Perl
 with ``-d``. Each instance value of ``--jackknife`` must be the mean, summed in model order, of
@@ -76,13 +76,28 @@ def _case(seed: int) -> Any:
     return case
 
 
+def _two_to_six(models: list[list[bytes]], seed: int) -> list[list[bytes]]:
+    """Each eval's models made 2 to 6 (the first eval of every third case keeps one: the
+    fallback), the extra ones the other evals' references, which the options can read too."""
+    pool = [m for refs in models for m in refs]
+    out = []
+    for i, refs in enumerate(models):
+        if i == 0 and seed % 3 == 0:
+            out.append(refs[:1])
+            continue
+        want = 2 + (seed + i) % 5
+        extra = [pool[(i + k) % len(pool)] for k in range(max(0, want - len(refs)))]
+        out.append([*refs, *extra][:want])
+    return out
+
+
 def check_jackknife(oracle: Any, root: Path, seed: int, monkeypatch: pytest.MonkeyPatch) -> str:
     """'' where ``--jackknife`` agrees with the Perl's leave-one-out runs; else what differs."""
     case = _case(seed)
     if case is None:
         return ""
     peers = {pid: [summary_bytes(s) for s in items] for pid, items in case.systems().items()}
-    models = [[summary_bytes(s) for s in refs] for refs in case.reference_lists()]
+    models = _two_to_six([[summary_bytes(s) for s in refs] for refs in case.reference_lists()], seed)
     names = [[f"H{k}" for k in range(1, len(refs) + 1)] for refs in models]
     options = [*option_words(case.options), "-a"]
     write_evals(root, peers, models, case.input_format, model_ids=names)
