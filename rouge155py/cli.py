@@ -312,12 +312,13 @@ def _check(request: Request, report: Report, archived_text: str, archived: Any) 
     from .report.check import check_report
 
     assert request.check is not None
-    now = format_legacy(report).encode("utf-8", "surrogateescape").decode("latin-1")  # the bytes written
+    legacy = format_legacy(report)
+    now = legacy.encode("utf-8", "surrogateescape").decode("latin-1")  # the bytes written
     verdict = check_report(request.check, archived_text, archived, now, request.tolerance)
     if request.output_format == "json":
         _output(json.dumps(verdict.to_json(), indent=2) + "\n")
-    else:
-        _output(write(request.output_format, report))
+    else:  # the legacy report is made once
+        _output(legacy if request.output_format == "legacy" else write(request.output_format, report))
     if verdict.agrees:
         _say(f"rouge155py: check: {verdict.summary()}")
         return

@@ -70,10 +70,11 @@ def select_models(
     peer_ids = set(config.peer_ids)
     alone: list[str] = []
     for ev in config.evals:
-        kept = [(i, m) for i, m in zip(model_ids(ev), ev.models) if i not in dropped]
+        ids = model_ids(ev)
+        kept = [(i, m) for i, m in zip(ids, ev.models) if i not in dropped]
         if ev.eval_id in chosen:
             wanted = chosen[ev.eval_id]
-            missing = [i for i in wanted if i not in model_ids(ev)]
+            missing = [i for i in wanted if i not in ids]
             if missing:
                 raise ConfigError(f"{subset}: eval {ev.eval_id!r} has no model {missing[0]!r}")
             kept = [(i, m) for i, m in kept if i in wanted]

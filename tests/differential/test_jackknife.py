@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 from tier import first_fast, seed_chunks
 
-from rouge155py import evaluate_args
+from rouge155py import evaluate_args, format_legacy
 from rouge155py.report.archived import read_report
 
 from .doors import make_door_case, option_words, summary_bytes, write_evals
@@ -183,8 +183,6 @@ def test_models_and_drop_model_are_the_perl_on_edited_configurations(
             )
             perl = oracle.run(["-e", str(oracle.data_dir), *options, "rouge.xml"], cwd=edited)
             monkeypatch.chdir(root)
-            from rouge155py import format_legacy
-
             try:
                 port = format_legacy(evaluate_args(["-e", str(DATA_DIR), *ours, *options, "rouge.xml"]))
             except Exception as error:  # the Perl's death on an eval left with no model, say
