@@ -131,3 +131,16 @@ def test_the_usage_names_the_option() -> None:
     assert "--preset" in invoke("-h").stdout_bytes.decode()
     full = invoke("-H").stdout_bytes.decode()
     assert all(name in full for name in PRESETS)
+
+
+@pytest.mark.parametrize("name", sorted(n for n, p in PRESETS.items() if p.jackknife))
+def test_a_jackknifed_years_tables_are_its_preset_with_the_jackknife(name: str) -> None:
+    given = invoke("-e", DATA, "--preset", name, "--jackknife", "-a", CONFIG)
+    spelled = invoke("-e", DATA, *PRESETS[name].options, "--jackknife", "-a", CONFIG)
+    plain = invoke("-e", DATA, "--preset", name, "-a", CONFIG)
+    assert given.exit_code == spelled.exit_code == plain.exit_code == 0, given.stderr_bytes
+    assert given.stdout_bytes == spelled.stdout_bytes != plain.stdout_bytes
+    humans = {line.split()[0] for line in given.stdout_bytes.decode().splitlines() if "Average_R" in line}
+    assert humans - {
+        line.split()[0] for line in plain.stdout_bytes.decode().splitlines() if "Average_R" in line
+    }

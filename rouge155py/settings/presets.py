@@ -4,7 +4,8 @@ Each preset is the options of the ROUGE-1.5.5.pl command its year's organizers p
 an argument vector, with the public document that states the command and a short quotation of
 it. A preset is added only with such a source: years whose command was not found in a public
 document have none. Where the source says the official tables were jackknifed, ``jackknife``
-records it (this port's run does not jackknife).
+records it; the preset itself does not jackknife: ``--jackknife`` (``Rouge(jackknife=True)``)
+added to it makes those tables.
 
 The command line puts a preset's options in front of the user's, and a Perl flag that both
 give is an error (:func:`~rouge155py.settings.argv.parse_command_line`); :class:`~rouge155py.Rouge`
@@ -37,6 +38,10 @@ class Preset:
 PRESETS: dict[str, Preset] = {
     p.name: p
     for p in (
+        # The quoted text is the "Measures" section of NIST's DUC 2006 task page; a contemporary
+        # summary of that page (hamotzi.blogspot.com/2008/11/duc-2006-task.html: "ROUGE-2 and
+        # ROUGE-SU4 with stemming and keeping stopwords", BE-F from Minipar matched Head-Modifier)
+        # repeats its wording for 2006.
         Preset(
             name="duc2006",
             options=tuple("-n 2 -x -m -2 4 -u -c 95 -r 1000 -f A -p 0.5 -t 0 -d".split()),
