@@ -13,14 +13,15 @@ Each partition becomes one :class:`~rouge155py.run.batches.ScoredBatch` on a
 worker (:func:`~rouge155py.run.batches.score_batch`); the client merges them as
 they come back, in any order, keeping rows only, and summarizes them
 (:func:`~rouge155py.run.batches.summarize_batches`): the report one process makes.
-Dask is imported when a function here is called (``pip install 'rouge155py[dask]'``).
+Dask is imported when a function here is called (``pip install 'dask[distributed]'``, or
+``'.[dask]'`` in a checkout).
 """
 
 from __future__ import annotations
 
 from typing import Any, Iterable, Iterator, Optional, Union
 
-from .errors import UsageError, described
+from .errors import UsageError, described, install_hint
 from .report import Report
 from .run.batches import ScoredBatch, peer_id_list, score_batch, summarize_batches
 from .settings.options import HoldsOptions, Options, as_options
@@ -35,7 +36,8 @@ def _dask() -> tuple[Any, Any]:
         import dask.bag
         import distributed
     except ImportError:
-        raise ImportError("rouge155py.dask needs Dask: pip install 'rouge155py[dask]'") from None
+        hint = install_hint("'dask[distributed]'", "dask")
+        raise ImportError(f"rouge155py.dask needs Dask: {hint}") from None
     return dask, distributed
 
 

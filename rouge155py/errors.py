@@ -84,7 +84,7 @@ class ComputeError(RougeError):
 
 
 class LimitError(RougeError):
-    """An input or option beyond a documented size limit (README, "Errors and limits")."""
+    """An input or option beyond a documented size limit (docs/errors.md)."""
 
     exit_code = 7
 
@@ -106,6 +106,12 @@ class WorkerStopped(BaseException):
     this process was (not an ``Exception``: nothing on the way catches it); the pool's user
     makes it the run's error. Here, so that the command catches it without importing the
     evaluation."""
+
+
+def install_hint(package: str, extra: str) -> str:
+    """How to get what an optional feature needs: the package itself, or rouge155py's extra
+    from its checkout (rouge155py is not on PyPI yet: its name with an extra is not found)."""
+    return f"pip install {package} (or, in rouge155py's checkout, pip install '.[{extra}]')"
 
 
 def described(value: object) -> str:

@@ -45,7 +45,7 @@ def _write_table(pairs: Iterable[tuple[str, str, float]], out: str) -> None:
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """``python -m rouge155py.paraphrases --moses FILE --out FILE [--threshold P]``: exit 0, or one
-    ``rouge155py: error:`` line and the exit code of its class (README, "Errors and limits")."""
+    ``rouge155py: error:`` line and the exit code of its class (docs/errors.md)."""
     import argparse
 
     parser = argparse.ArgumentParser(

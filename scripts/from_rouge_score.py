@@ -1,7 +1,7 @@
 """How rouge-score's (HF evaluate's) numbers become ROUGE-1.5.5's, one setting at a time, on the
 bundled example (examples/duc-mini: 10 topics, 3 systems, 4 references each).
 
-    python scripts/from_rouge_score.py            # a Markdown table, README's "From rouge-score"
+    python scripts/from_rouge_score.py            # a Markdown table, docs/migrating.md's "From rouge-score"
 
 Each row changes one thing from the row above it; every value is the mean F over the 30
 (topic, system) items, from ``rouge155py.hf.compute`` (the HF module's code), except the last

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generate a small evaluation with synthetic human judgments, for the README's worked example.
+"""Generate a small evaluation with synthetic human judgments, for the worked example of docs/statistics.md.
 
     python scripts/make_judgments_example.py --out /tmp/judged      # 20 evals x 8 systems x 4 models
     python scripts/make_judgments_example.py --out DIR --evals 50 --systems 30 --seed 3

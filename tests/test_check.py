@@ -210,8 +210,8 @@ def test_pyrouge_output_to_dict_by_system_keeps_every_system() -> None:
     assert Rouge155.output_to_dict(text) == by_system["12"]  # pyrouge's: numeric IDs, the last one
 
 
-def test_the_readme_shell_line_runs_as_written(monkeypatch: pytest.MonkeyPatch) -> None:
-    text = (REPO / "README.md").read_text(encoding="utf-8")
+def test_the_docs_shell_line_runs_as_written(monkeypatch: pytest.MonkeyPatch) -> None:
+    text = (REPO / "docs" / "duc-tac.md").read_text(encoding="utf-8")
     block = text.split("A plain shell line, here against")[1].split("```sh\n")[1].split("\n```")[0]
     words = shlex.split(block)
     assert words[0] == "rouge155py" and words[-2:] == [">", "/dev/null"]

@@ -149,5 +149,8 @@ def test_without_a_client_the_error_says_so(client: Any) -> None:
 def test_without_dask_the_error_names_the_extra(monkeypatch) -> None:
     monkeypatch.setitem(sys.modules, "dask", None)
     monkeypatch.setitem(sys.modules, "distributed", None)
-    with pytest.raises(ImportError, match=r"pip install 'rouge155py\[dask\]'"):
+    with pytest.raises(
+        ImportError,
+        match=r"pip install 'dask\[distributed\]' \(or, in rouge155py's checkout, pip install '\.\[dask\]'\)",
+    ):
         score_on_cluster([], Rouge(max_ngram=1))

@@ -22,7 +22,7 @@ from rouge155py.hf import compute
 from rouge155py.metrics.scoring import rounded
 
 if importlib.util.find_spec("evaluate") is None:
-    pytest.skip("evaluate is not installed (pip install 'rouge155py[hf]')", allow_module_level=True)
+    pytest.skip("evaluate is not installed (pip install evaluate, or '.[hf]')", allow_module_level=True)
 
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLE = REPO / "examples" / "duc-mini" / "spl"

@@ -127,14 +127,14 @@ def _f_scores(*args: str) -> list[str]:
     return [line.split()[3] for line in result.stdout_bytes.decode().splitlines() if "Average_F" in line]
 
 
-def test_files2rouge_numbers_from_the_flags_the_readme_gives(tmp_path: Path) -> None:
+def test_files2rouge_numbers_from_the_flags_the_docs_give(tmp_path: Path) -> None:
     hyp, ref, listed = _files2rouge_inputs(tmp_path)
     theirs = _f_scores("-m", "-z", "SPL", str(listed))  # what files2rouge hands the Perl
     ours = _f_scores("-m", "--sep", " . ", "--hyp", str(hyp), "--ref", str(ref))
     plain = _f_scores("--hyp", str(hyp), "--ref", str(ref))
     assert ours == theirs != plain
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
-    section = readme[readme.index("**Coming from files2rouge.**") :]
+    page = (REPO / "docs" / "migrating.md").read_text(encoding="utf-8")
+    section = page[page.index("**Coming from files2rouge.**") :]
     assert "-c 95 -r 1000 -n 2 -a -m --sep ' . '" in section.split("\n\n")[1]
     said = section.split("```")[2]
     assert f"ROUGE-1 F is {plain[0]} instead\nof files2rouge's {theirs[0]}" in said

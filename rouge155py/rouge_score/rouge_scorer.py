@@ -24,7 +24,7 @@ from array import array
 from typing import Any, Hashable, Iterable, Optional, Sequence
 
 from .. import _kernel
-from ..errors import MissingResource, UsageError
+from ..errors import MissingResource, UsageError, install_hint
 from ..metrics import ModelCounts, clipped_hits, lcs, score_grams
 from ..metrics.lcs import LcsText, check_table_size, lcs_marks, score_lcs
 from ..metrics.ngram import ngrams
@@ -306,7 +306,7 @@ def _nltk_sentences(text: Any) -> list[str]:
     try:
         import nltk
     except ImportError:
-        raise UsageError("split_summaries needs nltk: pip install 'rouge155py[lang]'") from None
+        raise UsageError(f"split_summaries needs nltk: {install_hint('nltk', 'lang')}") from None
     try:
         return nltk.sent_tokenize(text)
     except LookupError:

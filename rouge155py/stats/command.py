@@ -26,7 +26,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
-from ..errors import UsageError
+from ..errors import UsageError, install_hint
 from ..report import perl_number, strict_json
 from ..report.writing import escape_surrogates, escaped_strings, spreadsheet_safe
 from .tables import TABLE_FORMATS
@@ -191,7 +191,7 @@ def analysis_of(request: Request) -> Optional[Analysis]:
     if plot is not None and not plot.lower().endswith((".png", ".svg")):
         raise UsageError(f"--plot draws a PNG or an SVG file: its name ends in .png or .svg, got {plot!r}")
     if plot is not None and importlib.util.find_spec("matplotlib") is None:
-        raise UsageError("--plot needs matplotlib: pip install 'rouge155py[plot]'")
+        raise UsageError(f"--plot needs matplotlib: {install_hint('matplotlib', 'plot')}")
     counting = request.options.counting if request.options is not None else 0
     if counting and (tabled or fmt in ("markdown", "latex")):
         raise UsageError("--compare, --judgments and tables need -t 0: under -t 1/-t 2 instances hold counts")

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping, Optional, Sequence
 import numpy as np
 
 from .. import _kernel
-from ..errors import ComputeError, ConfigError, UsageError, described
+from ..errors import ComputeError, ConfigError, UsageError, described, install_hint
 from .judgments import Judgments
 from .scores import finite_table, item_scores, measure_index
 from .significance import _blocks, _generator, checked_draws, signature_of
@@ -66,7 +66,7 @@ def _scipy_stats() -> Any:
     try:
         import scipy.stats
     except ImportError:
-        raise UsageError("correlations need scipy: pip install 'rouge155py[stats]'") from None
+        raise UsageError(f"correlations need scipy: {install_hint('scipy', 'stats')}") from None
     return scipy.stats
 
 

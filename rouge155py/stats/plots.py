@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Optional, Sequence, U
 
 import numpy as np
 
-from ..errors import OutputError, RougeError, UsageError, described
+from ..errors import OutputError, RougeError, UsageError, described, install_hint
 from ..report.writing import escape_controls, escape_surrogates
 from .scores import item_scores, measure_index
 
@@ -115,7 +115,7 @@ def _save(path: str, draw: Callable[[Any], Any]) -> None:
             )
     except ImportError as error:
         if error.name == "matplotlib":
-            raise UsageError("plots need matplotlib: pip install 'rouge155py[plot]'") from None
+            raise UsageError(f"plots need matplotlib: {install_hint('matplotlib', 'plot')}") from None
         raise OutputError(f"cannot draw {path}: matplotlib cannot be loaded: {_one_line(error)}") from None
     except (MemoryError, RougeError):
         raise

@@ -8,7 +8,7 @@ Its ``rougeLsum`` sentences are the lines of a text (split at ``\\n``).
 
 The C kernel (``rouge155py/_rs_text.c``) does all of it in one call for many
 texts, with no Python object per token; without the kernel the same tokens come
-from Python, stemmed by nltk's own stemmer (``pip install 'rouge155py[lang]'``).
+from Python, stemmed by nltk's own stemmer (``pip install nltk``).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from functools import lru_cache
 from typing import Any, Callable, Hashable, NamedTuple, Sequence
 
 from .. import _kernel
-from ..errors import UsageError
+from ..errors import UsageError, install_hint
 from .tokenize import Stems, TextStageBase
 
 __all__ = [
@@ -51,7 +51,7 @@ def nltk_stem() -> Callable[[str], str]:
         from nltk.stem.porter import PorterStemmer
     except ImportError:
         raise UsageError(
-            "rouge-score's stemmer without the C kernel needs nltk: pip install 'rouge155py[lang]'"
+            f"rouge-score's stemmer without the C kernel needs nltk: {install_hint('nltk', 'lang')}"
         ) from None
     return PorterStemmer().stem
 

@@ -8,7 +8,7 @@ pattern, with a documented exit code), or both (``Partial``: the part of its
 report the Perl prints before it dies, then the error line). ``perl`` says what ROUGE-1.5.5.pl does
 with the case (checked by ``archive.py`` when it rewrites the archive):
 ``same`` (the same bytes), ``dies``, ``hangs`` (no end within 20 s) or
-``succeeds`` (a deliberate refusal, README "Errors and limits").
+``succeeds`` (a deliberate refusal, docs/errors.md).
 """
 
 from __future__ import annotations
