@@ -227,6 +227,59 @@ def test_empty_predictions_in_jsonl_are_named_and_may_be_left_out(tmp_path: Path
     assert [line.split()[3] for line in kept] == ["1.1", "5.1"]  # eval IDs stay the objects' numbers
 
 
+def test_jsonl_fields_read_a_datasets_own_keys(tmp_path: Path) -> None:
+    rows = [
+        ("d1", "the cat sat on the mat", ["a cat sat on a mat", "the cat is on the mat"]),
+        ("d2", "dogs bark at night", ["dogs bark all night"]),
+        ("d3", "owls hoot", ["an owl hoots softly"]),
+    ]
+    own = _jsonl(tmp_path, *({"doc_id": i, "summary": p, "highlights": r} for i, p, r in rows))
+    renamed = _cli(
+        [
+            "-n",
+            "2",
+            "-d",
+            "--jsonl",
+            own,
+            "--jsonl-fields",
+            "prediction=summary,references=highlights,id=doc_id",
+        ],
+        tmp_path,
+    )
+    (tmp_path / "items.jsonl").rename(tmp_path / "own.jsonl")
+    usual = _jsonl(tmp_path, *({"id": i, "prediction": p, "references": r} for i, p, r in rows))
+    expected = _cli(["-n", "2", "-d", "--jsonl", usual], tmp_path)
+    assert renamed.returncode == expected.returncode == 0, renamed.stderr
+    assert renamed.stdout == expected.stdout and b"Eval d2.1" in renamed.stdout
+    # without the flag, the error names the object's keys and the flag that reads them
+    bare = _cli(["-n", "2", "--jsonl", str(tmp_path / "own.jsonl")], tmp_path)
+    assert bare.returncode == 3 and bare.stderr.count(b"\n") == 1, bare.stderr
+    assert (
+        b"'doc_id', 'summary', 'highlights'" in bare.stderr
+        and b"--jsonl-fields prediction=KEY" in bare.stderr
+    )
+
+
+@pytest.mark.parametrize(
+    ("given", "said"),
+    [
+        ("prediction", "is not ROLE=KEY"),
+        ("summary=prediction", "'summary' is not a role"),
+        ("prediction=a,prediction=b", "the role prediction is given twice"),
+        ("prediction=id", "two roles would be read from one key"),
+    ],
+)
+def test_jsonl_fields_that_cannot_be_read_are_usage_errors(tmp_path: Path, given: str, said: str) -> None:
+    path = _jsonl(tmp_path, {"prediction": "a b", "reference": "a b"})
+    out = _cli(["--jsonl", path, "--jsonl-fields", given], tmp_path)
+    assert out.returncode == 2 and out.stdout == b"", out.stderr
+    (line,) = out.stderr.decode().splitlines()
+    assert line.startswith("rouge155py: error: jsonl_fields: ")
+    assert said in out.stderr.decode()
+    with pytest.raises(UsageError, match=said):
+        Options(jsonl_path=path, jsonl_fields=given)
+
+
 def test_skip_empty_is_for_line_aligned_files_and_jsonl(three_files: Path) -> None:
     out = _cli(["--skip-empty", "-a", str(REPO / "examples/duc-mini/rouge-config.xml")], three_files)
     assert out.returncode == 2 and b"--skip-empty applies to" in out.stderr

@@ -36,7 +36,7 @@ KINDS = {
 
 def test_one_row_per_option() -> None:
     assert [row.name for row in ROWS] == [f.name for f in fields(Options)]
-    assert len({row.name for row in ROWS}) == len(ROWS) == 48
+    assert len({row.name for row in ROWS}) == len(ROWS) == 49
     for row in ROWS:
         assert row.route in ROUTES and set(row.stages) <= set(STAGES), row.name
         assert row.stages, row.name

@@ -16,6 +16,7 @@ from typing import Any, Optional, Protocol, TypeVar
 from ..errors import LimitError, UsageError, described
 from ..inputs.aligned import hypothesis_systems
 from ..inputs.doors import source_of
+from ..inputs.jsonl import jsonl_fields
 from ..inputs.sources import Source
 from ..metrics.plan import MetricSettings
 from ..metrics.scoring import ScoringSettings
@@ -59,7 +60,7 @@ class Options:
     ``alpha`` within 0..1, ``wlcs_weight`` above 0, not both length limits,
     ``counting`` 0, 1 or 2; ``lang`` (an ISO 639 code, stored as its two-letter
     form) and what goes with it (see ``_check_text_stage``); and the size limits
-    of README's "Errors and limits" (:data:`MAX_NGRAM`, :data:`MAX_RESAMPLES`), a
+    of docs/errors.md (:data:`MAX_NGRAM`, :data:`MAX_RESAMPLES`), a
     :class:`LimitError`. Labels (``wlcs_label``, ``skip_label``,
     ``confidence_label``) are the values as the command line gave them; left
     None, they are the numbers as Perl prints them.
@@ -216,6 +217,15 @@ class Options:
             '"references": [...]} ("predictions": {system: ...} for several systems,\n'
             '"reference" for one, "id" for its ID); a summary is a string or a list of\n'
             "sentences; --sep splits strings into sentences; --jsonl - reads standard input."
+        ))
+    # --jsonl-fields ROLE=KEY,...: the keys a JSONL object's roles are read from
+    jsonl_fields: Optional[str] = setting(None, jsonl_fields, ("source",), door=True, long="--jsonl-fields",
+        route="text",
+        synopsis="[--jsonl-fields ROLE=KEY,...]",
+        help=(
+            "--jsonl-fields ROLE=KEY,...: read a role from another key of each object, e.g.\n"
+            "prediction=summary,references=highlights,id=doc_id (roles: prediction,\n"
+            "predictions, reference, references, id)."
         ))
     # --paraphrases FILE: ParaEval rows with this table
     paraphrases: Optional[str] = setting(None, path, ("metrics",), long="--paraphrases", route="text",

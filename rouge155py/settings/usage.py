@@ -55,7 +55,7 @@ _SHORT = """\
          <ROUGE-eval-config-file> [<systemID>]
 {prog} [options] --hyp [NAME=]FILE [--hyp ...] --ref FILE [--ref FILE ...] [--sep SEP (--sentence-separator)]
 {prog} [options] --jsonl FILE [--sep SEP]
-         @skip_empty
+         @jsonl_fields @skip_empty
 {prog} --make-home DIR
 Examples:
   {prog} -e data -a -n 2 -x -m -2 4 -u -c 95 -r 1000 -f A -p 0.5 -t 0 config.xml
@@ -109,6 +109,7 @@ Additions of rouge155py:
   --version: print the version.
   @hypothesis_paths
   @jsonl_path
+  @jsonl_fields
   @skip_empty
   --make-home DIR: make a ROUGE home (ROUGE-1.5.5.pl running rouge155py, data/).
   --quiet: no progress line (drawn on stderr only when it is a terminal and
@@ -122,7 +123,7 @@ Additions of rouge155py:
   @paraphrases
   @dialect
   @others
-Analyses of a run (printed instead of the report; see the README):
+Analyses of a run (printed instead of the report; see docs/statistics.md):
   --compare paired-bootstrap|permutation: paired tests between the systems on
   each metric (all pairs, or each against --baseline SYSTEM), difference with
   its bootstrap interval, p-value and Holm's correction; --samples N (10000),
@@ -130,11 +131,11 @@ Analyses of a run (printed instead of the report; see the README):
   --judgments FILE: correlate every metric with the human judgments of a CSV
   or JSONL file (eval_id, system, judgment columns) at the system, summary and
   global levels: Pearson, Spearman, Kendall's tau-b with bootstrap intervals
-  (--samples N, 1000); needs scipy: pip install 'rouge155py[stats]'.
+  (--samples N, 1000); needs scipy: pip install scipy ('.[stats]' in a checkout).
   --format markdown|latex: the systems x metrics table (and the tables above);
   --plot FILE.png|FILE.svg: the systems with their intervals (and with
   --judgments FILE-scatter.png), drawn after the output (alone: the report);
-  needs matplotlib: pip install 'rouge155py[plot]'.
+  needs matplotlib: pip install matplotlib ('.[plot]' in a checkout).
 Exit codes: 0 success; 1 other error (e.g. the report cannot be written);
   2 bad command line or option value; 3 bad configuration; 4 missing or invalid
   summary file or paraphrase table, or --hyp/--ref or --jsonl files with nothing
