@@ -134,7 +134,7 @@ PACKAGE = REPO / "rouge155py"
 #: the kernel's loader); every other module lives in a folder named for the data it handles.
 TOP_LEVEL = {
     "__init__", "__main__", "_kernel", "_version", "api", "batches", "cli", "dask", "errors",
-    "incremental", "paraphrases", "rouge155",
+    "incremental", "paraphrases", "rouge155", "torchmetrics",
 }  # fmt: skip
 
 

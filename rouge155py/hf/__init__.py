@@ -41,6 +41,7 @@ from dataclasses import dataclass
 from typing import Any, Optional, Sequence, Union
 
 from ..errors import InvalidValue, UsageError, described
+from ..inputs.texts import one_line
 
 __all__ = ["DEFAULT_TYPES", "compute", "evaluate_module_path"]
 
@@ -160,7 +161,7 @@ def _perl(call: _Call, multi_ref: Optional[str], options: dict[str, Any]) -> dic
     if summed:
         runs.append((summed, summed, call.predictions, call.references))
     if "rougeL" in call.types:
-        lines = [_one_line(p) for p in call.predictions], [_one_line(r) for r in call.references]
+        lines = [one_line(p) for p in call.predictions], [one_line(r) for r in call.references]
         runs.append((["rougeL"], ["rougeLsum"], *lines))
     found: dict[str, Any] = {}
     for keys, names, peers, models in runs:
@@ -171,15 +172,6 @@ def _perl(call: _Call, multi_ref: Optional[str], options: dict[str, Any]) -> dic
                 scores.bootstrap_mean.fmeasure if call.aggregate else [s.fmeasure for s in scores.items]
             )
     return {name: found[name] for name in call.types}
-
-
-def _one_line(summary: Any) -> Any:
-    """A summary (or a list of references) with its lines joined into one: one sentence."""
-    if isinstance(summary, (list, tuple)):
-        return [_one_line(s) for s in summary]
-    if isinstance(summary, str):
-        return " ".join(summary.splitlines())
-    return summary  # left for the API to refuse
 
 
 def _rouge_score(call: _Call) -> dict[str, Any]:

@@ -33,6 +33,7 @@ __all__ = [
     "check_multi_ref",
     "config_from_texts",
     "item_eval",
+    "one_line",
     "prediction_document",
     "reference_documents",
     "summary_document",
@@ -160,6 +161,16 @@ def _listed(value: Any, name: str, expected: str) -> list[Any]:
     if not _is_list(value):
         raise UsageError(f"{name} is {described(value)}; expected {expected}")
     return list(value)
+
+
+def one_line(summary: Any) -> Any:
+    """A summary (or a list of references) with its lines joined into one: one sentence, as
+    rouge-score's ``rougeL`` reads a whole text (other values are left for the readers to refuse)."""
+    if isinstance(summary, (list, tuple)):
+        return [one_line(s) for s in summary]
+    if isinstance(summary, str):
+        return " ".join(summary.splitlines())
+    return summary
 
 
 def text_format(be_mode: Optional[str]) -> str:
