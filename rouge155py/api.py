@@ -248,6 +248,7 @@ class Rouge:
                 reporter.close()
         report.rouge_types = self.rouge_types
         report.item_index = item_index(predictions, references)
+        report.texts = config  # for the HTML page's item view (the caller holds the texts anyway)
         return report
 
     def accumulator(self) -> RougeAccumulator:

@@ -49,7 +49,15 @@ def main(repo: Path) -> int:
     first = verbose.stderr.decode(errors="replace").splitlines()[:1]
     if verbose.returncode != 0 or not first or "C kernel" not in first[0]:
         return _fail(f"-v does not say the kernel runs: {first}")
-    print(f"check_installed: {first[0]}; kernel {accel.__file__}; the report is the Perl's bytes")
+    page = subprocess.run([*command, "--format", "html"], cwd=repo, capture_output=True, check=False)
+    if page.returncode != 0 or b"<script>" not in page.stdout or b"<style>" not in page.stdout:
+        return _fail(
+            f"--format html: exit {page.returncode}, stderr {page.stderr[-300:]!r} (its style and script?)"
+        )
+    print(
+        f"check_installed: {first[0]}; kernel {accel.__file__}; the report is the Perl's bytes; "
+        "the HTML page has its style and script"
+    )
     return 0
 
 

@@ -34,6 +34,7 @@ __all__ = [
     "WeightedLcs",
     "check_table_size",
     "counted_hits",
+    "hit_marks",
     "lcs_marks",
     "lcs_text",
     "score_lcs",
@@ -214,6 +215,13 @@ def _union_hits(model: LcsText, peer: LcsText, weight: Optional[float], on_sente
                 peer_budget[token] -= 1
             counted.append(ok)
         on_sentence(sentence, mask, counted)
+
+
+def hit_marks(model: LcsText, peer: LcsText) -> list[list[bool]]:
+    """Per model sentence, whether each token is one of ROUGE-L's hits (the union LCS, clipped)."""
+    found: list[list[bool]] = []
+    _union_hits(model, peer, None, lambda sentence, mask, counted: found.append(counted))
+    return found
 
 
 def counted_hits(model: LcsText, peer: LcsText, weight: Optional[float] = None) -> list[list[Hashable]]:

@@ -45,6 +45,7 @@ from ..metrics.scoring import fmt5
 from .results import MetricResult, eval_id_of
 
 if TYPE_CHECKING:
+    from ..inputs.config import EvalConfig
     from ..settings.options import Options
     from .views import MetricScores
 
@@ -108,6 +109,9 @@ class Report:
     #: The items' labels where ``Rouge.score`` was given pandas Series (their index), which
     #: :meth:`to_frame` uses; None: the items are 0..N-1.
     item_index: Any = field(default=None, repr=False, compare=False)
+    #: The evals scored, where the face that made the report kept them (``Rouge.score``): the
+    #: HTML page's item view reads their texts; None: it reads the options' source again, if any.
+    texts: Optional[EvalConfig] = field(default=None, repr=False, compare=False)
     _views: dict[tuple[str, str], MetricScores] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )
@@ -222,7 +226,7 @@ class Report:
         return short_repr(self)
 
     def format(self, name: str) -> str:
-        """The report in an output format: ``legacy`` (the Perl's bytes), ``json`` or ``csv``."""
+        """The report in an output format: ``legacy`` (the Perl's bytes), ``json``, ``csv`` or ``html``."""
         return write(name, self)
 
     def to_legacy(self) -> str:
@@ -232,6 +236,11 @@ class Report:
     def to_json(self) -> dict[str, Any]:
         """The numbers as a JSON-ready document (see :func:`rouge155py.report.json_document`)."""
         return json_document(self)
+
+    def to_html(self) -> str:
+        """The report as one self-contained HTML page: the systems and items tables, and each
+        item's texts with what matched (see :mod:`rouge155py.report.html`)."""
+        return self.format("html")
 
     def to_rows(self) -> list[dict[str, Any]]:
         """One dict per instance: peer, metric, eval ID and its row (see :func:`rouge155py.report.rows`)."""
@@ -460,11 +469,19 @@ def format_json(report: Report) -> str:
     return text + "\n"
 
 
+def format_html(report: Report) -> str:
+    """One self-contained HTML page (:mod:`rouge155py.report.html`, loaded when asked for)."""
+    from .html import format_html as page
+
+    return page(report)
+
+
 FORMATS: dict[str, Callable[[Report], str]] = {
     "legacy": format_legacy,
     "text": format_legacy,
     "json": format_json,
     "csv": format_csv,
+    "html": format_html,
 }
 
 

@@ -43,7 +43,7 @@ _SHORT = """\
          @counting
          @file_list_format
          @jobs
-         [--json | --format legacy|json|csv] [--signature] [--quiet] [--version]
+         [--json | --format legacy|json|csv|html] [--signature] [--quiet] [--version]
          [--check ARCHIVED [--tolerance X]]
          @lang @stopwords_file @dialect
          [--compare paired-bootstrap|permutation [--baseline SYSTEM]]
@@ -104,8 +104,9 @@ Options:
   @file_list_format
 Additions of rouge155py:
   @jobs
-  --format legacy|json|csv (--json): the output; JSON and CSV carry every
-  instance's scores too. --signature: print the settings signature on stderr;
+  --format legacy|json|csv|html (--json): the output; JSON and CSV carry every
+  instance's scores too; html is one page for a browser (tables, each item's
+  texts with what matched). --signature: print the settings signature on stderr;
   --version: print the version.
   @hypothesis_paths
   @jsonl_path
