@@ -212,3 +212,46 @@ def test_scatter_plots_with_judgments(tmp_path: Path) -> None:
     )
     assert result.exit_code == 0, result.stderr_bytes
     assert target.read_bytes()[:4] == (tmp_path / "drawn-scatter.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def _marked_markdown(text: str) -> set[tuple[str, int]]:
+    first = text.split("\n\n")[0]  # the systems table (the paired tests' table follows)
+    rows = [line.split("|")[1:-1] for line in first.splitlines() if line.startswith("| ") and "[" in line]
+    return {
+        (cells[0].split()[0], k) for cells in rows for k, cell in enumerate(cells[1:]) if "\u2020" in cell
+    }
+
+
+def _marked_html(page: str) -> set[tuple[str, int]]:
+    table = page[page.index("<table class=systems>") : page.index("</table>")]
+    found = set()
+    for row in re.findall(r"<tr><th scope=row>(.*?)</tr>", table):
+        system = row.split("<")[0].split()[0]
+        for k, cell in enumerate(re.findall(r"<td>(.*?)</td>", row)):
+            if "\u2020" in cell:
+                found.add((system, k))
+    return found
+
+
+def test_the_html_page_marks_what_the_systems_table_marks() -> None:
+    asked = ("--compare", "permutation", "--baseline", "2", "--samples", "2000")
+    markdown = invoke(*asked, "--format", "markdown", CONFIG)
+    page = invoke(*asked, "--format", "html", CONFIG)
+    assert markdown.exit_code == page.exit_code == 0, page.stderr
+    html = page.stdout_bytes.decode()
+    assert _marked_html(html) == _marked_markdown(markdown.stdout_bytes.decode()) != set()
+    assert "2 <span class=baseline>(baseline)</span>" in html and "<h2>Paired tests</h2>" in html
+    all_pairs = invoke("--compare", "permutation", "--samples", "2000", "--format", "html", CONFIG)
+    assert all_pairs.exit_code == 0 and _marked_html(all_pairs.stdout_bytes.decode()) == set()
+
+
+def test_a_compare_plot_shows_the_baseline_and_the_marks(tmp_path: Path) -> None:
+    matplotlib = pytest.importorskip("matplotlib")
+    target = tmp_path / "systems.svg"
+    with matplotlib.rc_context({"svg.fonttype": "none"}):  # text kept as text, to be read here
+        result = invoke("--compare", "permutation", "--baseline", "2", "--plot", str(target), CONFIG)
+    assert result.exit_code == 0, result.stderr
+    drawn = target.read_text(encoding="utf-8")
+    assert drawn.count("2 (baseline)") == 3  # one panel per metric
+    assert drawn.count("1 \u2020") == 3 and drawn.count("3 \u2020") == 2  # as the table marks them
+    assert drawn.count("stroke-dasharray") >= 3  # the baseline's average, a dashed line per panel

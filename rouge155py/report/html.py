@@ -18,7 +18,7 @@ import json
 import math
 from html import escape
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Optional, Protocol
+from typing import TYPE_CHECKING, Any, Optional, Protocol, Sequence
 
 from .._version import __version__
 from ..errors import UsageError
@@ -51,8 +51,15 @@ def _number(value: float) -> str:
     return f"{value:.5f}" if math.isfinite(value) else str(value)
 
 
-def format_html(report: Report) -> str:
-    """The page (see the module)."""
+def format_html(
+    report: Report,
+    marked: frozenset[tuple[str, str]] = frozenset(),
+    baseline: Optional[str] = None,
+    analyses: Sequence[tuple[str, str]] = (),
+) -> str:
+    """The page (see the module). ``marked``: the (system, metric label) cells that differ
+    significantly from the ``baseline`` system (a dagger, :mod:`rouge155py.stats`'s paired
+    tests); ``analyses``: (title, text table) sections added after the systems."""
     if report.options.counting:
         raise UsageError("--format html shows scores: not with -t 1 or -t 2 (counts)")
     results = [r for r in report.results if r.summary is not None]
@@ -66,7 +73,11 @@ def format_html(report: Report) -> str:
         "<header><h1>ROUGE report</h1>",
         f"<p class=meta>rouge155py {__version__}; {len(systems)} system(s), {len(items)} item(s); "
         f"<code>{_text(report.options.signature(__version__))}</code></p></header>",
-        _systems_table(labels, systems, by_key, report),
+        _systems_table(labels, systems, by_key, report, marked, baseline),
+        *(
+            f"<section class=analysis><h2>{_text(title)}</h2><pre>{_text(table)}</pre></section>"
+            for title, table in analyses
+        ),
         _picture(labels, systems, by_key),
         _items_table(labels, systems, items),
         "<section id=item hidden><h2>Item <span id=item-id></span></h2>"
@@ -109,7 +120,14 @@ def _texts(report: Report) -> Optional[list[ItemTexts]]:
     return list(item_texts(options, config))
 
 
-def _systems_table(labels: list[str], systems: list[str], by_key: dict, report: Report) -> str:
+def _systems_table(
+    labels: list[str],
+    systems: list[str],
+    by_key: dict,
+    report: Report,
+    marked: frozenset[tuple[str, str]],
+    baseline: Optional[str],
+) -> str:
     best = {
         label: max(
             (by_key[(s, label)].summary.average[2] for s in systems if (s, label) in by_key), default=None
@@ -118,8 +136,12 @@ def _systems_table(labels: list[str], systems: list[str], by_key: dict, report: 
     }
     confidence = report.options.confidence_label or "95"
     rows = []
+    display = report.options.shown_peer_id
     for system in systems:
-        cells = [f"<th scope=row>{_text(system)}</th>"]
+        name = _text(display(system)) + (
+            " <span class=baseline>(baseline)</span>" if display(system) == baseline else ""
+        )
+        cells = [f"<th scope=row>{name}</th>"]
         for label in labels:
             result = by_key.get((system, label))
             if result is None:
@@ -129,6 +151,8 @@ def _systems_table(labels: list[str], systems: list[str], by_key: dict, report: 
             shown = _number(average)
             if average == best[label]:
                 shown = f"<strong>{shown}</strong>"
+            if (display(system), label) in marked:
+                shown += '<sup class=differs title="differs significantly from the baseline">\u2020</sup>'
             cells.append(f"<td>{shown} <span class=ci>[{_number(low)}, {_number(high)}]</span></td>")
         rows.append(f"<tr>{''.join(cells)}</tr>")
     head = "".join(f"<th scope=col>{_text(label)} F</th>" for label in labels)
@@ -137,7 +161,13 @@ def _systems_table(labels: list[str], systems: list[str], by_key: dict, report: 
         f"<table class=systems><thead><tr><th scope=col>system</th>{head}</tr></thead>"
         f"<tbody>{''.join(rows)}</tbody></table>"
         f"<p class=note>Each metric's average F (the Perl's) and its {_text(confidence)}% confidence "
-        "interval (its bootstrap); the best of each column in bold.</p></section>"
+        "interval (its bootstrap); the best of each column in bold"
+        + (
+            "; \u2020 differs significantly from the baseline (the paired test below)"
+            if baseline is not None
+            else ""
+        )
+        + ".</p></section>"
     )
 
 

@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 __all__ = ["Analysis", "analysis_of"]
 
 #: The output formats of an analysis: the tables', and JSON and CSV ("legacy" is the text table).
-_FORMATS = ("legacy", "text", "json", "csv", *TABLE_FORMATS)
+_FORMATS = ("legacy", "text", "json", "csv", "html", *TABLE_FORMATS)
 
 
 def _whole(option: str, text: str) -> int:
@@ -85,7 +85,7 @@ class Analysis:
             correlations = self._correlations(report, judgments, say)
         output(self._formatted(report, comparisons, correlations))
         if self.plot is not None:
-            self._draw(report, judgments)
+            self._draw(report, judgments, comparisons)
 
     def _correlations(self, report: Report, judgments: Any, say: Callable[[str], None]) -> Any:
         from .correlation import CorrelateSettings, correlate, report_variants
@@ -99,12 +99,12 @@ class Analysis:
             say(found.signature)
         return found
 
-    def _draw(self, report: Report, judgments: Any) -> None:
+    def _draw(self, report: Report, judgments: Any, comparisons: Any) -> None:
         from .plots import plot_scatter, plot_systems
 
         path = self.plot
         assert path is not None
-        plot_systems(report, path, measure=self.measure)
+        plot_systems(report, path, measure=self.measure, comparisons=comparisons)
         if judgments is not None:
             stem, dot, suffix = path.rpartition(".")
             plot_scatter(report, judgments, f"{stem}-scatter{dot}{suffix}", self.measure)
@@ -127,6 +127,8 @@ class Analysis:
                     "rows": correlations.to_dicts(),
                 }
             return json.dumps(escaped_strings(strict_json(document)), indent=2, allow_nan=False) + "\n"
+        if fmt == "html":
+            return self._page(report, comparisons, correlations)
         if fmt == "csv":
             from .tables import comparisons_csv_rows
 
@@ -144,6 +146,31 @@ class Analysis:
                         correlation_table(correlations, table_format, coefficient, judgment, intervals=True)
                     )
         return "\n".join(parts)
+
+    def _page(self, report: Report, comparisons: Any, correlations: Any) -> str:
+        """The HTML page: its systems table marked where a system differs from the baseline,
+        and the analyses' tables (as text) after it."""
+        from ..report.html import format_html
+        from .tables import comparisons_table, correlation_table
+
+        name = self.measure
+        marked = set()
+        baseline = comparisons.baseline if comparisons is not None else None
+        if baseline is not None:
+            for result in report.results:
+                system = report.options.shown_peer_id(result.peer_id)
+                compared = comparisons.against(result.label, name, system)
+                if compared is not None and compared.significant(comparisons.settings.level):
+                    marked.add((system, result.label))
+        analyses = []
+        if comparisons is not None:
+            analyses.append(("Paired tests", comparisons_table(comparisons, "text")))
+        if correlations is not None:
+            for judgment in dict.fromkeys(r.judgment for r in correlations.rows):
+                for coefficient in ("pearson", "spearman", "kendall"):
+                    table = correlation_table(correlations, "text", coefficient, judgment, intervals=True)
+                    analyses.append((f"Correlation with {judgment}: {coefficient}", table))
+        return format_html(report, frozenset(marked), baseline, analyses)
 
 
 def _cell(value: Any) -> Any:

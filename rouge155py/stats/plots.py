@@ -28,6 +28,7 @@ from .scores import item_scores, measure_index
 if TYPE_CHECKING:
     from ..report import Report
     from .judgments import Judgments
+    from .significance import Comparisons
 
 __all__ = ["plot_scatter", "plot_systems"]
 
@@ -136,28 +137,41 @@ def plot_systems(
     path: Union[str, os.PathLike[str]],
     measure: str = "f",
     metrics: Optional[Sequence[str]] = None,
+    comparisons: Optional[Comparisons] = None,
 ) -> None:
     """Each system's average of one measure and its interval, one panel per metric.
 
     The interval is drawn as the report gives it, even where it leaves out the average (the
     Perl's arithmetic puts an average of equal scores a rounding error outside; ``-r 1`` and
-    ``-r 2`` read ranks past the end as 0).
+    ``-r 2`` read ranks past the end as 0). With ``comparisons`` made against a baseline, the
+    baseline's average is a dashed line in each panel, its name says ``(baseline)``, and a
+    system that differs from it significantly gets a dagger after its name.
     """
     target = _path(path)
     _checked_report(report)
     name, position = measure_index(measure)
     labels = _labels(report, metrics)
     shown = report.options.shown_peer_id
+    baseline = comparisons.baseline if comparisons is not None else None
     panels = []
     for label in labels:
-        found = [
-            (_text(shown(r.peer_id)), r.summary)
-            for r in report.results
-            if r.label == label and r.summary is not None
-        ]
+        found = []
+        base = None
+        for r in report.results:
+            if r.label != label or r.summary is None:
+                continue
+            system = shown(r.peer_id)
+            if system == baseline:
+                base = r.summary.average[position]
+                system += " (baseline)"
+            elif comparisons is not None and baseline is not None:
+                compared = comparisons.against(label, name, system)
+                if compared is not None and compared.significant(comparisons.settings.level):
+                    system += " \u2020"
+            found.append((_text(system), r.summary))
         found.sort(key=lambda item: item[1].average[position])
-        panels.append((_text(label), found))
-    if not any(found for _, found in panels):
+        panels.append((_text(label), found, base))
+    if not any(found for _, found, _ in panels):
         raise UsageError("nothing to plot: the report holds no average (-t 2 holds counts)")
     systems = {r.peer_id for r in report.results}
     axis = f"{_MEASURE_NAMES[name]} ({_text(str(report.options.confidence_label))}% interval)"
@@ -167,9 +181,11 @@ def plot_systems(
         height = max(2.4, 0.28 * len(systems) + 1.0)
         figure = figure_class(figsize=(4.2 * columns, height * rows))
         axes = figure.subplots(rows, columns, squeeze=False)
-        for k, (label, found) in enumerate(panels):
+        for k, (label, found, base) in enumerate(panels):
             ax = axes[k // columns][k % columns]
             places = list(range(len(found)))
+            if base is not None:
+                ax.axvline(base, color="#b35900", linestyle="--", linewidth=1)
             lows = [s.lower[position] for _, s in found]
             highs = [s.upper[position] for _, s in found]
             ax.hlines(places, lows, highs, color="#7f9fbf")
@@ -241,7 +257,7 @@ def plot_scatter(
 
     def draw(figure_class: Any) -> Any:
         rows, columns = _grid(len(panels))
-        figure = figure_class(figsize=(3.6 * columns, 3.3 * rows))
+        figure = figure_class(figsize=(4.4 * columns, 4.0 * rows))
         axes = figure.subplots(rows, columns, squeeze=False)
         for k, (title, label, systems, x, y) in enumerate(panels):
             ax = axes[k // columns][k % columns]
@@ -249,13 +265,13 @@ def plot_scatter(
             for system, a, b, below in zip(systems, x, y, _crowded(x, y)):
                 offset = (3, -8 if below else 3)
                 ax.annotate(
-                    system, (a, b), fontsize=6, xytext=offset, textcoords="offset points", color="#555555"
+                    system, (a, b), fontsize=8, xytext=offset, textcoords="offset points", color="#555555"
                 )
             ax.margins(x=0.12, y=0.08)
-            ax.set_title(title, fontsize=9)
-            ax.set_xlabel(across, fontsize=8)
-            ax.set_ylabel(f"{label} {_MEASURE_NAMES[name]}", fontsize=8)
-            ax.tick_params(labelsize=7)
+            ax.set_title(title, fontsize=11)
+            ax.set_xlabel(across, fontsize=10)
+            ax.set_ylabel(f"{label} {_MEASURE_NAMES[name]}", fontsize=10)
+            ax.tick_params(labelsize=9)
             ax.grid(alpha=0.3)
         for k in range(len(panels), rows * columns):
             axes[k // columns][k % columns].set_visible(False)
