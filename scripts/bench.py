@@ -112,6 +112,7 @@ import importlib.util
 import itertools
 import json
 import os
+import platform
 import random
 import shutil
 import statistics
@@ -775,6 +776,51 @@ def _workload_row(workload: Workload, evals: int, done: Compared) -> str:
     return f"{workload.name:<14}{evals:>6}{pairs:>7}{times}{ours_per_pair:>11.3f}{memory}  {done.verdict}"
 
 
+#: The docs' speed page's table of the workloads, between these two lines (``--docs FILE``).
+DOCS_START, DOCS_END = "<!-- bench.py: workloads -->", "<!-- /bench.py: workloads -->"
+
+
+def _markdown_row(workload: Workload, evals: int, done: Compared) -> str:
+    """The workload as a row of the docs' table (see :func:`write_docs`)."""
+    corpus = workload.corpus
+    pairs = evals * corpus.systems
+    what = (
+        f"{workload.name}: {evals:,} evals x {corpus.systems} systems x {corpus.models} models, "
+        f"{corpus.words} words"
+    )
+    options = "full" if workload.options == FULL else f"`{workload.options}`"
+    mine, theirs = done.mine, done.theirs
+    if theirs is None or done.speed is None:
+        per_pair = _ms(mine.seconds, pairs)
+        return (
+            f"| {what} | {options} | not run | {mine.seconds:.2f} s | | - / {per_pair:.3f} ms | "
+            f"- / {mine.peak_mb:.0f} MB | |"
+        )
+    return (
+        f"| {what} | {options} | {theirs.seconds:.1f} s | {mine.seconds:.2f} s | {done.speed:.0f}x | "
+        f"{_ms(theirs.seconds, pairs):.2f} / {_ms(mine.seconds, pairs):.3f} ms | "
+        f"{theirs.peak_mb:.0f} / {mine.peak_mb:.0f} MB | {_yes(done.ok)} |"
+    )
+
+
+def write_docs(path: Path, rows: list[str], command: str) -> None:
+    """Put the workloads' table in ``path`` between :data:`DOCS_START` and :data:`DOCS_END`."""
+    text = path.read_text(encoding="utf-8")
+    start, end = text.index(DOCS_START) + len(DOCS_START), text.index(DOCS_END)
+    table = [
+        "",
+        f"Made by `{command}` on {time.strftime('%Y-%m-%d')}, {platform.machine()}, "
+        f"{os.cpu_count()} CPUs, Python {platform.python_version()}; full options are `{FULL}`.",
+        "",
+        "| workload | options | Perl | rouge155py | speed | per pair (Perl / ours) "
+        "| peak memory (Perl / ours) | identical |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- |",
+        *rows,
+        "",
+    ]
+    path.write_text(text[:start] + "\n".join(table) + text[end:], encoding="utf-8")
+
+
 WORKLOAD_HEADER = (
     f"{'workload':<14}{'evals':>6}{'pairs':>7}{'perl s':>9}{'ours s':>8}{'speed':>8}"
     f"{'perl ms/p':>11}{'ours ms/p':>11}{'perl MB':>9}{'ours MB':>9}{'memory':>8}  identical"
@@ -832,6 +878,11 @@ def main(argv: Optional[list[str]] = None) -> int:
         "--repeat", type=int, default=1, help="runs per rouge155py command; the median is reported"
     )
     parser.add_argument("--pairs", type=int, default=7, help="alternating -j 1 / -j N pairs (with --jobs)")
+    parser.add_argument(
+        "--docs",
+        type=Path,
+        help="write the workloads' table into this page (docs/speed.md) between its markers",
+    )
     args = parser.parse_args(argv)
     args.workdir = args.workdir.resolve()  # the configs name absolute paths: any directory may run them
     selected = {name for name in args.only.split(",") if name}
@@ -889,12 +940,20 @@ def main(argv: Optional[list[str]] = None) -> int:
         print(f"\none process each (rouge155py without -j); pairs = evals x systems; full options: {FULL}")
         print(WORKLOAD_HEADER)
         print("-" * len(WORKLOAD_HEADER))
+    markdown: list[str] = []
     for workload in workloads:
         evals = count(workload.evals)
         config = configs[workload.corpus, evals]
         done = runner.compare(workload.name, config, workload.options)
         failed |= not done.ok
         print(_workload_row(workload, evals, done))
+        markdown.append(_markdown_row(workload, evals, done))
+    if args.docs is not None and markdown:
+        shown = " ".join(
+            f"--{name} {value}" for name, value in (("only", args.only), ("repeat", args.repeat)) if value
+        )
+        write_docs(args.docs, markdown, f"python scripts/bench.py {shown} --docs {args.docs}")
+        print(f"the workloads' table is written into {args.docs}")
         if done.theirs is not None:
             pairs = evals * workload.corpus.systems
             speeds.append(

@@ -22,6 +22,7 @@ from rouge155py.stats.correlation import (  # noqa: E402
     williams_test,
 )
 from rouge155py.stats.judgments import Judgments, read_judgments  # noqa: E402
+from rouge155py.stats.tables import correlation_table  # noqa: E402
 
 TABLES = 1200
 
@@ -230,6 +231,35 @@ def test_correlate_gives_every_row_with_reproducible_intervals() -> None:
     none = correlate(variants, judgments, settings=CorrelateSettings(resample="none"))
     assert all(math.isnan(r.low) for r in none.rows)
     assert [r.value for r in none.rows] == [r.value for r in found.rows]
+
+
+def test_each_coefficient_has_scipys_p_value() -> None:
+    variants, judgments = synthetic(seed=3, systems=9, items=7)
+    found = correlate(variants, judgments, settings=CorrelateSettings(resample="none"))
+    tests = {
+        "pearson": scipy_stats.pearsonr,
+        "spearman": scipy_stats.spearmanr,
+        "kendall": scipy_stats.kendalltau,
+    }
+    names = sorted(variants["good"])
+    items = sorted(variants["good"][names[0]], key=int)
+    human = np.array([[judgments.scores["coverage"][(i, s)] for i in items] for s in names])
+    for row in found.rows:
+        grid_ = np.array([[variants[row.variant][s][i] for i in items] for s in names])
+        if row.level == "summary":
+            assert math.isnan(row.p)  # a mean of per-input coefficients: no closed form
+            continue
+        a, b = (
+            (grid_.mean(axis=1), human.mean(axis=1))
+            if row.level == "system"
+            else (grid_.ravel(), human.ravel())
+        )
+        expected = tests[row.coefficient](a, b)
+        assert row.value == pytest.approx(expected.statistic, abs=1e-12)
+        assert row.p == pytest.approx(expected.pvalue, rel=1e-12), (row.variant, row.level, row.coefficient)
+    table = correlation_table(found, "text", "pearson", p_values=True)
+    good = found.get("good", "coverage", "system", "pearson")
+    assert f"p={good.p:.3g}" in table and "against no correlation" in table
 
 
 def test_difference_of_two_variants() -> None:

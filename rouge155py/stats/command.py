@@ -143,7 +143,9 @@ class Analysis:
             for judgment in dict.fromkeys(r.judgment for r in correlations.rows):
                 for coefficient in ("pearson", "spearman", "kendall"):
                     parts.append(
-                        correlation_table(correlations, table_format, coefficient, judgment, intervals=True)
+                        correlation_table(
+                            correlations, table_format, coefficient, judgment, intervals=True, p_values=True
+                        )
                     )
         return "\n".join(parts)
 
@@ -168,7 +170,9 @@ class Analysis:
         if correlations is not None:
             for judgment in dict.fromkeys(r.judgment for r in correlations.rows):
                 for coefficient in ("pearson", "spearman", "kendall"):
-                    table = correlation_table(correlations, "text", coefficient, judgment, intervals=True)
+                    table = correlation_table(
+                        correlations, "text", coefficient, judgment, intervals=True, p_values=True
+                    )
                     analyses.append((f"Correlation with {judgment}: {coefficient}", table))
         return format_html(report, frozenset(marked), baseline, analyses)
 

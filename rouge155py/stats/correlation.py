@@ -48,6 +48,7 @@ __all__ = [
     "correlate",
     "correlation_difference",
     "kendall_tau_b",
+    "level_p_value",
     "pearson",
     "report_variants",
     "spearman",
@@ -184,6 +185,23 @@ def level_coefficient(level: str, coefficient: str, x: np.ndarray, y: np.ndarray
     return compute(x.reshape(shape), y.reshape(shape))
 
 
+def level_p_value(level: str, coefficient: str, x: np.ndarray, y: np.ndarray) -> float:
+    """The two-sided p-value of the coefficient at a level (against no correlation): scipy.stats'
+    ``pearsonr``, ``spearmanr`` or ``kendalltau`` (tau-b) of the values the level correlates, the
+    systems' means or every cell. The summary level, a mean of per-input coefficients, has none
+    in closed form: NaN."""
+    if level == "summary":
+        return math.nan
+    x = np.asarray(x, dtype=np.float64)
+    y = np.asarray(y, dtype=np.float64)
+    a, b = (x.mean(axis=-1), y.mean(axis=-1)) if level == "system" else (x.ravel(), y.ravel())
+    if a.size < 3 or np.ptp(a) == 0 or np.ptp(b) == 0:
+        return math.nan
+    stats = _scipy_stats()
+    test = {"pearson": stats.pearsonr, "spearman": stats.spearmanr, "kendall": stats.kendalltau}[coefficient]
+    return float(test(a, b).pvalue)
+
+
 def _mean_defined(per_item: np.ndarray) -> np.ndarray:
     """The mean along the last axis of the coefficients that are defined (NaN where none is)."""
     defined = np.isfinite(per_item)
@@ -249,6 +267,8 @@ class Correlation:
     high: float
     systems: int
     items: int
+    #: Two-sided p-value against no correlation (:func:`level_p_value`; NaN at the summary level).
+    p: float = math.nan
 
 
 @dataclass
@@ -594,6 +614,7 @@ def correlate(
                             high,
                             len(where.systems),
                             len(where.items),
+                            level_p_value(level, coefficient, x, y),
                         )
                     )
     return found

@@ -250,9 +250,11 @@ def correlation_table(
     judgment: Optional[str] = None,
     levels: Optional[Sequence[str]] = None,
     intervals: bool = False,
+    p_values: bool = False,
 ) -> str:
     """Variants as rows; per level, one column per setting (the runs' ``[setting]`` suffixes),
-    as Table 1 of Lin (2004). The best of each column is in bold."""
+    as Table 1 of Lin (2004). The best of each column is in bold; ``p_values``: each
+    coefficient's two-sided p-value against no correlation after it (none at the summary level)."""
     rows_of = [r for r in correlations.rows if r.coefficient == coefficient]
     if not rows_of:
         raise UsageError(f"no {coefficient} coefficient among the correlations")
@@ -277,6 +279,8 @@ def correlation_table(
             text = _number(found.value)
             if intervals:
                 text += f" [{_number(found.low)}, {_number(found.high)}]"
+            if p_values and math.isfinite(found.p):
+                text += f" p={_p_value(found.p)}"
             row.append((text, found.value == best[col], False))
         rows.append(row)
     header = ["variant", *(f"{level} {setting}".strip() for level, setting in columns)]
@@ -287,4 +291,17 @@ def correlation_table(
     )
     if intervals:
         caption += f" Intervals: bootstrap over {s.resample} ({s.samples} samples, seed {s.seed})."
+    if p_values:
+        caption += (
+            f" p: two-sided, against no correlation (scipy.stats' {_TESTS[coefficient]} of the system"
+            " means, or of every cell at the global level); none at the summary level."
+        )
     return render(header, rows, fmt, caption)
+
+
+_TESTS = {"pearson": "pearsonr", "spearman": "spearmanr", "kendall": "kendalltau"}
+
+
+def _p_value(p: float) -> str:
+    """A p-value with three significant digits (``<1e-300`` spelled as scipy gives 0)."""
+    return f"{p:.3g}" if p > 0 else "<1e-300"
