@@ -283,6 +283,65 @@ def test_difference_of_two_variants() -> None:
     assert math.isnan(kendall.p_williams)
 
 
+def test_an_error_rate_is_compared_by_its_agreement_not_its_sign() -> None:
+    """The sign hazard: an error rate (|r| high, r negative) against a BLEU-like score."""
+    variants, judgments = synthetic(seed=2, systems=12, items=10)
+    error_rate = {s: {i: -v for i, v in row.items()} for s, row in variants["good"].items()}
+    both = {"error rate": error_rate, "noisy": variants["noisy"]}
+    settings = CorrelateSettings(samples=300, seed=1)
+    naive = correlation_difference(both, judgments, "error rate", "noisy", settings=settings)
+    assert naive.difference < 0 and not naive.oriented  # signed: the error rate looks worse
+    found = correlation_difference(
+        both, judgments, "error rate", "noisy", settings=settings, lower_is_better={"error rate"}
+    )
+    good = correlation_difference(variants, judgments, "good", "noisy", settings=settings)
+    assert found.oriented and found.value_a == pytest.approx(good.value_a) and found.difference > 0
+    assert (found.low, found.high, found.p_bootstrap) == pytest.approx(
+        (good.low, good.high, good.p_bootstrap)
+    )
+    assert (found.williams_t, found.p_williams) == pytest.approx((good.williams_t, good.p_williams))
+    rows = correlate(both, judgments, settings=settings, lower_is_better={"error rate"})
+    row = rows.get("error rate", "coverage", "system", "pearson")
+    assert row.value < 0 and row.oriented == -row.value and not row.higher_is_better
+    table = correlation_table(rows, "markdown", "pearson")
+    assert "| error rate (lower is better) | **" in table  # the best of its columns, read oriented
+
+
+def test_metric_scores_files_and_their_directions(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from rouge155py.stats.judgments import read_scores
+
+    csv_path = write(
+        tmp_path, "m.csv", "eval_id,system,bleu,ter\nhigher_is_better,,yes,0\n1,A,0.5,0.4\n1,B,0.3,0.6\n"
+    )
+    table = read_scores(csv_path)
+    assert table.variants == {
+        "bleu": {"A": {"1": 0.5}, "B": {"1": 0.3}},
+        "ter": {"A": {"1": 0.4}, "B": {"1": 0.6}},
+    }
+    assert table.lower_is_better == {"ter"}
+    jsonl = write(
+        tmp_path,
+        "m.jsonl",
+        '{"higher_is_better": {"ter": false}}\n{"eval_id": 1, "system": "A", "ter": 0.4}\n',
+    )
+    assert read_scores(jsonl).lower_is_better == {"ter"}
+    assert (
+        read_scores(write(tmp_path, "n.csv", "eval_id,system,bleu\n1,A,0.5\n")).lower_is_better == frozenset()
+    )
+    for text, message in [
+        ("eval_id,system,bleu\nhigher_is_better,,maybe\n1,A,0.5\n", "true or false"),
+        (
+            '{"higher_is_better": {"rouge": false}}\n{"eval_id": 1, "system": "A", "bleu": 1}\n',
+            "not a column",
+        ),
+        ("eval_id,system,bleu\nhigher_is_better,,1\nhigher_is_better,,0\n1,A,0.5\n", "a second"),
+    ]:
+        with pytest.raises(ConfigError, match=message):
+            read_scores(write(tmp_path, "bad.jsonl" if text.startswith("{") else "bad.csv", text))
+    with pytest.raises(ConfigError, match="eval or system ID"):  # a judgments file has no direction row
+        read_judgments(csv_path)
+
+
 def test_report_variants_name_metric_and_measure() -> None:
     report = score({"a": ["x y z", "x"], "b": ["x", "y z"]}, ["x y", "y z"], max_ngram=1, resamples=5)
     variants = report_variants(report, setting="stem")

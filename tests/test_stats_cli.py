@@ -133,7 +133,7 @@ def test_judgments_give_the_correlation_tables(tmp_path: Path) -> None:
     assert text.count("correlation with quality (3 systems, 10 inputs)") == 3
     csv_result = invoke("--judgments", path, "--samples", "200", "--format", "csv", CONFIG)
     lines = csv_result.stdout_bytes.decode().splitlines()
-    assert lines[0] == "variant,judgment,level,coefficient,value,low,high,systems,items,p"
+    assert lines[0] == "variant,judgment,level,coefficient,value,low,high,systems,items,p,higher_is_better"
     assert len(lines) == 1 + 3 * 3 * 3  # metrics x levels x coefficients
 
 
@@ -255,3 +255,28 @@ def test_a_compare_plot_shows_the_baseline_and_the_marks(tmp_path: Path) -> None
     assert drawn.count("2 (baseline)") == 3  # one panel per metric
     assert drawn.count("1 \u2020") == 3 and drawn.count("3 \u2020") == 2  # as the table marks them
     assert drawn.count("stroke-dasharray") >= 3  # the baseline's average, a dashed line per panel
+
+
+def test_other_metrics_scores_are_correlated_beside_rouges(tmp_path: Path) -> None:
+    pytest.importorskip("scipy")
+    quality = {(e, s): (4 - int(s)) / 3 + (k % 3) / 10 for k, e in enumerate(EVALS) for s in "123"}
+    path = judgments_file(tmp_path, [f"{e},{s},{q:.3f}" for (e, s), q in quality.items()])
+    scores = tmp_path / "scores.csv"
+    lines = ["eval_id,system,bleu,ter", "higher_is_better,,true,false"]
+    lines += [f"{e},{s},{q + 0.2 * ((int(e[1:]) % 5) / 5):.4f},{1 - q:.4f}" for (e, s), q in quality.items()]
+    scores.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    text = invoke("--judgments", path, "--scores", str(scores), "--samples", "100", CONFIG)
+    assert text.exit_code == 0, text.stderr_bytes
+    table = text.stdout_bytes.decode().split("\n\n")[0]  # Pearson's table
+    assert "ter (lower is better)" in table and "bleu" in table and "ROUGE-1 F" in table
+    ter_row = next(line for line in table.splitlines() if line.startswith("ter"))
+    assert "*-1.0000" in ter_row  # a perfect error rate: r = -1, marked the best of its column
+    found = json.loads(
+        invoke("--judgments", path, "--scores", str(scores), "--format", "json", CONFIG).stdout_bytes
+    )
+    rows = found["correlations"]["rows"]
+    assert {r["variant"] for r in rows if not r["higher_is_better"]} == {"ter"}
+    assert invoke("--scores", str(scores), CONFIG).exit_code == 2  # without --judgments
+    clash = tmp_path / "clash.csv"
+    clash.write_text("eval_id,system,ROUGE-1 F\n" + "\n".join(f"{e},{s},0.5" for e, s in quality) + "\n")
+    assert_error(invoke("--judgments", path, "--scores", str(clash), CONFIG), 3, "ROUGE-1 F is the name")

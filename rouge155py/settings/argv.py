@@ -115,7 +115,16 @@ def _number(name: str, value: str, warnings: list[str]) -> float:
 _REQUEST_FLAGS = ("--json", "--signature", "--help", "--version", "--quiet")
 _REQUEST_VALUED = ("--format", "--make-home", "--check", "--tolerance")
 #: The analyses of a run (significance, correlation, plots): rouge155py.stats.command checks them.
-_ANALYSIS = ("--compare", "--baseline", "--seed", "--samples", "--measure", "--judgments", "--plot")
+_ANALYSIS = (
+    "--compare",
+    "--baseline",
+    "--seed",
+    "--samples",
+    "--measure",
+    "--judgments",
+    "--scores",
+    "--plot",
+)
 _FLAGS = {*_REQUEST_FLAGS, *(row.long for row in ROWS if row.long and row.route == "switch")}
 _REPEATED = {row.long for row in ROWS if row.long and row.route == "repeated"}
 _VALUED = {*_REQUEST_VALUED, *_ANALYSIS, *(row.long for row in ROWS if row.long)} - _FLAGS - _REPEATED

@@ -47,7 +47,7 @@ _SHORT = """\
          [--check ARCHIVED [--tolerance X]]
          @lang @stopwords_file @dialect
          [--compare paired-bootstrap|permutation [--baseline SYSTEM]]
-         [--judgments FILE] [--measure R|P|F] [--samples N] [--seed N]
+         [--judgments FILE [--scores FILE]] [--measure R|P|F] [--samples N] [--seed N]
          [--format markdown|latex] [--plot FILE.png|FILE.svg]
          @paraphrases @paraeval_variants
          @paraphrase_feature @paraphrase_threshold
@@ -132,7 +132,9 @@ Analyses of a run (printed instead of the report; see docs/statistics.md):
   --judgments FILE: correlate every metric with the human judgments of a CSV
   or JSONL file (eval_id, system, judgment columns) at the system, summary and
   global levels: Pearson, Spearman, Kendall's tau-b with bootstrap intervals
-  (--samples N, 1000); needs scipy: pip install scipy ('.[stats]' in a checkout).
+  (--samples N, 1000) and p-values; needs scipy: pip install scipy ('.[stats]' in a
+  checkout). --scores FILE: other metrics' scores (eval_id, system, a column per
+  metric; a higher_is_better row for error rates) correlated beside ROUGE's.
   --format markdown|latex: the systems x metrics table (and the tables above);
   --plot FILE.png|FILE.svg: the systems with their intervals (and with
   --judgments FILE-scatter.png), drawn after the output (alone: the report);

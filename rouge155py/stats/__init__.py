@@ -7,7 +7,8 @@ tables and plots.
 - :func:`~rouge155py.stats.judgments.read_judgments` and
   :func:`~rouge155py.stats.correlation.correlate`: ROUGE variants against human
   judgments at the system, summary and global levels (needs scipy: the ``[stats]``
-  extra).
+  extra); :func:`~rouge155py.stats.judgments.read_scores`: other metrics' scores, with
+  their directions, correlated beside ROUGE's.
 - :mod:`~rouge155py.stats.tables`: Markdown and LaTeX tables;
   :mod:`~rouge155py.stats.plots`: pictures (needs matplotlib: the ``[plot]`` extra).
 
@@ -17,7 +18,7 @@ Nothing here changes a report: the Perl's bytes are those of the run.
 from __future__ import annotations
 
 from .correlation import Correlation, Correlations, correlate, williams_test
-from .judgments import Judgments, read_judgments
+from .judgments import Judgments, MetricTable, read_judgments, read_scores
 from .scores import item_scores
 from .significance import Comparison, Comparisons, compare, compare_items, holm
 
@@ -27,11 +28,13 @@ __all__ = [
     "Correlation",
     "Correlations",
     "Judgments",
+    "MetricTable",
     "compare",
     "compare_items",
     "correlate",
     "holm",
     "item_scores",
     "read_judgments",
+    "read_scores",
     "williams_test",
 ]

@@ -26,7 +26,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
-from ..errors import UsageError, install_hint
+from ..errors import ConfigError, UsageError, install_hint
 from ..report import perl_number, strict_json
 from ..report.writing import escape_surrogates, escaped_strings, spreadsheet_safe
 from .tables import TABLE_FORMATS
@@ -58,6 +58,7 @@ class Analysis:
     samples: Optional[int] = None
     measure: str = "f"
     judgments: Optional[str] = None
+    scores: Optional[str] = None  # --scores: other metrics' scores, correlated beside ROUGE's
     plot: Optional[str] = None
     show_signature: bool = False  # --signature: each analysis's signature on stderr too
 
@@ -92,7 +93,20 @@ class Analysis:
 
         samples = self.samples if self.samples is not None else 1000
         settings = CorrelateSettings(samples=samples, seed=self.seed)
-        found = correlate(report_variants(report, [self.measure]), judgments, settings=settings)
+        variants = report_variants(report, [self.measure])
+        lower: frozenset[str] = frozenset()
+        if self.scores is not None:
+            from .judgments import read_scores
+
+            table = read_scores(self.scores)
+            clash = sorted(set(table.variants) & set(variants))
+            if clash:
+                raise ConfigError(
+                    f"{table.name}: {', '.join(clash)} is the name of a ROUGE variant of the run"
+                )
+            variants.update(table.variants)
+            lower = table.lower_is_better
+        found = correlate(variants, judgments, settings=settings, lower_is_better=lower)
         for warning in found.warnings:
             say(warning)
         if self.show_signature:
@@ -214,6 +228,8 @@ def analysis_of(request: Request) -> Optional[Analysis]:
     if "--baseline" in given and test is None:
         raise UsageError("--baseline names the system the others are compared with: add --compare TEST")
     plot = given.get("--plot")
+    if "--scores" in given and "--judgments" not in given:
+        raise UsageError("--scores adds metrics to the correlations with people: give --judgments FILE too")
     tabled = (test is not None) + ("--judgments" in given)
     if fmt == "csv" and tabled != 1 and (tabled or plot is None):
         raise UsageError("--format csv holds one table: give one of --compare and --judgments")
@@ -239,6 +255,7 @@ def analysis_of(request: Request) -> Optional[Analysis]:
         samples=samples,
         measure=measure_index(given.get("--measure", "F"))[0],
         judgments=given.get("--judgments"),
+        scores=given.get("--scores"),
         plot=plot,
         show_signature=request.show_signature,
     )

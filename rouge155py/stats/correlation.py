@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Mapping, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Collection, Mapping, Optional, Sequence
 
 import numpy as np
 
@@ -269,6 +269,14 @@ class Correlation:
     items: int
     #: Two-sided p-value against no correlation (:func:`level_p_value`; NaN at the summary level).
     p: float = math.nan
+    #: Whether a higher score of the variant is better; where not (an error rate), a good
+    #: variant's coefficients are negative, and tables and differences read them negated.
+    higher_is_better: bool = True
+
+    @property
+    def oriented(self) -> float:
+        """The coefficient as "agreement": itself, or negated for a lower-is-better variant."""
+        return self.value if self.higher_is_better else -self.value
 
 
 @dataclass
@@ -557,6 +565,7 @@ def correlate(
     coefficients: Optional[Sequence[str]] = None,
     judgment_names: Optional[Sequence[str]] = None,
     settings: Optional[CorrelateSettings] = None,
+    lower_is_better: Collection[str] = (),
 ) -> Correlations:
     """Every variant against every judgment, at each level, with each coefficient and its interval.
 
@@ -564,6 +573,7 @@ def correlate(
     makes them from a report; merge the dicts of several runs for several
     stemming or stopword settings). Judged systems and items must all be
     scored; systems the run scores but nobody judged are left out (a warning).
+    ``lower_is_better``: the variants whose lower scores are better (their rows say so).
     """
     _scipy_stats()
     settings = settings or CorrelateSettings()
@@ -615,6 +625,7 @@ def correlate(
                             len(where.systems),
                             len(where.items),
                             level_p_value(level, coefficient, x, y),
+                            variant not in lower_is_better,
                         )
                     )
     return found
@@ -627,7 +638,11 @@ class Difference:
     ``low``/``high``: the paired bootstrap's interval of the difference;
     ``p_bootstrap``: its two-sided p-value (the draws shifted to the null);
     ``williams_t``/``p_williams`` (two-sided): Williams' test, for Pearson's r at
-    the system and global levels (NaN otherwise).
+    the system and global levels (NaN otherwise). Each variant's coefficient is
+    oriented as agreement (negated where lower scores are better, ``lower_is_better``),
+    so a positive difference always means ``a`` agrees with people more than ``b``;
+    ``value_a``/``value_b`` are the oriented coefficients, ``oriented`` says whether
+    either was negated.
     """
 
     a: str
@@ -643,6 +658,7 @@ class Difference:
     p_bootstrap: float
     williams_t: float
     p_williams: float
+    oriented: bool = False
 
 
 def correlation_difference(
@@ -654,8 +670,9 @@ def correlation_difference(
     level: str = "system",
     coefficient: str = "pearson",
     settings: Optional[CorrelateSettings] = None,
+    lower_is_better: Collection[str] = (),
 ) -> Difference:
-    """Whether variant ``a`` correlates with a judgment better than ``b`` (see :class:`Difference`)."""
+    """Whether variant ``a`` agrees with a judgment more than ``b`` (see :class:`Difference`)."""
     _scipy_stats()
     settings = settings or CorrelateSettings()
     if settings.resample == "none":
@@ -673,11 +690,15 @@ def correlation_difference(
     xa, y = _arrays(a, variants[a], judgments, judgment, where)
     xb, _ = _arrays(b, variants[b], judgments, judgment, where)
     _check_judgment(judgment, y, judgments, [level])
-    value_a = float(level_coefficient(level, coefficient, xa, y))
-    value_b = float(level_coefficient(level, coefficient, xb, y))
+    sign_a = -1.0 if a in lower_is_better else 1.0  # agreement: an error rate's r negated
+    sign_b = -1.0 if b in lower_is_better else 1.0
+    value_a = sign_a * float(level_coefficient(level, coefficient, xa, y))
+    value_b = sign_b * float(level_coefficient(level, coefficient, xb, y))
     observed = value_a - value_b
     draws = _draws(settings, len(where.systems), len(where.items))
-    drawn = _resampled(level, coefficient, xa, y, *draws) - _resampled(level, coefficient, xb, y, *draws)
+    drawn = sign_a * _resampled(level, coefficient, xa, y, *draws) - sign_b * _resampled(
+        level, coefficient, xb, y, *draws
+    )
     defined = drawn[np.isfinite(drawn)]
     low, high = _interval(defined, settings.confidence)
     tolerance = 1e-12
@@ -686,8 +707,22 @@ def correlation_difference(
     t = p_williams = math.nan
     if coefficient == "pearson" and level in ("system", "global"):
         pick = (lambda m: m.mean(axis=1)) if level == "system" else (lambda m: m.ravel())
-        r_ab = float(pearson(pick(xa), pick(xb)))
+        r_ab = sign_a * sign_b * float(pearson(pick(xa), pick(xb)))  # of the oriented scores
         t, _, p_williams = williams_test(value_a, value_b, r_ab, pick(xa).size)
+    oriented = sign_a < 0 or sign_b < 0
     return Difference(
-        a, b, judgment, level, coefficient, value_a, value_b, observed, low, high, p_bootstrap, t, p_williams
+        a,
+        b,
+        judgment,
+        level,
+        coefficient,
+        value_a,
+        value_b,
+        observed,
+        low,
+        high,
+        p_bootstrap,
+        t,
+        p_williams,
+        oriented,
     )

@@ -29,7 +29,19 @@ from typing import Any, Optional, Union
 from ..errors import ConfigError, InputError, LimitError, UsageError, described
 from ..inputs.files import MAX_CONFIG_BYTES, MAX_FILE_BYTES, json_value, read_file
 
-__all__ = ["ITEM_COLUMNS", "SYSTEM_COLUMNS", "Judgments", "read_judgments"]
+__all__ = [
+    "DIRECTION_ROW",
+    "ITEM_COLUMNS",
+    "SYSTEM_COLUMNS",
+    "Judgments",
+    "MetricTable",
+    "read_judgments",
+    "read_scores",
+]
+
+#: The row (CSV: its item cell; JSONL: an object's only key) that says, per metric column,
+#: whether a higher score is better (``true``/``false``, ``1``/``0``, ``yes``/``no``).
+DIRECTION_ROW = "higher_is_better"
 
 ITEM_COLUMNS = ("eval_id", "item", "id", "input", "topic")
 SYSTEM_COLUMNS = ("system", "peer_id", "peer")
@@ -41,6 +53,9 @@ class Judgments:
 
     name: str
     scores: dict[str, dict[tuple[str, str], float]] = field(default_factory=dict)
+    #: A metric table's directions (column -> higher is better), read from its direction row;
+    #: None: a table of judgments, which has none.
+    _directions: Optional[dict[str, bool]] = field(default=None, repr=False)
 
     @property
     def columns(self) -> list[str]:
@@ -69,6 +84,8 @@ class Judgments:
     def _add(self, row: Any, where: str) -> None:
         if not isinstance(row, dict):
             raise ConfigError(f"{where}: a row is an object of columns, got {described(row)}")
+        if self._directions is not None and _directions(row, where, self._directions):
+            return
         item_key = _column(row, ITEM_COLUMNS, where, "the item (eval ID)")
         system_key = _column(row, SYSTEM_COLUMNS, where, "the system")
         key = (_identifier(row[item_key], where), _identifier(row[system_key], where))
@@ -86,6 +103,33 @@ class Judgments:
     def _check_filled(self) -> None:
         if not self.scores:
             raise ConfigError(f"{self.name}: no judgment in the file")
+
+
+_TRUE, _FALSE = ("true", "1", "yes"), ("false", "0", "no")
+
+
+def _directions(row: dict[str, Any], where: str, found: dict[str, bool]) -> bool:
+    """Whether ``row`` is a direction row; if so, its directions go into ``found``."""
+    if set(row) == {DIRECTION_ROW} and isinstance(row[DIRECTION_ROW], dict):  # JSONL
+        given = row[DIRECTION_ROW]
+    else:
+        keys = [name for name in ITEM_COLUMNS if name in row]
+        if len(keys) != 1 or row[keys[0]] != DIRECTION_ROW:
+            return False
+        given = {c: v for c, v in row.items() if c not in (*ITEM_COLUMNS, *SYSTEM_COLUMNS)}
+    if found:
+        raise ConfigError(f"{where}: a second {DIRECTION_ROW} row")
+    for column, value in given.items():
+        text = str(value).strip().lower()
+        if isinstance(value, bool):
+            found[str(column)] = value
+        elif text in _TRUE or text in _FALSE:
+            found[str(column)] = text in _TRUE
+        else:
+            raise ConfigError(
+                f"{where}: {DIRECTION_ROW} of {column} is true or false, got {described(value)}"
+            )
+    return True
 
 
 def _column(row: dict[str, Any], names: tuple[str, ...], where: str, what: str) -> str:
@@ -144,17 +188,55 @@ def _is_jsonl(path: str, text: str) -> bool:
     return text.lstrip()[:1] == "{"
 
 
+@dataclass(frozen=True)
+class MetricTable:
+    """Other metrics' scores (BLEU, METEOR, BERTScore, a QA metric ...): variants beside ROUGE's.
+
+    ``variants``: metric -> system -> eval ID -> score; ``lower_is_better``: the metrics whose
+    direction row says a lower score is better (an error rate), whose correlations with people
+    are expected negative."""
+
+    name: str
+    variants: dict[str, dict[str, dict[str, float]]]
+    lower_is_better: frozenset[str]
+
+
+def read_scores(path: Union[str, os.PathLike[str]]) -> MetricTable:
+    """Metric scores from a CSV or JSONL file laid out as judgments (eval ID, system, one column
+    per metric), with an optional direction row: CSV ``higher_is_better,,true,false`` (its
+    item cell, empty system cell), JSONL ``{"higher_is_better": {"TER": false}}``. A metric it
+    does not name is higher-is-better; a name it gives that is not a column is an error."""
+    table = _read_table(path, "scores", {})
+    directions = table._directions or {}
+    unknown = sorted(set(directions) - set(table.scores))
+    if unknown:
+        raise ConfigError(f"{table.name}: {DIRECTION_ROW} names {', '.join(unknown)}, not a column")
+    variants: dict[str, dict[str, dict[str, float]]] = {}
+    for metric, cells in table.scores.items():
+        by_system = variants.setdefault(metric, {})
+        for (eval_id, system), value in cells.items():
+            by_system.setdefault(system, {})[eval_id] = value
+    lower = frozenset(metric for metric, higher in directions.items() if not higher)
+    return MetricTable(table.name, variants, lower)
+
+
 def read_judgments(path: Union[str, os.PathLike[str]]) -> Judgments:
     """The judgments of a CSV or JSONL file (see the module's docstring)."""
+    return _read_table(path, "judgments", None)
+
+
+def _read_table(
+    path: Union[str, os.PathLike[str]], what: str, directions: Optional[dict[str, bool]]
+) -> Judgments:
     name = os.fspath(path) if isinstance(path, os.PathLike) else path
     if not isinstance(name, str):
-        raise UsageError(f"the judgments file must be a path, got {described(path)}")
+        raise UsageError(f"the {what} file must be a path, got {described(path)}")
     data = read_file(name, InputError, f"Cannot open {name}", f"Cannot read {name}", limit=MAX_CONFIG_BYTES)
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         raise ConfigError(f"{name}: not UTF-8 (byte {error.start})") from None
-    found = Judgments(name)
+    found = Judgments(name, _directions=directions)
     if _is_jsonl(name, text):
         for line, raw in enumerate(text.split("\n"), 1):
             if not raw.strip():

@@ -267,10 +267,13 @@ def correlation_table(
     settings = list(dict.fromkeys(_parts(r.variant)[1] for r in rows_of))
     columns = [(level, setting) for level in chosen for setting in settings]
     value = {(_parts(r.variant)[0], r.level, _parts(r.variant)[1]): r for r in rows_of}
-    best = {col: _best([value[(v, *col)].value for v in variants if (v, *col) in value]) for col in columns}
+    best = {
+        col: _best([value[(v, *col)].oriented for v in variants if (v, *col) in value]) for col in columns
+    }
     rows: list[list[Cell]] = []
+    lower = {_parts(r.variant)[0] for r in rows_of if not r.higher_is_better}
     for variant in variants:
-        row: list[Cell] = [(variant, False, False)]
+        row: list[Cell] = [(variant + (" (lower is better)" if variant in lower else ""), False, False)]
         for col in columns:
             found = value.get((variant, *col))
             if found is None:
@@ -281,7 +284,7 @@ def correlation_table(
                 text += f" [{_number(found.low)}, {_number(found.high)}]"
             if p_values and math.isfinite(found.p):
                 text += f" p={_p_value(found.p)}"
-            row.append((text, found.value == best[col], False))
+            row.append((text, found.oriented == best[col], False))
         rows.append(row)
     header = ["variant", *(f"{level} {setting}".strip() for level, setting in columns)]
     r = rows_of[0]
@@ -291,6 +294,10 @@ def correlation_table(
     )
     if intervals:
         caption += f" Intervals: bootstrap over {s.resample} ({s.samples} samples, seed {s.seed})."
+    if lower:
+        caption += (
+            " A lower-is-better variant agrees most where its coefficient is most negative: best is read so."
+        )
     if p_values:
         caption += (
             f" p: two-sided, against no correlation (scipy.stats' {_TESTS[coefficient]} of the system"
