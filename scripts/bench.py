@@ -780,13 +780,17 @@ def _workload_row(workload: Workload, evals: int, done: Compared) -> str:
 DOCS_START, DOCS_END = "<!-- bench.py: workloads -->", "<!-- /bench.py: workloads -->"
 
 
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}" + ("" if number == 1 else "s")
+
+
 def _markdown_row(workload: Workload, evals: int, done: Compared) -> str:
     """The workload as a row of the docs' table (see :func:`write_docs`)."""
     corpus = workload.corpus
     pairs = evals * corpus.systems
     what = (
-        f"{workload.name}: {evals:,} evals x {corpus.systems} systems x {corpus.models} models, "
-        f"{corpus.words} words"
+        f"{workload.name}: {evals:,} evals x {_count(corpus.systems, 'system')} x "
+        f"{_count(corpus.models, 'model')}, {corpus.words} words"
     )
     options = "full" if workload.options == FULL else f"`{workload.options}`"
     mine, theirs = done.mine, done.theirs
