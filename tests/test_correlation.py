@@ -342,6 +342,68 @@ def test_metric_scores_files_and_their_directions(tmp_path) -> None:  # type: ig
         read_judgments(csv_path)
 
 
+def _brute_force_p(xa, xb, y, level, both):  # type: ignore[no-untyped-def]
+    """Every swap of whole systems (and, with ``both``, of whole inputs too), counted by hand."""
+    import itertools
+
+    def standard(grid):  # type: ignore[no-untyped-def]
+        return (grid - grid.mean()) / grid.std()
+
+    a, b, z = standard(xa), standard(xb), standard(y)
+
+    def r(x):  # type: ignore[no-untyped-def]
+        if level == "system":
+            return scipy_stats.pearsonr(x.mean(axis=1), z.mean(axis=1)).statistic
+        return scipy_stats.pearsonr(x.ravel(), z.ravel()).statistic
+
+    observed = r(a) - r(b)
+    systems, items = a.shape
+    count = total = 0
+    for rows in itertools.product([False, True], repeat=systems):
+        for columns in itertools.product([False, True], repeat=items if both else 0):
+            swap = np.array(rows)[:, None] ^ (np.array(columns)[None, :] if both else False)
+            swap = np.broadcast_to(swap, a.shape)
+            d = r(np.where(swap, b, a)) - r(np.where(swap, a, b))
+            count += abs(d) >= abs(observed) - 1e-12
+            total += 1
+    return count, total
+
+
+@pytest.mark.parametrize(("level", "method"), [("system", "systems"), ("global", "both")])
+def test_the_permutation_test_of_a_difference_is_the_exact_count(level: str, method: str) -> None:
+    import itertools
+
+    from rouge155py.stats.correlation import permutation_p_value
+
+    variants, judgments = synthetic(seed=4, systems=5, items=4)
+    names = sorted(variants["good"])
+    items = sorted(variants["good"][names[0]], key=int)
+    xa = np.array([[variants["good"][s][i] for i in items] for s in names])
+    xb = np.array([[variants["noisy"][s][i] for i in items] for s in names])
+    y = np.array([[judgments.scores["coverage"][(i, s)] for i in items] for s in names])
+    both = method == "both"
+    count, total = _brute_force_p(xa, xb, y, level, both)
+    every = [
+        np.broadcast_to(np.array(rows)[:, None] ^ (np.array(cols)[None, :] if both else False), xa.shape)
+        for rows in itertools.product([False, True], repeat=5)
+        for cols in itertools.product([False, True], repeat=4 if both else 0)
+    ]
+    exact = permutation_p_value(xa, xb, y, level, "pearson", method, 0, 0, swaps=np.array(every))
+    assert exact == (1 + count) / (total + 1)
+    sampled = permutation_p_value(xa, xb, y, level, "pearson", method, 20_000, 7)
+    assert abs(sampled - count / total) < 0.015  # Monte Carlo error at 20,000 samples: about 0.0035
+    found = correlation_difference(
+        variants,
+        judgments,
+        "good",
+        "noisy",
+        level=level,
+        settings=CorrelateSettings(samples=2000),
+        permutation=method,
+    )
+    assert found.permutation == method and abs(found.p_permutation - count / total) < 0.04
+
+
 def test_report_variants_name_metric_and_measure() -> None:
     report = score({"a": ["x y z", "x"], "b": ["x", "y z"]}, ["x y", "y z"], max_ngram=1, resamples=5)
     variants = report_variants(report, setting="stem")

@@ -41,6 +41,7 @@ if TYPE_CHECKING:
 __all__ = [
     "COEFFICIENTS",
     "LEVELS",
+    "PERMUTATIONS",
     "RESAMPLING",
     "Correlation",
     "Correlations",
@@ -50,6 +51,8 @@ __all__ = [
     "kendall_tau_b",
     "level_p_value",
     "pearson",
+    "permutation_p_value",
+    "permutation_swaps",
     "report_variants",
     "spearman",
     "williams_test",
@@ -659,6 +662,11 @@ class Difference:
     williams_t: float
     p_williams: float
     oriented: bool = False
+    #: The permutation test's two-sided p-value (Deutsch et al. 2021; see
+    #: :func:`permutation_p_value`), and what it swapped: ``"systems"``, ``"inputs"``,
+    #: ``"both"``; NaN and ``""`` where it was not asked for.
+    p_permutation: float = math.nan
+    permutation: str = ""
 
 
 def correlation_difference(
@@ -671,8 +679,11 @@ def correlation_difference(
     coefficient: str = "pearson",
     settings: Optional[CorrelateSettings] = None,
     lower_is_better: Collection[str] = (),
+    permutation: Optional[str] = None,
 ) -> Difference:
-    """Whether variant ``a`` agrees with a judgment more than ``b`` (see :class:`Difference`)."""
+    """Whether variant ``a`` agrees with a judgment more than ``b`` (see :class:`Difference`);
+    ``permutation`` (``"systems"``, ``"inputs"`` or ``"both"``) adds the permutation test's
+    p-value, with ``settings``' samples and seed."""
     _scipy_stats()
     settings = settings or CorrelateSettings()
     if settings.resample == "none":
@@ -710,6 +721,11 @@ def correlation_difference(
         r_ab = sign_a * sign_b * float(pearson(pick(xa), pick(xb)))  # of the oriented scores
         t, _, p_williams = williams_test(value_a, value_b, r_ab, pick(xa).size)
     oriented = sign_a < 0 or sign_b < 0
+    p_permutation = math.nan
+    if permutation is not None:
+        p_permutation = permutation_p_value(
+            sign_a * xa, sign_b * xb, y, level, coefficient, permutation, settings.samples, settings.seed
+        )
     return Difference(
         a,
         b,
@@ -725,4 +741,77 @@ def correlation_difference(
         t,
         p_williams,
         oriented,
+        p_permutation,
+        permutation or "",
     )
+
+
+PERMUTATIONS = ("systems", "inputs", "both")
+
+
+def _standardized(grid: np.ndarray) -> np.ndarray:
+    """A grid less its mean, over its standard deviation (every cell): metrics on one scale."""
+    spread = grid.std()
+    return (grid - grid.mean()) / (spread if spread > 0 else 1.0)
+
+
+def permutation_swaps(method: str, samples: int, systems: int, items: int, seed: int) -> np.ndarray:
+    """Which cells each sample swaps between the two variants: (samples, systems, items) booleans.
+    ``systems``: whole rows, each with probability 1/2; ``inputs``: whole columns; ``both``: the
+    rows, then the columns (a cell is swapped when exactly one of its row and column is)."""
+    rng = _generator(seed, 3)
+    rows = rng.random((samples, systems, 1)) < 0.5 if method in ("systems", "both") else None
+    columns = rng.random((samples, 1, items)) < 0.5 if method in ("inputs", "both") else None
+    if rows is None:
+        assert columns is not None
+        return np.broadcast_to(columns, (samples, systems, items))
+    if columns is None:
+        return np.broadcast_to(rows, (samples, systems, items))
+    return rows ^ columns
+
+
+def permutation_p_value(
+    xa: np.ndarray,
+    xb: np.ndarray,
+    y: np.ndarray,
+    level: str,
+    coefficient: str,
+    method: str,
+    samples: int,
+    seed: int,
+    swaps: Optional[np.ndarray] = None,
+) -> float:
+    """The two-sided permutation test that two variants' coefficients with ``y`` differ (Deutsch,
+    Dror and Roth, TACL 2021: Perm-Systems, Perm-Inputs, Perm-Both).
+
+    Each grid (systems x items) is standardized (its mean and deviation over every cell) so
+    that the variants are on one scale; each sample swaps the two variants' scores of whole
+    systems, whole inputs, or both (:func:`permutation_swaps`), and the p-value is
+    (1 + #{|d*| >= |d|}) / (samples + 1) for the observed difference d. ``swaps`` (booleans,
+    samples x systems x items) replaces the random ones: an exact test enumerates them all.
+    """
+    (method,) = _checked_names([method], PERMUTATIONS, "permutation")
+    a, b, z = _standardized(xa), _standardized(xb), _standardized(y)
+    observed = float(
+        level_coefficient(level, coefficient, a, z) - level_coefficient(level, coefficient, b, z)
+    )
+    if not math.isfinite(observed):
+        return math.nan
+    if swaps is None:
+        swaps = permutation_swaps(method, samples, a.shape[0], a.shape[1], seed)
+    step = max(1, _PERMUTED_CELLS // a.size)
+    count = total = 0
+    for start in range(0, len(swaps), step):
+        block = swaps[start : start + step]
+        da = np.where(block, b, a)
+        db = np.where(block, a, b)
+        zb = np.broadcast_to(z, da.shape)
+        drawn = level_coefficient(level, coefficient, da, zb) - level_coefficient(level, coefficient, db, zb)
+        defined = drawn[np.isfinite(drawn)]
+        count += int((np.abs(defined) >= abs(observed) - 1e-12).sum())
+        total += defined.size
+    return (1 + count) / (total + 1)
+
+
+#: Cells of permuted grids made at once (two arrays of float64: about 64 MB).
+_PERMUTED_CELLS = 4_000_000
