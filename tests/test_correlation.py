@@ -177,6 +177,37 @@ def test_levels_follow_their_definitions(coefficient: str) -> None:
             assert level_coefficient("summary", coefficient, x, y) == pytest.approx(summary, abs=1e-12)
 
 
+@pytest.mark.parametrize("coefficient", ["pearson", "spearman", "kendall"])
+def test_the_per_system_level_is_the_mean_of_each_systems_coefficient(coefficient: str) -> None:
+    variants, judgments = synthetic(seed=5, systems=7, items=9)
+    theirs = {
+        "pearson": lambda a, b: scipy_stats.pearsonr(a, b).statistic,
+        "spearman": lambda a, b: scipy_stats.spearmanr(a, b).statistic,
+        "kendall": lambda a, b: scipy_stats.kendalltau(a, b).statistic,
+    }[coefficient]
+    found = correlate(
+        variants,
+        judgments,
+        levels=["per-system"],
+        coefficients=[coefficient],
+        settings=CorrelateSettings(samples=200),
+    )
+    items = sorted(variants["good"]["s0"], key=int)
+    for variant in ("good", "noisy"):
+        row = found.get(variant, "coverage", "per-system", coefficient)
+        per_system = [
+            theirs(
+                [variants[variant][s][i] for i in items],
+                [judgments.scores["coverage"][(i, s)] for i in items],
+            )
+            for s in sorted(variants[variant])
+        ]
+        assert row.value == pytest.approx(float(np.mean(per_system)), abs=1e-12)
+        assert row.low <= row.value <= row.high and math.isnan(row.p)
+    default = correlate(variants, judgments, settings=CorrelateSettings(resample="none"))
+    assert {r.level for r in default.rows} == {"system", "summary", "global"}  # asked for by name only
+
+
 def test_williams_test_on_steigers_example() -> None:
     # Steiger (1980), the example of Williams' test: n = 103, r12 = .4, r13 = .5, r23 = .1:
     # t(100) = -0.89, two-sided p = 0.37.

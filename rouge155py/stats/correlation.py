@@ -6,7 +6,9 @@ systems x judged items:
 - ``system``: each system's mean over the items, correlated across systems;
 - ``summary``: per item, the systems' scores correlated; the mean over the items
   whose coefficient is defined (an item where every system scores the same has none);
-- ``global``: every (system, item) score, correlated.
+- ``global``: every (system, item) score, correlated;
+- ``per-system``, on request: per system, its items' scores correlated; the mean over the
+  systems whose coefficient is defined (as METEOR's paper reports segment-level r).
 
 Coefficients: Pearson's r, Spearman's rho (Pearson's r of the ranks, ties
 given their mean rank) and Kendall's tau-b, computed here along the last axis
@@ -39,6 +41,7 @@ if TYPE_CHECKING:
     from ..report import Report
 
 __all__ = [
+    "ALL_LEVELS",
     "COEFFICIENTS",
     "LEVELS",
     "PERMUTATIONS",
@@ -59,6 +62,9 @@ __all__ = [
 ]
 
 LEVELS = ("system", "summary", "global")
+#: Every level, the default three and ``per-system`` (each system's items correlated, the
+#: mean over the systems: the METEOR paper's segment-level figure), asked for by name.
+ALL_LEVELS = (*LEVELS, "per-system")
 RESAMPLING = ("systems", "inputs", "both", "none")
 #: Variant name -> system ID -> eval ID -> score.
 Variants = Mapping[str, Mapping[str, Mapping[str, float]]]
@@ -184,6 +190,8 @@ def level_coefficient(level: str, coefficient: str, x: np.ndarray, y: np.ndarray
         return compute(x.mean(axis=-1), y.mean(axis=-1))
     if level == "summary":
         return _mean_defined(compute(np.swapaxes(x, -1, -2), np.swapaxes(y, -1, -2)))
+    if level == "per-system":
+        return _mean_defined(compute(x, y))
     shape = (*x.shape[:-2], x.shape[-2] * x.shape[-1])
     return compute(x.reshape(shape), y.reshape(shape))
 
@@ -191,9 +199,9 @@ def level_coefficient(level: str, coefficient: str, x: np.ndarray, y: np.ndarray
 def level_p_value(level: str, coefficient: str, x: np.ndarray, y: np.ndarray) -> float:
     """The two-sided p-value of the coefficient at a level (against no correlation): scipy.stats'
     ``pearsonr``, ``spearmanr`` or ``kendalltau`` (tau-b) of the values the level correlates, the
-    systems' means or every cell. The summary level, a mean of per-input coefficients, has none
-    in closed form: NaN."""
-    if level == "summary":
+    systems' means or every cell. The summary and per-system levels, means of coefficients, have
+    none in closed form: NaN."""
+    if level in ("summary", "per-system"):
         return math.nan
     x = np.asarray(x, dtype=np.float64)
     y = np.asarray(y, dtype=np.float64)
@@ -426,7 +434,7 @@ def _resampled_grids(
     is drawn of ``y`` (or its ranks) is drawn once for all."""
     samples = rows.shape[0]
     outs = [np.empty(samples) for _ in xs]
-    counted = level != "system" and (
+    counted = level in ("summary", "global") and (
         coefficient == "spearman" or (coefficient == "kendall" and _kernel.accel is not None)
     )
     cells = y.size * (y.shape[0] if coefficient == "kendall" and not counted else 1)
@@ -580,7 +588,7 @@ def correlate(
     """
     _scipy_stats()
     settings = settings or CorrelateSettings()
-    levels = _checked_names(levels, LEVELS, "level")
+    levels = _checked_names(levels, ALL_LEVELS, "level") if levels is not None else list(LEVELS)
     coefficients = _checked_names(coefficients, tuple(COEFFICIENTS), "coefficient")
     names = _checked_names(judgment_names, judgments.columns, "judgment")
     found = Correlations(settings)
@@ -694,7 +702,7 @@ def correlation_difference(
     (judgment,) = _checked_names(
         [judgment] if judgment else judgments.columns[:1], judgments.columns, "judgment"
     )
-    (level,) = _checked_names([level], LEVELS, "level")
+    (level,) = _checked_names([level], ALL_LEVELS, "level")
     (coefficient,) = _checked_names([coefficient], tuple(COEFFICIENTS), "coefficient")
     where = grid(a, variants[a], judgments)
     grid(b, variants[b], judgments)
