@@ -24,7 +24,7 @@ import math
 import os
 import re
 from dataclasses import dataclass, field
-from typing import Any, Optional, Union
+from typing import Any, Callable, Optional, Union
 
 from ..errors import ConfigError, InputError, LimitError, UsageError, described
 from ..inputs.files import MAX_CONFIG_BYTES, MAX_FILE_BYTES, json_value, read_file
@@ -86,9 +86,9 @@ class Judgments:
             raise ConfigError(f"{where}: a row is an object of columns, got {described(row)}")
         if self._directions is not None and _directions(row, where, self._directions):
             return
-        item_key = _column(row, ITEM_COLUMNS, where, "the item (eval ID)")
-        system_key = _column(row, SYSTEM_COLUMNS, where, "the system")
-        key = (_identifier(row[item_key], where), _identifier(row[system_key], where))
+        item_key = column_of(row, ITEM_COLUMNS, where, "the item (eval ID)")
+        system_key = column_of(row, SYSTEM_COLUMNS, where, "the system")
+        key = (identifier(row[item_key], where), identifier(row[system_key], where))
         columns = [c for c in row if c not in (item_key, system_key)]
         if not columns:
             raise ConfigError(f"{where}: no judgment column besides {item_key} and {system_key}")
@@ -98,7 +98,7 @@ class Judgments:
             table = self.scores.setdefault(str(column), {})
             if key in table:
                 raise ConfigError(f"{where}: eval {key[0]!r} and system {key[1]!r} are judged twice")
-            table[key] = _number(row[column], where, str(column))
+            table[key] = number(row[column], where, str(column))
 
     def _check_filled(self) -> None:
         if not self.scores:
@@ -132,7 +132,7 @@ def _directions(row: dict[str, Any], where: str, found: dict[str, bool]) -> bool
     return True
 
 
-def _column(row: dict[str, Any], names: tuple[str, ...], where: str, what: str) -> str:
+def column_of(row: dict[str, Any], names: tuple[str, ...], where: str, what: str) -> str:
     found = [name for name in names if name in row]
     if len(found) != 1:
         wanted = " or ".join(names)
@@ -140,7 +140,7 @@ def _column(row: dict[str, Any], names: tuple[str, ...], where: str, what: str) 
     return found[0]
 
 
-def _identifier(value: Any, where: str) -> str:
+def identifier(value: Any, where: str) -> str:
     if isinstance(value, bool) or not isinstance(value, (str, int)) or value == "":
         raise ConfigError(f"{where}: an eval or system ID is a string or an integer, got {described(value)}")
     return str(value)
@@ -151,7 +151,7 @@ def _identifier(value: Any, where: str) -> str:
 _NUMBER = re.compile(r"[+-]?(?:(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|nan|inf|infinity)", re.I)
 
 
-def _number(value: Any, where: str, column: str) -> float:
+def number(value: Any, where: str, column: str) -> float:
     if isinstance(value, str):
         text = value.strip()
         if not _NUMBER.fullmatch(text):
@@ -228,28 +228,39 @@ def read_judgments(path: Union[str, os.PathLike[str]]) -> Judgments:
 def _read_table(
     path: Union[str, os.PathLike[str]], what: str, directions: Optional[dict[str, bool]]
 ) -> Judgments:
+    name = file_name(path, what)
+    found = Judgments(name, _directions=directions)
+    read_rows(name, found._add)
+    found._check_filled()
+    return found
+
+
+def file_name(path: Union[str, os.PathLike[str]], what: str) -> str:
+    """``path`` as a str, or a :class:`UsageError` naming ``what`` the file holds."""
     name = os.fspath(path) if isinstance(path, os.PathLike) else path
     if not isinstance(name, str):
         raise UsageError(f"the {what} file must be a path, got {described(path)}")
+    return name
+
+
+def read_rows(name: str, add: Callable[[Any, str], None]) -> None:
+    """Each row of a CSV or JSONL table (see the module), handed to ``add`` with where it is."""
     data = read_file(name, InputError, f"Cannot open {name}", f"Cannot read {name}", limit=MAX_CONFIG_BYTES)
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         raise ConfigError(f"{name}: not UTF-8 (byte {error.start})") from None
-    found = Judgments(name, _directions=directions)
     if _is_jsonl(name, text):
         for line, raw in enumerate(text.split("\n"), 1):
             if not raw.strip():
                 continue
             where = f"{name}, line {line}"
-            found._add(_json_row(raw, where), where)
+            add(_json_row(raw, where), where)
     else:
-        _read_csv(name, text, found)
-    found._check_filled()
-    return found
+        _read_csv(name, text, add)
 
 
-def _read_csv(name: str, text: str, found: Judgments) -> None:
+def _read_csv(name: str, text: str, add: Callable[[Any, str], None]) -> None:
     """The rows of a CSV file into ``found``; a cell may be as large as a summary file."""
     reader = csv.reader(io.StringIO(text, newline=""))
     header: Optional[list[str]] = None
@@ -266,7 +277,7 @@ def _read_csv(name: str, text: str, found: Judgments) -> None:
                 continue
             if len(fields) != len(header):
                 raise ConfigError(f"{name}, line {line}: {len(fields)} cells, the header has {len(header)}")
-            found._add(dict(zip(header, (cell.strip() for cell in fields))), f"{name}, line {line}")
+            add(dict(zip(header, (cell.strip() for cell in fields))), f"{name}, line {line}")
     except csv.Error as error:
         where = f"{name}, line {reader.line_num}"
         if "field limit" in str(error):
