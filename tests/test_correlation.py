@@ -435,6 +435,35 @@ def test_the_permutation_test_of_a_difference_is_the_exact_count(level: str, met
     assert found.permutation == method and abs(found.p_permutation - count / total) < 0.04
 
 
+@pytest.mark.parametrize("level", ["system", "global"])
+def test_variants_tied_with_the_best_by_holm_adjusted_paired_bootstraps(level: str) -> None:
+    from rouge155py.stats.significance import holm
+
+    variants, judgments = synthetic(seed=6, systems=14, items=10)
+    rng = np.random.default_rng(0)
+    near = {s: {i: v + 0.01 * rng.normal() for i, v in row.items()} for s, row in variants["good"].items()}
+    three = {"good": variants["good"], "near": near, "noisy": variants["noisy"]}
+    settings = CorrelateSettings(samples=400, seed=3)
+    found = correlate(three, judgments, levels=[level], coefficients=["pearson"], settings=settings)
+    rows = {r.variant: r for r in found.rows}
+    best = max(rows, key=lambda v: rows[v].value)
+    assert rows[best].tied_with_best and rows["near"].tied_with_best
+    others = [v for v in three if v != best]
+    p_values = [
+        correlation_difference(three, judgments, best, v, level=level, settings=settings).p_bootstrap
+        for v in others
+    ]
+    for v, adjusted in zip(others, holm(p_values)):
+        assert rows[v].tied_with_best == (adjusted >= 0.05), (v, adjusted)
+    if level == "global":  # r = 0.97 against 0.42 over 140 cells: clearly below
+        assert not rows["noisy"].tied_with_best
+        assert "Marked: not significantly below the column's best" in correlation_table(
+            found, "text", "pearson"
+        )
+    alone = correlate({"good": variants["good"]}, judgments, settings=settings)
+    assert all(r.tied_with_best is None for r in alone.rows)
+
+
 def test_report_variants_name_metric_and_measure() -> None:
     report = score({"a": ["x y z", "x"], "b": ["x", "y z"]}, ["x y", "y z"], max_ngram=1, resamples=5)
     variants = report_variants(report, setting="stem")

@@ -133,7 +133,10 @@ def test_judgments_give_the_correlation_tables(tmp_path: Path) -> None:
     assert text.count("correlation with quality (3 systems, 10 inputs)") == 3
     csv_result = invoke("--judgments", path, "--samples", "200", "--format", "csv", CONFIG)
     lines = csv_result.stdout_bytes.decode().splitlines()
-    assert lines[0] == "variant,judgment,level,coefficient,value,low,high,systems,items,p,higher_is_better"
+    assert (
+        lines[0]
+        == "variant,judgment,level,coefficient,value,low,high,systems,items,p,higher_is_better,tied_with_best"
+    )
     assert len(lines) == 1 + 3 * 3 * 3  # metrics x levels x coefficients
 
 

@@ -283,6 +283,11 @@ class Correlation:
     #: Whether a higher score of the variant is better; where not (an error rate), a good
     #: variant's coefficients are negative, and tables and differences read them negated.
     higher_is_better: bool = True
+    #: Whether the variant is not significantly less in agreement than the best variant of its
+    #: column (judgment, level, coefficient): the best itself, or a paired bootstrap against it
+    #: (the intervals' draws) whose Holm-adjusted p-value is at least 1 - confidence. None
+    #: without resampling, or with one variant.
+    tied_with_best: Optional[bool] = None
 
     @property
     def oriented(self) -> float:
@@ -607,6 +612,7 @@ def correlate(
             _check_judgment(name, y, judgments, levels)
         grids.append((variant, where, arrays))
     intervals: dict[tuple[str, str, str, str], tuple[float, float]] = {}
+    ties: dict[tuple[str, str, str, str], bool] = {}
     for name in names:
         y = grids[0][2][name][1]  # the judged systems and items are the same for every variant
         xs = [arrays[name][0] for _, _, arrays in grids]
@@ -617,6 +623,17 @@ def correlate(
                 drawn = _resampled_grids(level, coefficient, xs, y, *draws)
                 for (variant, _, _), values in zip(grids, drawn):
                     intervals[variant, name, level, coefficient] = _interval(values, settings.confidence)
+                if len(grids) > 1:
+                    signs = [-1.0 if v in lower_is_better else 1.0 for v, _, _ in grids]
+                    observed = [
+                        sign * float(level_coefficient(level, coefficient, x, y))
+                        for sign, x in zip(signs, xs)
+                    ]
+                    oriented = [sign * values for sign, values in zip(signs, drawn)]
+                    for (variant, _, _), is_tied in zip(
+                        grids, _tied(observed, oriented, settings.confidence)
+                    ):
+                        ties[variant, name, level, coefficient] = is_tied
     for variant, where, arrays in grids:
         for name in names:
             x, y = arrays[name]
@@ -637,9 +654,37 @@ def correlate(
                             len(where.items),
                             level_p_value(level, coefficient, x, y),
                             variant not in lower_is_better,
+                            ties.get((variant, name, level, coefficient)),
                         )
                     )
     return found
+
+
+def _tied(observed: list[float], drawn: list[np.ndarray], confidence: float) -> list[bool]:
+    """Which variants are not significantly below the best (by their oriented coefficients): a
+    paired bootstrap of each one's difference from the best on the same draws, p-values
+    adjusted by Holm's procedure over the variants, tied where the adjusted p is at least
+    1 - confidence (the best is tied with itself; an undefined coefficient is not tied)."""
+    from .significance import holm
+
+    finite = [k for k, value in enumerate(observed) if math.isfinite(value)]
+    if not finite:
+        return [False] * len(observed)
+    best = max(finite, key=lambda k: observed[k])
+    others = [k for k in finite if k != best]
+    p_values = []
+    for k in others:
+        difference = observed[best] - observed[k]
+        sampled = drawn[best] - drawn[k]
+        sampled = sampled[np.isfinite(sampled)]
+        extreme = int((np.abs(sampled - difference) >= abs(difference) - 1e-12).sum())
+        p_values.append((1 + extreme) / (sampled.size + 1) if sampled.size else 1.0)
+    level = 1 - confidence / 100
+    tied = [False] * len(observed)
+    tied[best] = True
+    for k, adjusted in zip(others, holm(p_values)):
+        tied[k] = adjusted >= level
+    return tied
 
 
 @dataclass(frozen=True)

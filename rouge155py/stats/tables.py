@@ -284,7 +284,7 @@ def correlation_table(
                 text += f" [{_number(found.low)}, {_number(found.high)}]"
             if p_values and math.isfinite(found.p):
                 text += f" p={_p_value(found.p)}"
-            row.append((text, found.oriented == best[col], False))
+            row.append((text, found.oriented == best[col], bool(found.tied_with_best)))
         rows.append(row)
     header = ["variant", *(f"{level} {setting}".strip() for level, setting in columns)]
     r = rows_of[0]
@@ -297,6 +297,11 @@ def correlation_table(
     if lower:
         caption += (
             " A lower-is-better variant agrees most where its coefficient is most negative: best is read so."
+        )
+    if any(r.tied_with_best for r in rows_of):
+        caption += (
+            " Marked: not significantly below the column's best (paired bootstrap on the intervals' draws,"
+            f" Holm over the variants, p >= {1 - s.confidence / 100:.2g})."
         )
     if p_values:
         caption += (
