@@ -464,6 +464,36 @@ def test_variants_tied_with_the_best_by_holm_adjusted_paired_bootstraps(level: s
     assert all(r.tied_with_best is None for r in alone.rows)
 
 
+def test_missing_cells_are_an_error_or_their_items_left_out_and_named() -> None:
+    variants, judgments = synthetic(seed=8, systems=6, items=9)
+    del judgments.scores["coverage"][("3", "s2")]  # a judgment missing
+    del variants["noisy"]["s4"]["7"]  # a score missing
+    with pytest.raises(ConfigError, match=r"no score|not scored"):
+        correlate(variants, judgments, settings=CorrelateSettings(resample="none"))
+    found = correlate(variants, judgments, settings=CorrelateSettings(resample="none"), missing="drop-items")
+    assert any("2 of 9 judged items left out" in w and "3, 7" in w for w in found.warnings)
+    kept = [str(i) for i in range(1, 10) if str(i) not in ("3", "7")]
+    subset = {v: {s: {i: row[i] for i in kept} for s, row in table.items()} for v, table in variants.items()}
+    judged = Judgments.from_rows(
+        [
+            {"eval_id": i, "system": s, "coverage": value}
+            for (i, s), value in judgments.scores["coverage"].items()
+            if i in kept
+        ]
+    )
+    alone = correlate(subset, judged, settings=CorrelateSettings(resample="none"))
+    assert [(r.variant, r.level, r.coefficient, r.value) for r in found.rows] == [
+        (r.variant, r.level, r.coefficient, r.value) for r in alone.rows
+    ]
+    assert all(r.items == 7 for r in found.rows)
+    difference = correlation_difference(
+        variants, judgments, "good", "noisy", settings=CorrelateSettings(samples=200), missing="drop-items"
+    )
+    assert difference.value_a == pytest.approx(alone.get("good", "coverage", "system", "pearson").value)
+    with pytest.raises(UsageError, match="rule for missing cells"):
+        correlate(variants, judgments, missing="pairwise")
+
+
 def test_report_variants_name_metric_and_measure() -> None:
     report = score({"a": ["x y z", "x"], "b": ["x", "y z"]}, ["x y", "y z"], max_ngram=1, resamples=5)
     variants = report_variants(report, setting="stem")

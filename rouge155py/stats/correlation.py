@@ -44,11 +44,13 @@ __all__ = [
     "ALL_LEVELS",
     "COEFFICIENTS",
     "LEVELS",
+    "MISSING",
     "PERMUTATIONS",
     "RESAMPLING",
     "Correlation",
     "Correlations",
     "Difference",
+    "complete_items",
     "correlate",
     "correlation_difference",
     "kendall_tau_b",
@@ -349,9 +351,54 @@ class Grid:
     warnings: tuple[str, ...] = ()
 
 
-def grid(variant: str, scores: Mapping[str, Mapping[str, float]], judgments: Judgments) -> Grid:
-    """The judged systems and items, checked against what the variant scores."""
-    systems, items = judgments.systems(), judgments.items()
+MISSING = ("error", "drop-items")
+
+
+def complete_items(variants: Variants, judgments: Judgments) -> tuple[list[str], list[str]]:
+    """The judged items (eval IDs) every judged system has every judgment and every variant's
+    score for, and the others, both sorted: ``missing="drop-items"`` keeps the first."""
+    systems = judgments.systems()
+    kept: list[str] = []
+    dropped: list[str] = []
+    for item in judgments.items():
+        whole = all((item, s) in table for table in judgments.scores.values() for s in systems) and all(
+            item in scores.get(s, {}) for scores in variants.values() for s in systems
+        )
+        (kept if whole else dropped).append(item)
+    return kept, dropped
+
+
+def _kept_items(
+    variants: Variants, judgments: Judgments, missing: str, found: list[str]
+) -> Optional[list[str]]:
+    """The items a run keeps under ``missing`` (None: every judged one, checked), saying on
+    ``found`` which it leaves out."""
+    (missing,) = _checked_names([missing], MISSING, "rule for missing cells")
+    if missing == "error":
+        return None
+    kept, dropped = complete_items(variants, judgments)
+    if dropped:
+        shown = ", ".join(dropped[:10]) + (", ..." if len(dropped) > 10 else "")
+        found.append(
+            f"{judgments.name}: {len(dropped)} of {len(kept) + len(dropped)} judged items left out, "
+            f"a judgment or a score missing for some system (missing='drop-items'): {shown}"
+        )
+    if len(kept) < 2:
+        raise ComputeError(
+            f"{judgments.name}: {len(kept)} item(s) judged and scored for every system: too few"
+        )
+    return kept
+
+
+def grid(
+    variant: str,
+    scores: Mapping[str, Mapping[str, float]],
+    judgments: Judgments,
+    items: Optional[Sequence[str]] = None,
+) -> Grid:
+    """The judged systems and items (``items``: those kept), checked against what the variant scores."""
+    systems = judgments.systems()
+    items = list(judgments.items() if items is None else items)
     if len(systems) < 3:
         raise ComputeError(
             f"{judgments.name}: {len(systems)} judged system(s): a correlation needs 3 or more"
@@ -582,6 +629,7 @@ def correlate(
     judgment_names: Optional[Sequence[str]] = None,
     settings: Optional[CorrelateSettings] = None,
     lower_is_better: Collection[str] = (),
+    missing: str = "error",
 ) -> Correlations:
     """Every variant against every judgment, at each level, with each coefficient and its interval.
 
@@ -590,6 +638,9 @@ def correlate(
     stemming or stopword settings). Judged systems and items must all be
     scored; systems the run scores but nobody judged are left out (a warning).
     ``lower_is_better``: the variants whose lower scores are better (their rows say so).
+    ``missing``: ``"error"`` (every judged system must be judged and scored on every judged
+    item), or ``"drop-items"``: the items where a judgment or a score is missing for some
+    system are left out, for every variant and level alike, and a warning names them.
     """
     _scipy_stats()
     settings = settings or CorrelateSettings()
@@ -601,8 +652,9 @@ def correlate(
         raise UsageError("no variant to correlate")
     draws: Optional[tuple[np.ndarray, np.ndarray]] = None
     grids: list[tuple[str, Grid, dict[str, tuple[np.ndarray, np.ndarray]]]] = []
+    kept = _kept_items(variants, judgments, missing, found.warnings)
     for variant, scores in variants.items():  # every check first, in this order
-        where = grid(variant, scores, judgments)
+        where = grid(variant, scores, judgments, kept)
         found.warnings.extend(w for w in where.warnings if w not in found.warnings)
         if draws is None and settings.resample != "none":
             draws = _draws(settings, len(where.systems), len(where.items))
@@ -733,10 +785,11 @@ def correlation_difference(
     settings: Optional[CorrelateSettings] = None,
     lower_is_better: Collection[str] = (),
     permutation: Optional[str] = None,
+    missing: str = "error",
 ) -> Difference:
     """Whether variant ``a`` agrees with a judgment more than ``b`` (see :class:`Difference`);
     ``permutation`` (``"systems"``, ``"inputs"`` or ``"both"``) adds the permutation test's
-    p-value, with ``settings``' samples and seed."""
+    p-value, with ``settings``' samples and seed; ``missing`` as :func:`correlate` takes it."""
     _scipy_stats()
     settings = settings or CorrelateSettings()
     if settings.resample == "none":
@@ -749,8 +802,9 @@ def correlation_difference(
     )
     (level,) = _checked_names([level], ALL_LEVELS, "level")
     (coefficient,) = _checked_names([coefficient], tuple(COEFFICIENTS), "coefficient")
-    where = grid(a, variants[a], judgments)
-    grid(b, variants[b], judgments)
+    kept = _kept_items({a: variants[a], b: variants[b]}, judgments, missing, [])
+    where = grid(a, variants[a], judgments, kept)
+    grid(b, variants[b], judgments, kept)
     xa, y = _arrays(a, variants[a], judgments, judgment, where)
     xb, _ = _arrays(b, variants[b], judgments, judgment, where)
     _check_judgment(judgment, y, judgments, [level])
