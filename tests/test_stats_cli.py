@@ -283,3 +283,30 @@ def test_other_metrics_scores_are_correlated_beside_rouges(tmp_path: Path) -> No
     clash = tmp_path / "clash.csv"
     clash.write_text("eval_id,system,ROUGE-1 F\n" + "\n".join(f"{e},{s},0.5" for e, s in quality) + "\n")
     assert_error(invoke("--judgments", path, "--scores", str(clash), CONFIG), 3, "ROUGE-1 F is the name")
+
+
+def test_power_of_the_tests_to_separate_two_systems() -> None:
+    from rouge155py import evaluate_args
+    from rouge155py.stats.power import differences_of, power_curve, type_one_error
+
+    found = invoke("--power", "2,3", "--samples", "400", "--format", "json", CONFIG)
+    assert found.exit_code == 0, found.stderr_bytes
+    rows = json.loads(found.stdout_bytes)["power"]["rows"]
+    assert [r["metric"] for r in rows] == ["ROUGE-1", "ROUGE-2", "ROUGE-L"]
+    report = evaluate_args(["-e", str(REPO / "data"), "-a", "-n", "2", CONFIG])
+    for row in rows:
+        differences = differences_of(report, row["metric"], "2", "3")
+        curve = power_curve(differences, [2, 5, 10, 20, 40], samples=400)
+        assert [row[f"power_{f:g}n"] for f in (0.25, 0.5, 1, 2, 4)] == [p.power for p in curve]
+        assert row["type_one_error"] == type_one_error(differences, [10], samples=400)[0].power
+        assert row["difference"] == pytest.approx(float(differences.mean()))
+    text = invoke("--power", "2,3", "--samples", "400", CONFIG).stdout_bytes.decode()
+    assert "How many items would separate 2 and 3" in text and "80% at" in text
+    csv_lines = (
+        invoke("--power", "1,2", "--samples", "200", "--format", "csv", CONFIG)
+        .stdout_bytes.decode()
+        .splitlines()
+    )
+    assert csv_lines[0].startswith("metric,a,b,difference,items,power_0.25n") and len(csv_lines) == 4
+    assert_error(invoke("--power", "2", CONFIG), 2, "--power names two systems")
+    assert_error(invoke("--power", "2,9", CONFIG), 2, "no system '9'")

@@ -123,6 +123,7 @@ _ANALYSIS = (
     "--measure",
     "--judgments",
     "--scores",
+    "--power",
     "--plot",
 )
 _FLAGS = {*_REQUEST_FLAGS, *(row.long for row in ROWS if row.long and row.route == "switch")}

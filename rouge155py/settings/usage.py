@@ -47,7 +47,7 @@ _SHORT = """\
          [--check ARCHIVED [--tolerance X]]
          @lang @stopwords_file @dialect
          [--compare paired-bootstrap|permutation [--baseline SYSTEM]]
-         [--judgments FILE [--scores FILE]] [--measure R|P|F] [--samples N] [--seed N]
+         [--judgments FILE [--scores FILE]] [--power A,B] [--measure R|P|F] [--samples N] [--seed N]
          [--format markdown|latex] [--plot FILE.png|FILE.svg]
          @paraphrases @paraeval_variants
          @paraphrase_feature @paraphrase_threshold
@@ -135,6 +135,9 @@ Analyses of a run (printed instead of the report; see docs/statistics.md):
   (--samples N, 1000) and p-values; needs scipy: pip install scipy ('.[stats]' in a
   checkout). --scores FILE: other metrics' scores (eval_id, system, a column per
   metric; a higher_is_better row for error rates) correlated beside ROUGE's.
+  --power A,B: per metric, the test's power to separate systems A and B at a
+  quarter to four times their items (resampled), the items needed for 80%, and
+  its type-I error on their centered differences.
   --format markdown|latex: the systems x metrics table (and the tables above);
   --plot FILE.png|FILE.svg: the systems with their intervals (and with
   --judgments FILE-scatter.png), drawn after the output (alone: the report);

@@ -39,6 +39,8 @@ __all__ = ["Analysis", "analysis_of"]
 
 #: The output formats of an analysis: the tables', and JSON and CSV ("legacy" is the text table).
 _FORMATS = ("legacy", "text", "json", "csv", "html", *TABLE_FORMATS)
+#: ``--power``'s numbers of items, as multiples of the two systems' common items.
+POWER_FACTORS = (0.25, 0.5, 1, 2, 4)
 
 
 def _whole(option: str, text: str) -> int:
@@ -59,6 +61,7 @@ class Analysis:
     measure: str = "f"
     judgments: Optional[str] = None
     scores: Optional[str] = None  # --scores: other metrics' scores, correlated beside ROUGE's
+    power: Optional[tuple[str, str]] = None  # --power A,B: how many items would separate them
     plot: Optional[str] = None
     show_signature: bool = False  # --signature: each analysis's signature on stderr too
 
@@ -84,7 +87,8 @@ class Analysis:
 
             judgments = read_judgments(self.judgments)
             correlations = self._correlations(report, judgments, say)
-        output(self._formatted(report, comparisons, correlations))
+        power = self._power(report) if self.power is not None else None
+        output(self._formatted(report, comparisons, correlations, power))
         if self.plot is not None:
             self._draw(report, judgments, comparisons)
 
@@ -123,11 +127,48 @@ class Analysis:
             stem, dot, suffix = path.rpartition(".")
             plot_scatter(report, judgments, f"{stem}-scatter{dot}{suffix}", self.measure)
 
-    def _formatted(self, report: Report, comparisons: Any, correlations: Any) -> str:
-        from .tables import comparisons_table, correlation_table, systems_table
+    def _power(self, report: Report) -> list[dict[str, Any]]:
+        """Per metric: the power of the test (``--compare``'s, else the permutation test) to
+        separate the two systems at a quarter, half, once, twice and four times their common
+        items, the items it needs for 80%, and its type-I error at their number."""
+        from .power import differences_of, power_curve, required_items, type_one_error
+
+        assert self.power is not None
+        a, b = self.power
+        test = self.test or "permutation"
+        samples = self.samples if self.samples is not None else 1000
+        labels = list(dict.fromkeys(r.label for r in report.results))
+        rows = []
+        for label in labels:
+            differences = differences_of(report, label, a, b, self.measure)
+            n = differences.size
+            sizes = [max(2, round(n * factor)) for factor in POWER_FACTORS]
+            curve = power_curve(differences, sizes, test, samples=samples, seed=self.seed)
+            null = type_one_error(differences, [n], test=test, samples=samples, seed=self.seed)[0]
+            row: dict[str, Any] = {
+                "metric": label,
+                "a": a,
+                "b": b,
+                "difference": float(differences.mean()),
+                "items": n,
+            }
+            for factor, point in zip(POWER_FACTORS, curve):
+                row[f"power_{factor:g}n"] = point.power
+            row["items_for_80"] = required_items(curve)
+            row["type_one_error"] = null.power
+            rows.append(row)
+        return rows
+
+    def _formatted(self, report: Report, comparisons: Any, correlations: Any, power: Any = None) -> str:
+        from .tables import comparisons_table, correlation_table, power_table, systems_table
 
         fmt = self.output_format
-        if comparisons is None and correlations is None and fmt not in ("markdown", "latex"):
+        if (
+            comparisons is None
+            and correlations is None
+            and power is None
+            and fmt not in ("markdown", "latex")
+        ):
             from ..report import write
 
             return write(fmt, report)  # --plot alone: the report, as without it
@@ -140,12 +181,16 @@ class Analysis:
                     "signature": correlations.signature,
                     "rows": correlations.to_dicts(),
                 }
+            if power is not None:
+                document["power"] = {"test": self.test or "permutation", "seed": self.seed, "rows": power}
             return json.dumps(escaped_strings(strict_json(document)), indent=2, allow_nan=False) + "\n"
         if fmt == "html":
-            return self._page(report, comparisons, correlations)
+            return self._page(report, comparisons, correlations, power)
         if fmt == "csv":
             from .tables import comparisons_csv_rows
 
+            if power is not None:
+                return _csv(power)
             return _csv(comparisons_csv_rows(comparisons) if comparisons else correlations.to_dicts())
         table_format = "text" if fmt == "legacy" else fmt
         parts = []
@@ -161,9 +206,11 @@ class Analysis:
                             correlations, table_format, coefficient, judgment, intervals=True, p_values=True
                         )
                     )
+        if power is not None:
+            parts.append(power_table(power, table_format, self.test or "permutation", self.seed))
         return "\n".join(parts)
 
-    def _page(self, report: Report, comparisons: Any, correlations: Any) -> str:
+    def _page(self, report: Report, comparisons: Any, correlations: Any, power: Any = None) -> str:
         """The HTML page: its systems table marked where a system differs from the baseline,
         and the analyses' tables (as text) after it."""
         from ..report.html import format_html
@@ -188,6 +235,10 @@ class Analysis:
                         correlations, "text", coefficient, judgment, intervals=True, p_values=True
                     )
                     analyses.append((f"Correlation with {judgment}: {coefficient}", table))
+        if power is not None:
+            from .tables import power_table
+
+            analyses.append(("Power", power_table(power, "text", self.test or "permutation", self.seed)))
         return format_html(report, frozenset(marked), baseline, analyses)
 
 
@@ -230,7 +281,13 @@ def analysis_of(request: Request) -> Optional[Analysis]:
     plot = given.get("--plot")
     if "--scores" in given and "--judgments" not in given:
         raise UsageError("--scores adds metrics to the correlations with people: give --judgments FILE too")
-    tabled = (test is not None) + ("--judgments" in given)
+    power = None
+    if "--power" in given:
+        pair = [part.strip() for part in given["--power"].split(",")]
+        if len(pair) != 2 or not all(pair) or pair[0] == pair[1]:
+            raise UsageError(f"--power names two systems, A,B: got {given['--power']!r}")
+        power = (pair[0], pair[1])
+    tabled = (test is not None) + ("--judgments" in given) + (power is not None)
     if fmt == "csv" and tabled != 1 and (tabled or plot is None):
         raise UsageError("--format csv holds one table: give one of --compare and --judgments")
     if fmt == "json" and not tabled and plot is None:
@@ -256,6 +313,7 @@ def analysis_of(request: Request) -> Optional[Analysis]:
         measure=measure_index(given.get("--measure", "F"))[0],
         judgments=given.get("--judgments"),
         scores=given.get("--scores"),
+        power=power,
         plot=plot,
         show_signature=request.show_signature,
     )

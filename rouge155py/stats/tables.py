@@ -34,7 +34,14 @@ from .significance import Comparisons
 if TYPE_CHECKING:
     from ..report import Report
 
-__all__ = ["TABLE_FORMATS", "comparisons_table", "correlation_table", "render", "systems_table"]
+__all__ = [
+    "TABLE_FORMATS",
+    "comparisons_table",
+    "correlation_table",
+    "power_table",
+    "render",
+    "systems_table",
+]
 
 TABLE_FORMATS = ("text", "markdown", "latex")
 #: How a measure is shown.
@@ -317,3 +324,37 @@ _TESTS = {"pearson": "pearsonr", "spearman": "spearmanr", "kendall": "kendalltau
 def _p_value(p: float) -> str:
     """A p-value with three significant digits (``<1e-300`` spelled as scipy gives 0)."""
     return f"{p:.3g}" if p > 0 else "<1e-300"
+
+
+def power_table(rows: Sequence[dict[str, Any]], fmt: str, test: str, seed: int) -> str:
+    """``--power``'s rows (stats.command): per metric the difference, its items, the power at
+    multiples of them, the items needed for 80% and the type-I error at their number."""
+    factors = [key for key in rows[0] if key.startswith("power_")] if rows else []
+    header = [
+        "metric",
+        "difference",
+        "items",
+        *(f"power at {key[6:]}" for key in factors),
+        "80% at",
+        "type-I",
+    ]
+    body: list[list[Cell]] = []
+    for row in rows:
+        needed = row["items_for_80"]
+        cells = [
+            row["metric"],
+            f"{row['difference']:+.5f}",
+            str(row["items"]),
+            *(f"{row[key]:.2f}" for key in factors),
+            "beyond" if needed is None else str(needed),
+            f"{row['type_one_error']:.3f}",
+        ]
+        body.append([(cell, False, False) for cell in cells])
+    a, b = (rows[0]["a"], rows[0]["b"]) if rows else ("", "")
+    caption = (
+        f"How many items would separate {a} and {b}: each metric's power ({test} test, p < 0.05) on "
+        f"sets of items drawn with replacement from their common items, at multiples n of them; "
+        f"'80% at' the fewest items reaching 80% power; 'type-I' the share found significant "
+        f"with the differences centered (no difference), at n. 200 sets a size, seed {seed}."
+    )
+    return render(header, body, fmt, caption)
