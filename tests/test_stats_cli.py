@@ -308,5 +308,7 @@ def test_power_of_the_tests_to_separate_two_systems() -> None:
         .splitlines()
     )
     assert csv_lines[0].startswith("metric,a,b,difference,items,power_0.25n") and len(csv_lines) == 4
+    page = invoke("--power", "1,2", "--samples", "200", "--format", "html", CONFIG).stdout_bytes.decode()
+    assert "<h2>Power</h2>" in page and "80% at" in page
     assert_error(invoke("--power", "2", CONFIG), 2, "--power names two systems")
     assert_error(invoke("--power", "2,9", CONFIG), 2, "no system '9'")
