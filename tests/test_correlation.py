@@ -494,6 +494,30 @@ def test_missing_cells_are_an_error_or_their_items_left_out_and_named() -> None:
         correlate(variants, judgments, missing="pairwise")
 
 
+def test_the_aggregation_curve_pools_shuffled_items_before_correlating() -> None:
+    from rouge155py.stats.correlation import aggregation_curve
+    from rouge155py.stats.significance import _generator
+
+    variants, judgments = synthetic(seed=9, systems=5, items=19)
+    curve = aggregation_curve(variants, judgments, seed=4)
+    assert [(p.size, p.groups) for p in curve if p.variant == "good"] == [(1, 19), (2, 9), (4, 4), (8, 2)]
+    order = _generator(4, 5).permutation(19)
+    systems = sorted(variants["good"])
+    items = judgments.items()  # the judged items, in the grid's order (sorted as text)
+    human = np.array([[judgments.scores["coverage"][(i, s)] for i in items] for s in systems])[:, order]
+    for point in curve:
+        x = np.array([[variants[point.variant][s][i] for i in items] for s in systems])[:, order]
+        g, k = point.size, point.groups
+        pooled_x = x[:, : g * k].reshape(5, k, g).mean(axis=2)
+        pooled_y = human[:, : g * k].reshape(5, k, g).mean(axis=2)
+        expected = scipy_stats.pearsonr(pooled_x.ravel(), pooled_y.ravel()).statistic
+        assert point.value == pytest.approx(expected, abs=1e-12), (point.variant, g)
+    global_level = correlate(variants, judgments, settings=CorrelateSettings(resample="none"))
+    assert curve[0].value == pytest.approx(global_level.get("good", "coverage", "global", "pearson").value)
+    with pytest.raises(UsageError, match="group sizes"):
+        aggregation_curve(variants, judgments, sizes=[0])
+
+
 def test_report_variants_name_metric_and_measure() -> None:
     report = score({"a": ["x y z", "x"], "b": ["x", "y z"]}, ["x y", "y z"], max_ngram=1, resamples=5)
     variants = report_variants(report, setting="stem")

@@ -47,9 +47,11 @@ __all__ = [
     "MISSING",
     "PERMUTATIONS",
     "RESAMPLING",
+    "AggregationPoint",
     "Correlation",
     "Correlations",
     "Difference",
+    "aggregation_curve",
     "complete_items",
     "correlate",
     "correlation_difference",
@@ -922,3 +924,55 @@ def permutation_p_value(
 
 #: Cells of permuted grids made at once (two arrays of float64: about 64 MB).
 _PERMUTED_CELLS = 4_000_000
+
+
+@dataclass(frozen=True)
+class AggregationPoint:
+    """A variant's coefficient once its items are pooled into ``groups`` groups of ``size``."""
+
+    variant: str
+    size: int
+    groups: int
+    value: float
+
+
+def aggregation_curve(
+    variants: Variants,
+    judgments: Judgments,
+    judgment: Optional[str] = None,
+    coefficient: str = "pearson",
+    sizes: Optional[Sequence[int]] = None,
+    seed: int = 12345,
+) -> list[AggregationPoint]:
+    """Each variant's correlation as the items are pooled (Dorr et al. at the 2005 workshop):
+    for each group size g (1, 2, 4, ... up to half the items by default), the items in an
+    order shuffled once by ``seed`` are cut into groups of g (a remainder left out), each
+    system's scores and the judgment are averaged within each group, and the coefficient is
+    that of every (system, group) cell. Size 1 is the global level."""
+    _scipy_stats()
+    (judgment,) = _checked_names(
+        [judgment] if judgment else judgments.columns[:1], judgments.columns, "judgment"
+    )
+    (coefficient,) = _checked_names([coefficient], tuple(COEFFICIENTS), "coefficient")
+    first = next(iter(variants), None)
+    if first is None:
+        raise UsageError("no variant to correlate")
+    where = grid(first, variants[first], judgments)
+    n = len(where.items)
+    if sizes is None:
+        sizes = [1 << k for k in range(n.bit_length()) if 1 << k <= max(1, n // 2)]
+    if any(not isinstance(g, int) or g < 1 or g > n for g in sizes):
+        raise UsageError(f"group sizes must be whole numbers from 1 to the {n} items, got {list(sizes)}")
+    order = _generator(seed, 5).permutation(n)
+    found = []
+    for variant, scores in variants.items():
+        grid(variant, scores, judgments)
+        x, y = _arrays(variant, scores, judgments, judgment, where)
+        x, y = x[:, order], y[:, order]
+        for g in sizes:
+            groups = n // g
+            pooled_x = x[:, : groups * g].reshape(x.shape[0], groups, g).mean(axis=2)
+            pooled_y = y[:, : groups * g].reshape(y.shape[0], groups, g).mean(axis=2)
+            value = float(level_coefficient("global", coefficient, pooled_x, pooled_y))
+            found.append(AggregationPoint(variant, g, groups, value))
+    return found
