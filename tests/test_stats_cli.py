@@ -312,3 +312,44 @@ def test_power_of_the_tests_to_separate_two_systems() -> None:
     assert "<h2>Power</h2>" in page and "80% at" in page
     assert_error(invoke("--power", "2", CONFIG), 2, "--power names two systems")
     assert_error(invoke("--power", "2,9", CONFIG), 2, "no system '9'")
+
+
+def test_judgments_by_several_annotators(tmp_path: Path) -> None:
+    pytest.importorskip("scipy")
+    from rouge155py.stats.annotators import annotator_ceiling, krippendorff_alpha, read_annotations
+
+    base = {(e, s): (4 - int(s)) / 3 + (k % 3) / 10 for k, e in enumerate(EVALS) for s in "123"}
+    annotated = tmp_path / "annotated.csv"
+    lines = ["eval_id,system,annotator,quality"]
+    lines += [
+        f"{e},{s},{a},{q + 0.05 * ((k + j) % 4):.3f}"
+        for k, ((e, s), q) in enumerate(base.items())
+        for j, a in enumerate("xyz")
+    ]
+    annotated.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    annotations = read_annotations(annotated)
+    means = tmp_path / "means.csv"
+    mean_of = annotations.judgments().scores["quality"]
+    means.write_text(
+        "eval_id,system,quality\n" + "".join(f"{e},{s},{v!r}\n" for (e, s), v in mean_of.items())
+    )
+    found = json.loads(
+        invoke("--judgments", str(annotated), "--samples", "100", "--format", "json", CONFIG).stdout_bytes
+    )
+    plain = json.loads(
+        invoke("--judgments", str(means), "--samples", "100", "--format", "json", CONFIG).stdout_bytes
+    )
+    assert found["correlations"]["rows"] == plain["correlations"]["rows"]  # correlated with the cells' means
+    agreement = found["correlations"]["agreement"]["quality"]
+    assert agreement["annotators"] == 3
+    assert agreement["alpha_interval"] == pytest.approx(krippendorff_alpha(annotations, "quality"), abs=1e-15)
+    assert agreement["alpha_ordinal"] == pytest.approx(
+        krippendorff_alpha(annotations, "quality", "ordinal"), abs=1e-15
+    )
+    ceilings = {(c["level"], c["coefficient"]): c["value"] for c in found["correlations"]["ceilings"]}
+    assert len(ceilings) == 9
+    assert ceilings[("system", "pearson")] == pytest.approx(
+        annotator_ceiling(annotations, "quality"), abs=1e-15
+    )
+    text = invoke("--judgments", str(annotated), "--samples", "100", CONFIG).stdout_bytes.decode()
+    assert text.count("annotators' ceiling") == 3 and "Krippendorff's alpha" in text

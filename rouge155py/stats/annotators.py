@@ -21,7 +21,7 @@ import math
 import os
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Union
+from typing import Any, Optional, Union
 
 import numpy as np
 
@@ -37,7 +37,14 @@ from .judgments import (
     read_rows,
 )
 
-__all__ = ["ANNOTATOR_COLUMNS", "Annotations", "annotator_ceiling", "krippendorff_alpha", "read_annotations"]
+__all__ = [
+    "ANNOTATOR_COLUMNS",
+    "Annotations",
+    "annotator_ceiling",
+    "krippendorff_alpha",
+    "read_annotations",
+    "read_judging",
+]
 
 ANNOTATOR_COLUMNS = ("annotator", "rater", "judge")
 Cell = tuple[str, str]  # (eval ID, system)
@@ -126,6 +133,29 @@ def read_annotations(path: Union[str, os.PathLike[str]]) -> Annotations:
     if not found.scores:
         raise ConfigError(f"{name}: no judgment in the file")
     return found
+
+
+def read_judging(path: Union[str, os.PathLike[str]]) -> tuple[Judgments, Optional[Annotations]]:
+    """A judgments file as the command line reads it: with an annotator column, its annotations
+    and their per-cell means (:meth:`Annotations.judgments`); else the judgments alone."""
+    name = file_name(path, "judgments")
+    rows: list[tuple[Any, str]] = []
+    read_rows(name, lambda row, where: rows.append((row, where)))
+    annotated = (
+        bool(rows) and isinstance(rows[0][0], dict) and any(c in rows[0][0] for c in ANNOTATOR_COLUMNS)
+    )
+    if not annotated:
+        judgments = Judgments(name)
+        for row, where in rows:
+            judgments._add(row, where)
+        judgments._check_filled()
+        return judgments, None
+    annotations = Annotations(name)
+    for row, where in rows:
+        annotations._add(row, where)
+    if not annotations.scores:
+        raise ConfigError(f"{name}: no judgment in the file")
+    return annotations.judgments(), annotations
 
 
 def _delta(level: str, values: np.ndarray) -> np.ndarray:

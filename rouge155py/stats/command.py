@@ -26,7 +26,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
-from ..errors import ConfigError, UsageError, install_hint
+from ..errors import ComputeError, ConfigError, UsageError, install_hint
 from ..report import perl_number, strict_json
 from ..report.writing import escape_surrogates, escaped_strings, spreadsheet_safe
 from .tables import TABLE_FORMATS
@@ -83,14 +83,37 @@ class Analysis:
                 say(comparisons.signature)
         judgments = None
         if self.judgments is not None:
-            from .judgments import read_judgments
+            from .annotators import read_judging
 
-            judgments = read_judgments(self.judgments)
+            judgments, annotations = read_judging(self.judgments)
             correlations = self._correlations(report, judgments, say)
+            if annotations is not None:
+                self._agreement(annotations, correlations, say)
         power = self._power(report) if self.power is not None else None
         output(self._formatted(report, comparisons, correlations, power))
         if self.plot is not None:
             self._draw(report, judgments, comparisons)
+
+    def _agreement(self, annotations: Any, correlations: Any, say: Callable[[str], None]) -> None:
+        """Judgments by several annotators: each judgment's Krippendorff's alpha, and the
+        annotators' ceiling at every level and coefficient of the correlations."""
+        from .annotators import annotator_ceiling, krippendorff_alpha
+
+        for judgment in annotations.columns:
+            alpha = {
+                level: krippendorff_alpha(annotations, judgment, level) for level in ("interval", "ordinal")
+            }
+            correlations.agreement[judgment] = {
+                "annotators": len(annotations.annotators(judgment)),
+                "alpha_interval": alpha["interval"],
+                "alpha_ordinal": alpha["ordinal"],
+            }
+            try:
+                for level, coefficient in dict.fromkeys((r.level, r.coefficient) for r in correlations.rows):
+                    ceiling = annotator_ceiling(annotations, judgment, level, coefficient)
+                    correlations.ceilings[(judgment, level, coefficient)] = ceiling
+            except ComputeError as error:
+                say(f"rouge155py: warning: no annotators' ceiling: {error}")
 
     def _correlations(self, report: Report, judgments: Any, say: Callable[[str], None]) -> Any:
         from .correlation import CorrelateSettings, correlate, report_variants
@@ -181,6 +204,12 @@ class Analysis:
                     "signature": correlations.signature,
                     "rows": correlations.to_dicts(),
                 }
+                if correlations.agreement:
+                    document["correlations"]["agreement"] = correlations.agreement
+                    document["correlations"]["ceilings"] = [
+                        {"judgment": j, "level": lv, "coefficient": c, "value": v}
+                        for (j, lv, c), v in correlations.ceilings.items()
+                    ]
             if power is not None:
                 document["power"] = {"test": self.test or "permutation", "seed": self.seed, "rows": power}
             return json.dumps(escaped_strings(strict_json(document)), indent=2, allow_nan=False) + "\n"

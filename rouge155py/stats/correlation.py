@@ -306,6 +306,11 @@ class Correlations:
     settings: CorrelateSettings
     rows: list[Correlation] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    #: Judgments by several annotators: per judgment, their number and Krippendorff's alpha
+    #: (``alpha_interval``, ``alpha_ordinal``); and the annotators' ceiling by (judgment,
+    #: level, coefficient): each annotator against the others' mean, averaged.
+    agreement: dict[str, dict[str, float]] = field(default_factory=dict)
+    ceilings: dict[tuple[str, str, str], float] = field(default_factory=dict)
 
     @property
     def signature(self) -> str:

@@ -293,6 +293,15 @@ def correlation_table(
                 text += f" p={_p_value(found.p)}"
             row.append((text, found.oriented == best[col], bool(found.tied_with_best)))
         rows.append(row)
+    ceilings = {
+        level: correlations.ceilings[(judgment, level, coefficient)]
+        for level in chosen
+        if (judgment, level, coefficient) in correlations.ceilings
+    }
+    if ceilings:
+        row = [("annotators' ceiling", False, False)]
+        row += [(_number(ceilings[level]) if level in ceilings else "", False, False) for level, _ in columns]
+        rows.append(row)
     header = ["variant", *(f"{level} {setting}".strip() for level, setting in columns)]
     r = rows_of[0]
     s = correlations.settings
@@ -304,6 +313,14 @@ def correlation_table(
     if lower:
         caption += (
             " A lower-is-better variant agrees most where its coefficient is most negative: best is read so."
+        )
+    agreement = correlations.agreement.get(judgment)
+    if agreement:
+        caption += (
+            f" {agreement['annotators']:.0f} annotators; Krippendorff's alpha"
+            f" {agreement['alpha_interval']:.3f} (interval), {agreement['alpha_ordinal']:.3f} (ordinal);"
+            " the ceiling row: each annotator"
+            " against the others' mean, averaged."
         )
     if any(r.tied_with_best for r in rows_of):
         caption += (
