@@ -260,14 +260,21 @@ def test_a_compare_plot_shows_the_baseline_and_the_marks(tmp_path: Path) -> None
     assert drawn.count("stroke-dasharray") >= 3  # the baseline's average, a dashed line per panel
 
 
-def test_other_metrics_scores_are_correlated_beside_rouges(tmp_path: Path) -> None:
-    pytest.importorskip("scipy")
+def _judged_and_scored(tmp_path: Path) -> tuple[str, Path]:
+    """A judgments file for the bundled example, and a scores file of two other metrics for it:
+    bleu (the judgment plus noise) and ter (one less the judgment: a perfect error rate)."""
     quality = {(e, s): (4 - int(s)) / 3 + (k % 3) / 10 for k, e in enumerate(EVALS) for s in "123"}
     path = judgments_file(tmp_path, [f"{e},{s},{q:.3f}" for (e, s), q in quality.items()])
     scores = tmp_path / "scores.csv"
     lines = ["eval_id,system,bleu,ter", "higher_is_better,,true,false"]
     lines += [f"{e},{s},{q + 0.2 * ((int(e[1:]) % 5) / 5):.4f},{1 - q:.4f}" for (e, s), q in quality.items()]
     scores.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path, scores
+
+
+def test_other_metrics_scores_are_correlated_beside_rouges(tmp_path: Path) -> None:
+    pytest.importorskip("scipy")
+    path, scores = _judged_and_scored(tmp_path)
     text = invoke("--judgments", path, "--scores", str(scores), "--samples", "100", CONFIG)
     assert text.exit_code == 0, text.stderr_bytes
     table = text.stdout_bytes.decode().split("\n\n")[0]  # Pearson's table
@@ -281,7 +288,9 @@ def test_other_metrics_scores_are_correlated_beside_rouges(tmp_path: Path) -> No
     assert {r["variant"] for r in rows if not r["higher_is_better"]} == {"ter"}
     assert invoke("--scores", str(scores), CONFIG).exit_code == 2  # without --judgments
     clash = tmp_path / "clash.csv"
-    clash.write_text("eval_id,system,ROUGE-1 F\n" + "\n".join(f"{e},{s},0.5" for e, s in quality) + "\n")
+    clash.write_text(
+        "eval_id,system,ROUGE-1 F\n" + "\n".join(f"{e},{s},0.5" for e in EVALS for s in "123") + "\n"
+    )
     assert_error(invoke("--judgments", path, "--scores", str(clash), CONFIG), 3, "ROUGE-1 F is the name")
 
 
@@ -353,3 +362,41 @@ def test_judgments_by_several_annotators(tmp_path: Path) -> None:
     )
     text = invoke("--judgments", str(annotated), "--samples", "100", CONFIG).stdout_bytes.decode()
     assert text.count("annotators' ceiling") == 3 and "Krippendorff's alpha" in text
+
+
+def test_other_metrics_in_the_comparisons_and_the_plots(tmp_path: Path) -> None:
+    matplotlib = pytest.importorskip("matplotlib")
+    pytest.importorskip("scipy")
+    from rouge155py.stats.judgments import read_scores
+    from rouge155py.stats.significance import CompareSettings, compare_items
+
+    path, scores = _judged_and_scored(tmp_path)
+    found = json.loads(
+        invoke(
+            "--compare",
+            "permutation",
+            "--samples",
+            "500",
+            "--scores",
+            str(scores),
+            "--format",
+            "json",
+            CONFIG,
+        ).stdout_bytes
+    )
+    rows = found["comparisons"]["rows"]
+    external = [r for r in rows if r["metric"] in ("bleu", "ter (lower is better)")]
+    assert {r["metric"] for r in external} == {"bleu", "ter (lower is better)"} and len(external) == 6
+    table = read_scores(scores)
+    named = {"bleu": table.variants["bleu"], "ter (lower is better)": table.variants["ter"]}
+    expected = compare_items(named, "score", settings=CompareSettings("permutation", 500, 12345)).to_dicts()
+    assert external == json.loads(json.dumps(expected))
+    target = tmp_path / "systems.svg"
+    with matplotlib.rc_context({"svg.fonttype": "none"}):
+        drawn = invoke(
+            "--judgments", path, "--scores", str(scores), "--samples", "50", "--plot", str(target), CONFIG
+        )
+    assert drawn.exit_code == 0, drawn.stderr
+    scatter = (tmp_path / "systems-scatter.svg").read_text(encoding="utf-8")
+    assert "bleu: r = " in scatter and "ter (lower is better): r = " in scatter
+    assert invoke("--scores", str(scores), CONFIG).exit_code == 2  # neither --judgments nor --compare

@@ -134,7 +134,8 @@ Analyses of a run (printed instead of the report; see docs/statistics.md):
   global levels: Pearson, Spearman, Kendall's tau-b with bootstrap intervals
   (--samples N, 1000) and p-values; needs scipy: pip install scipy ('.[stats]' in a
   checkout). --scores FILE: other metrics' scores (eval_id, system, a column per
-  metric; a higher_is_better row for error rates) correlated beside ROUGE's.
+  metric; a higher_is_better row for error rates) correlated and compared
+  beside ROUGE's (with --judgments or --compare).
   --power A,B: per metric, the test's power to separate systems A and B at a
   quarter to four times their items (resampled), the items needed for 80%, and
   its type-I error on their centered differences.

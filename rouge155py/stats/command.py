@@ -69,14 +69,21 @@ class Analysis:
         """The tables in the format asked for, handed to ``output``, then ``--plot``'s pictures:
         a picture that cannot be drawn is an error once the tables are out, never instead of
         them. Warnings and signatures go to ``say``."""
-        from .significance import compare
+        from .significance import CompareSettings, compare, compare_items
 
         comparisons = correlations = None
+        external = self._external(report) if self.scores is not None else None
         if self.test is not None:
             samples = self.samples if self.samples is not None else 10_000
             comparisons = compare(
                 report, self.test, self.baseline, self.measure, samples=samples, seed=self.seed
             )
+            if external is not None:  # other metrics' scores compared alike, named with their direction
+                named = {_named(m, external.lower_is_better): v for m, v in external.variants.items()}
+                settings = CompareSettings(self.test, samples, self.seed)
+                more = compare_items(named, "score", self.baseline, settings)
+                comparisons.rows.extend(more.rows)
+                comparisons.warnings.extend(more.warnings)
             for warning in comparisons.warnings:
                 say(warning)
             if self.show_signature:
@@ -86,13 +93,13 @@ class Analysis:
             from .annotators import read_judging
 
             judgments, annotations = read_judging(self.judgments)
-            correlations = self._correlations(report, judgments, say)
+            correlations = self._correlations(report, judgments, say, external)
             if annotations is not None:
                 self._agreement(annotations, correlations, say)
         power = self._power(report) if self.power is not None else None
         output(self._formatted(report, comparisons, correlations, power))
         if self.plot is not None:
-            self._draw(report, judgments, comparisons)
+            self._draw(report, judgments, comparisons, external)
 
     def _agreement(self, annotations: Any, correlations: Any, say: Callable[[str], None]) -> None:
         """Judgments by several annotators: each judgment's Krippendorff's alpha, and the
@@ -115,24 +122,30 @@ class Analysis:
             except ComputeError as error:
                 say(f"rouge155py: warning: no annotators' ceiling: {error}")
 
-    def _correlations(self, report: Report, judgments: Any, say: Callable[[str], None]) -> Any:
+    def _external(self, report: Report) -> Any:
+        """``--scores``: other metrics' scores, their names checked against the run's variants."""
+        from .correlation import report_variants
+        from .judgments import read_scores
+
+        assert self.scores is not None
+        table = read_scores(self.scores)
+        clash = sorted(set(table.variants) & set(report_variants(report, [self.measure])))
+        if clash:
+            raise ConfigError(f"{table.name}: {', '.join(clash)} is the name of a ROUGE variant of the run")
+        return table
+
+    def _correlations(
+        self, report: Report, judgments: Any, say: Callable[[str], None], external: Any = None
+    ) -> Any:
         from .correlation import CorrelateSettings, correlate, report_variants
 
         samples = self.samples if self.samples is not None else 1000
         settings = CorrelateSettings(samples=samples, seed=self.seed)
         variants = report_variants(report, [self.measure])
         lower: frozenset[str] = frozenset()
-        if self.scores is not None:
-            from .judgments import read_scores
-
-            table = read_scores(self.scores)
-            clash = sorted(set(table.variants) & set(variants))
-            if clash:
-                raise ConfigError(
-                    f"{table.name}: {', '.join(clash)} is the name of a ROUGE variant of the run"
-                )
-            variants.update(table.variants)
-            lower = table.lower_is_better
+        if external is not None:
+            variants.update(external.variants)
+            lower = external.lower_is_better
         found = correlate(variants, judgments, settings=settings, lower_is_better=lower)
         for warning in found.warnings:
             say(warning)
@@ -140,7 +153,7 @@ class Analysis:
             say(found.signature)
         return found
 
-    def _draw(self, report: Report, judgments: Any, comparisons: Any) -> None:
+    def _draw(self, report: Report, judgments: Any, comparisons: Any, external: Any = None) -> None:
         from .plots import plot_scatter, plot_systems
 
         path = self.plot
@@ -148,7 +161,10 @@ class Analysis:
         plot_systems(report, path, measure=self.measure, comparisons=comparisons)
         if judgments is not None:
             stem, dot, suffix = path.rpartition(".")
-            plot_scatter(report, judgments, f"{stem}-scatter{dot}{suffix}", self.measure)
+            extra = None
+            if external is not None:
+                extra = {_named(m, external.lower_is_better): v for m, v in external.variants.items()}
+            plot_scatter(report, judgments, f"{stem}-scatter{dot}{suffix}", self.measure, extra=extra)
 
     def _power(self, report: Report) -> list[dict[str, Any]]:
         """Per metric: the power of the test (``--compare``'s, else the permutation test) to
@@ -271,6 +287,11 @@ class Analysis:
         return format_html(report, frozenset(marked), baseline, analyses)
 
 
+def _named(metric: str, lower_is_better: Any) -> str:
+    """An external metric's name as the tables and plots show it: with its direction if lower."""
+    return f"{metric} (lower is better)" if metric in lower_is_better else metric
+
+
 def _cell(value: Any) -> Any:
     """A CSV cell: a text never read as a formula, an infinity or NaN spelled as the Perl does."""
     if isinstance(value, str):
@@ -308,8 +329,11 @@ def analysis_of(request: Request) -> Optional[Analysis]:
     if "--baseline" in given and test is None:
         raise UsageError("--baseline names the system the others are compared with: add --compare TEST")
     plot = given.get("--plot")
-    if "--scores" in given and "--judgments" not in given:
-        raise UsageError("--scores adds metrics to the correlations with people: give --judgments FILE too")
+    if "--scores" in given and "--judgments" not in given and test is None:
+        raise UsageError(
+            "--scores adds metrics to the correlations with people and to the comparisons: "
+            "give --judgments FILE or --compare TEST too"
+        )
     power = None
     if "--power" in given:
         pair = [part.strip() for part in given["--power"].split(",")]

@@ -17,7 +17,7 @@ import io
 import math
 import os
 import warnings
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Optional, Sequence, Union
 
 import numpy as np
 
@@ -227,8 +227,10 @@ def plot_scatter(
     measure: str = "f",
     judgment: Optional[str] = None,
     metrics: Optional[Sequence[str]] = None,
+    extra: Optional[Mapping[str, Mapping[str, Mapping[str, float]]]] = None,
 ) -> None:
-    """Each judged system's mean score against its mean judgment, one panel per metric."""
+    """Each judged system's mean score against its mean judgment, one panel per metric;
+    ``extra``: other metrics' scores (name -> system -> eval ID -> score), a panel each after."""
     from .correlation import grid, kendall_tau_b, pearson
     from .judgments import Judgments
 
@@ -242,7 +244,10 @@ def plot_scatter(
     judgment = judgments.columns[0] if judgment is None else judgment
     if not isinstance(judgment, str) or judgment not in judgments.scores:
         raise UsageError(f"no judgment {described(judgment)} (there are: {', '.join(judgments.columns)})")
-    scores = item_scores(report, name, _labels(report, metrics))
+    scores: dict[str, Mapping[str, Mapping[str, float]]] = dict(
+        item_scores(report, name, _labels(report, metrics))
+    )
+    scores.update(extra or {})
     table = judgments.scores[judgment]
     panels = []
     for label, systems in scores.items():
