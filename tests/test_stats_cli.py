@@ -69,6 +69,9 @@ def test_compare_prints_the_comparisons_table() -> None:
         "95%",
         "interval",
         "p",
+        "(bootstrap)",
+        "p",
+        "(permutation)",
         "p",
         "(Holm)",
     ]
@@ -76,6 +79,21 @@ def test_compare_prints_the_comparisons_table() -> None:
     rows = [line for line in lines if line.startswith("ROUGE-")]
     assert len(rows) == 6 and all(" 3 " in row for row in rows)
     assert "permutation, 2000 samples, seed 12345" in lines[-1]
+    assert "The interval and p (bootstrap) come from the paired bootstrap's draws" in lines[-1]
+
+
+def test_an_interval_is_read_beside_the_p_value_of_its_own_test() -> None:
+    """Under --compare permutation each row also holds the paired bootstrap's p-value from the
+    draws that make its interval: the p-value --compare paired-bootstrap gives, same seed."""
+    asked = ("--samples", "2000", "--format", "json", CONFIG)
+    permuted = json.loads(invoke("--compare", "permutation", *asked).stdout_bytes)["comparisons"]["rows"]
+    booted = json.loads(invoke("--compare", "paired-bootstrap", *asked).stdout_bytes)["comparisons"]["rows"]
+    assert len(permuted) == len(booted) == 9
+    for p, b in zip(permuted, booted):
+        assert (p["low"], p["high"], p["p_bootstrap"]) == (b["low"], b["high"], b["p_value"])
+        assert b["p_bootstrap"] == b["p_value"]
+        inside = p["low"] <= 0 <= p["high"]
+        assert inside == (p["p_bootstrap"] >= 0.05) or abs(p["p_bootstrap"] - 0.05) < 0.01
 
 
 def test_compare_as_json_names_its_settings_and_is_reproducible() -> None:

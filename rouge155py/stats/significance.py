@@ -132,7 +132,9 @@ class Comparison:
     ``difference`` is mean(system) - mean(other) over the ``items`` both have;
     ``low``/``high`` its bootstrap confidence interval; ``p_value`` the test's
     two-sided p-value, ``p_holm`` after Holm's correction within the family;
-    ``exact``: the permutation test counted every swap.
+    ``exact``: the permutation test counted every swap; ``p_bootstrap`` the paired
+    bootstrap's p-value from the interval's own draws (``p_value`` itself under that
+    test), so that an interval is always read beside the p-value of the same test.
     """
 
     metric: str
@@ -148,6 +150,7 @@ class Comparison:
     p_value: float
     p_holm: float
     exact: bool = False
+    p_bootstrap: float = math.nan
 
     def significant(self, level: float) -> bool:
         """Whether the adjusted p-value is below ``level``."""
@@ -365,8 +368,8 @@ def _family(
     for lo, hi in _pair_chunks(count, settings.samples):
         drawn = (sums[first[lo:hi]] - sums[second[lo:hi]]) / n
         low[lo:hi], high[lo:hi] = np.percentile(drawn, [tail, 100.0 - tail], axis=1)
-        if settings.test == "paired-bootstrap":
-            p_values[lo:hi] = _bootstrap_p_values(drawn, totals[lo:hi] / n, tolerance[lo:hi] / n)
+        p_values[lo:hi] = _bootstrap_p_values(drawn, totals[lo:hi] / n, tolerance[lo:hi] / n)
+    bootstrap_p = p_values.copy()
     del sums
     exact = False
     if settings.test == "permutation":
@@ -390,6 +393,7 @@ def _family(
             p_value=float(p_values[k]),
             p_holm=adjusted[k],
             exact=exact,
+            p_bootstrap=float(bootstrap_p[k]),
         )
         for k, (a, b) in enumerate(pairs)
     ]

@@ -220,8 +220,9 @@ def comparisons_csv_rows(comparisons: Comparisons) -> list[dict[str, Any]]:
 def comparisons_table(comparisons: Comparisons, fmt: str = "markdown") -> str:
     """One row per comparison: metric, systems, difference and interval, p-value, Holm's."""
     s = comparisons.settings
+    permuted = s.test == "permutation"  # its p beside the bootstrap's, whose draws make the interval
     header = ["metric", "measure", "system", "vs", "items", "difference", f"{s.confidence:g}% interval"]
-    header += ["p", "p (Holm)"]
+    header += ["p (bootstrap)", "p (permutation)", "p (Holm)"] if permuted else ["p", "p (Holm)"]
     rows: list[list[Cell]] = []
     for c in comparisons.rows:
         significant = c.significant(s.level)
@@ -233,13 +234,17 @@ def comparisons_table(comparisons: Comparisons, fmt: str = "markdown") -> str:
             str(c.items),
             f"{c.difference:+.5f}",
         ]
-        texts += [
-            f"[{c.low:+.5f}, {c.high:+.5f}]",
-            _p(c.p_value) + (" (exact)" if c.exact else ""),
-            _p(c.p_holm),
-        ]
+        texts.append(f"[{c.low:+.5f}, {c.high:+.5f}]")
+        if permuted:
+            texts.append(_p(c.p_bootstrap))
+        texts += [_p(c.p_value) + (" (exact)" if c.exact else ""), _p(c.p_holm)]
         rows.append([(text, False, significant and k == len(texts) - 1) for k, text in enumerate(texts)])
     caption = f"{s.test}, {s.samples} samples, seed {s.seed}; marked: Holm-adjusted p < {s.level:g}."
+    if permuted:
+        caption += (
+            " The interval and p (bootstrap) come from the paired bootstrap's draws; p (permutation)"
+            " and its Holm adjustment decide the mark."
+        )
     return render(header, rows, fmt, caption)
 
 
