@@ -610,3 +610,26 @@ def test_judgments_that_do_not_fit_the_run() -> None:
     assert found.warnings == ["good: systems not judged, left out: extra"]
     with pytest.raises(UsageError, match="unknown level"):
         correlate(variants, judgments, levels=["corpus"])
+
+
+def test_sacrerouges_metrics_jsonl_reads_as_scores_and_judgments() -> None:
+    import json
+    from pathlib import Path
+
+    from rouge155py.stats.judgments import read_scores
+
+    path = Path(__file__).resolve().parent / "fixtures" / "sacrerouge" / "metrics.jsonl"
+    table = read_scores(path)
+    assert sorted(table.variants) == ["bertscore_f1", "pyramid", "rouge-1_f1", "rouge-1_recall"]
+    first = json.loads(path.read_text(encoding="utf-8").splitlines()[0])
+    assert table.variants["rouge-1_recall"]["A"]["d1"] == first["metrics"]["rouge-1"]["recall"]
+    assert table.variants["pyramid"]["A"]["d1"] == sum(first["metrics"]["pyramid"]) / 2  # a list: its mean
+    judged = read_judgments(path)
+    found = correlate(
+        {"bertscore_f1": table.variants["bertscore_f1"]},
+        Judgments.from_rows(
+            [{"eval_id": i, "system": s, "pyramid": v} for (i, s), v in judged.scores["pyramid"].items()]
+        ),
+        settings=CorrelateSettings(resample="none"),
+    )
+    assert found.get("bertscore_f1", "pyramid", "system", "pearson").value > 0.9

@@ -230,9 +230,33 @@ def _read_table(
 ) -> Judgments:
     name = file_name(path, what)
     found = Judgments(name, _directions=directions)
-    read_rows(name, found._add)
+    read_rows(name, lambda row, where: found._add(_flat_row(row, where), where))
     found._check_filled()
     return found
+
+
+def _flat_row(row: Any, where: str) -> Any:
+    """A row of sacrerouge's ``metrics.jsonl`` (``instance_id``, ``summarizer_id``,
+    ``summarizer_type``, ``metrics``: nested names) as a table row: the eval ID, the system, and
+    each metric under its names joined by ``_`` (``rouge-1_f1``), a list of values averaged as
+    sacrerouge averages them. Any other row is itself."""
+    if not (isinstance(row, dict) and {"instance_id", "summarizer_id", "metrics"} <= set(row)):
+        return row
+    if not isinstance(row["metrics"], dict):
+        raise ConfigError(f"{where}: sacrerouge's metrics is an object of metrics")
+    flat: dict[str, Any] = {"eval_id": row["instance_id"], "system": row["summarizer_id"]}
+
+    def add(prefix: str, value: Any) -> None:
+        if isinstance(value, dict):
+            for key, inner in value.items():
+                add(f"{prefix}_{key}" if prefix else str(key), inner)
+        elif isinstance(value, list) and value and all(isinstance(v, (int, float)) for v in value):
+            flat[prefix] = math.fsum(value) / len(value)
+        else:
+            flat[prefix] = value
+
+    add("", row["metrics"])
+    return flat
 
 
 def file_name(path: Union[str, os.PathLike[str]], what: str) -> str:
