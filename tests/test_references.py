@@ -74,3 +74,27 @@ def test_a_sample_of_subsets_and_what_is_refused() -> None:
     config.evals[0].models.pop()
     with pytest.raises(ComputeError, match="same number of references"):
         reference_curve(options, judgments, config=config)
+
+
+def test_the_curves_as_a_table_and_a_picture(tmp_path: Path) -> None:
+    matplotlib = pytest.importorskip("matplotlib")
+    from rouge155py.stats.correlation import aggregation_curve
+    from rouge155py.stats.plots import plot_curves
+    from rouge155py.stats.tables import curve_table
+
+    judgments = _judgments()
+    options = parse_command_line([*ARGS, CONFIG]).options
+    curve = reference_curve(options, judgments, max_subsets=6)
+    table = curve_table(curve, "text")
+    one = next(p for p in curve if p.variant == "ROUGE-2 F" and p.references == 1)
+    assert f"{one.value:.4f} [{one.low:.4f}, {one.high:.4f}]" in table and "mean over the subsets" in table
+    target = tmp_path / "curve.svg"
+    with matplotlib.rc_context({"svg.fonttype": "none"}):
+        plot_curves(curve, target)
+    drawn = target.read_text(encoding="utf-8")
+    assert "ROUGE-2 F" in drawn and "references per eval" in drawn
+    variants = report_variants(evaluate_args([*ARGS, CONFIG]), ["f"])
+    pooled = aggregation_curve(variants, judgments)
+    assert "items pooled into groups" in curve_table(pooled, "markdown", across="group size")
+    plot_curves(pooled, tmp_path / "pooled.png", across="items pooled per group")
+    assert (tmp_path / "pooled.png").read_bytes()[:4] == b"\x89PNG"

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from .judgments import Judgments
     from .significance import Comparisons
 
-__all__ = ["plot_scatter", "plot_systems"]
+__all__ = ["plot_curves", "plot_scatter", "plot_systems"]
 
 _MEASURE_NAMES = {"recall": "Recall", "precision": "Precision", "f": "F"}
 
@@ -280,6 +280,44 @@ def plot_scatter(
             ax.grid(alpha=0.3)
         for k in range(len(panels), rows * columns):
             axes[k // columns][k % columns].set_visible(False)
+        figure.tight_layout()
+        return figure
+
+    _save(target, draw)
+
+
+def plot_curves(
+    points: Sequence[Any], path: Union[str, os.PathLike[str]], across: str = "references per eval"
+) -> None:
+    """A reference curve's or an aggregation curve's points (:func:`~.references.reference_curve`,
+    :func:`~.correlation.aggregation_curve`): each variant's coefficient against the number of
+    references (or the group size), a line per variant, a reference curve's lowest and highest
+    over the subsets as a band."""
+    target = _path(path)
+    lines: dict[str, list[tuple[float, float, float, float]]] = {}
+    for point in points:
+        x = getattr(point, "references", None) or getattr(point, "size", None)
+        if x is None or not hasattr(point, "variant") or not hasattr(point, "value"):
+            raise UsageError(
+                f"a curve's points are ReferencePoint or AggregationPoint, got {described(point)}"
+            )
+        low, high = getattr(point, "low", point.value), getattr(point, "high", point.value)
+        lines.setdefault(_text(point.variant), []).append((float(x), point.value, low, high))
+    if not lines:
+        raise UsageError("nothing to plot: no point")
+
+    def draw(figure_class: Any) -> Any:
+        figure = figure_class(figsize=(6.4, 4.2))
+        ax = figure.subplots()
+        for variant, found in lines.items():
+            found.sort()
+            xs = [x for x, _, _, _ in found]
+            ax.plot(xs, [v for _, v, _, _ in found], marker="o", label=variant)
+            ax.fill_between(xs, [lo for _, _, lo, _ in found], [hi for _, _, _, hi in found], alpha=0.15)
+        ax.set_xlabel(across, fontsize=10)
+        ax.set_ylabel("correlation with the judgment", fontsize=10)
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=9)
         figure.tight_layout()
         return figure
 

@@ -380,3 +380,30 @@ def power_table(rows: Sequence[dict[str, Any]], fmt: str, test: str, seed: int) 
         f"with the differences centered (no difference), at n. 200 sets a size, seed {seed}."
     )
     return render(header, body, fmt, caption)
+
+
+def curve_table(points: Sequence[Any], fmt: str = "markdown", across: str = "references") -> str:
+    """A reference or aggregation curve as a table: a row per variant, a column per number of
+    references (or group size); a reference curve's cells show the subsets' range too."""
+    columns = sorted({getattr(p, "references", None) or p.size for p in points})
+    variants = list(dict.fromkeys(p.variant for p in points))
+    cell = {(p.variant, getattr(p, "references", None) or p.size): p for p in points}
+    rows: list[list[Cell]] = []
+    for variant in variants:
+        row: list[Cell] = [(variant, False, False)]
+        for x in columns:
+            point = cell.get((variant, x))
+            if point is None:
+                row.append(("", False, False))
+                continue
+            text = _number(point.value)
+            if hasattr(point, "low") and point.low != point.high:
+                text += f" [{_number(point.low)}, {_number(point.high)}]"
+            row.append((text, False, False))
+        rows.append(row)
+    caption = (
+        f"Correlation with the judgment by {across}: the mean over the subsets, [lowest, highest]."
+        if across == "references"
+        else f"Correlation with the judgment by {across}: items pooled into groups of that size."
+    )
+    return render(["variant", *(f"{x:g}" for x in columns)], rows, fmt, caption)
