@@ -140,3 +140,25 @@ def test_the_per_system_level_on_realsumm() -> None:
         x = grids[row.variant]
         per_system = [scipy_stats.pearsonr(x[k], human[k]).statistic for k in range(x.shape[0])]
         assert row.value == pytest.approx(float(np.mean(per_system)), abs=1e-12), row.variant
+
+
+def test_missing_cells_on_realsumm_leave_out_their_documents() -> None:
+    from rouge155py.stats.judgments import Judgments
+
+    variants = read_scores(FIXTURE / "scores.csv").variants
+    judgments = read_judgments(FIXTURE / "judgments.csv")
+    del judgments.scores["litepyramid_recall"][("7", "bart_out")]
+    del variants["bert_f_score"]["presumm_out_trans_abs"]["42"]
+    found = correlate(variants, judgments, settings=CorrelateSettings(resample="none"), missing="drop-items")
+    assert any("2 of 100 judged items left out" in w for w in found.warnings)
+    kept = [d for d in judgments.items() if d not in ("7", "42")]
+    rows = [
+        {"eval_id": d, "system": s, "litepyramid_recall": v}
+        for (d, s), v in judgments.scores["litepyramid_recall"].items()
+        if d in kept
+    ]
+    subset = {m: {s: {d: by[d] for d in kept} for s, by in table.items()} for m, table in variants.items()}
+    alone = correlate(subset, Judgments.from_rows(rows), settings=CorrelateSettings(resample="none"))
+    assert [(r.variant, r.level, r.coefficient, r.value, r.p) for r in found.rows] == [
+        (r.variant, r.level, r.coefficient, r.value, r.p) for r in alone.rows
+    ]
