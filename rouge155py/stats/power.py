@@ -27,7 +27,8 @@ import numpy as np
 from ..errors import ComputeError, UsageError
 from ..metrics.names import perl_label
 from .scores import item_scores, measure_index
-from .significance import TESTS, _generator, permutation_p_values
+from .significance import TESTS, _generator, _rounding, bootstrap_sums, permutation_p_values
+from .significance import _bootstrap_p_values as bootstrap_p_values
 
 if TYPE_CHECKING:
     from ..report import Report
@@ -64,17 +65,11 @@ def differences_of(report: Report, metric: str, a: str, b: str, measure: str = "
 
 def _bootstrap_p_values(differences: np.ndarray, samples: int, seed: int) -> np.ndarray:
     """The paired bootstrap's two-sided p-value of each column (items x replicates): the items
-    drawn with replacement, the same draws for every column, shifted to the null."""
+    drawn with replacement, the same draws for every column, shifted to the null (the draws,
+    the ties and the p-values of :mod:`rouge155py.stats.significance`)."""
     n = differences.shape[0]
-    draws = _generator(seed, 0).integers(0, n, size=(samples, n))
-    observed = differences.mean(axis=0)
-    tolerance = 1e-9 * np.maximum(np.abs(differences).sum(axis=0), 1e-300) / n
-    at_least = np.zeros(differences.shape[1], dtype=np.int64)
-    step = max(1, 4_000_000 // max(1, n * differences.shape[1]))
-    for start in range(0, samples, step):
-        means = differences[draws[start : start + step]].mean(axis=1)  # (block, replicates)
-        at_least += (np.abs(means - observed) >= np.abs(observed) - tolerance).sum(axis=0)
-    return (1 + at_least) / (samples + 1)
+    means = bootstrap_sums(differences.T, samples, seed).T / n  # replicates x samples
+    return bootstrap_p_values(means, differences.mean(axis=0), _rounding(differences) / n)
 
 
 def _p_values(test: str, differences: np.ndarray, samples: int, seed: int) -> np.ndarray:
