@@ -733,17 +733,24 @@ def _tied(observed: list[float], drawn: list[np.ndarray], confidence: float) -> 
     others = [k for k in finite if k != best]
     p_values = []
     for k in others:
-        difference = observed[best] - observed[k]
-        sampled = drawn[best] - drawn[k]
-        sampled = sampled[np.isfinite(sampled)]
-        extreme = int((np.abs(sampled - difference) >= abs(difference) - 1e-12).sum())
-        p_values.append((1 + extreme) / (sampled.size + 1) if sampled.size else 1.0)
+        p = _shifted_p_value(drawn[best] - drawn[k], observed[best] - observed[k])
+        p_values.append(p if math.isfinite(p) else 1.0)
     level = 1 - confidence / 100
     tied = [False] * len(observed)
     tied[best] = True
     for k, adjusted in zip(others, holm(p_values)):
         tied[k] = adjusted >= level
     return tied
+
+
+def _shifted_p_value(drawn: np.ndarray, observed: float) -> float:
+    """The paired bootstrap's two-sided p-value of a difference: its defined draws shifted to the
+    null, (1 + #{|d* - d| >= |d|}) / (draws + 1); NaN without a defined draw."""
+    defined = drawn[np.isfinite(drawn)]
+    if not defined.size:
+        return math.nan
+    at_least = int((np.abs(defined - observed) >= abs(observed) - 1e-12).sum())
+    return (1 + at_least) / (defined.size + 1)
 
 
 @dataclass(frozen=True)
@@ -824,11 +831,8 @@ def correlation_difference(
     drawn = sign_a * _resampled(level, coefficient, xa, y, *draws) - sign_b * _resampled(
         level, coefficient, xb, y, *draws
     )
-    defined = drawn[np.isfinite(drawn)]
-    low, high = _interval(defined, settings.confidence)
-    tolerance = 1e-12
-    at_least = int((np.abs(defined - observed) >= abs(observed) - tolerance).sum())
-    p_bootstrap = (1 + at_least) / (defined.size + 1) if defined.size else math.nan
+    low, high = _interval(drawn, settings.confidence)
+    p_bootstrap = _shifted_p_value(drawn, observed)
     t = p_williams = math.nan
     if coefficient == "pearson" and level in ("system", "global"):
         pick = (lambda m: m.mean(axis=1)) if level == "system" else (lambda m: m.ravel())
