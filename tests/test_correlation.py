@@ -633,3 +633,7 @@ def test_sacrerouges_metrics_jsonl_reads_as_scores_and_judgments() -> None:
         settings=CorrelateSettings(resample="none"),
     )
     assert found.get("bertscore_f1", "pyramid", "system", "pearson").value > 0.9
+    from rouge155py.stats.annotators import read_judging
+
+    read, annotations = read_judging(path)  # the command line's --judgments reads it alike
+    assert read.scores == judged.scores and annotations is None

@@ -230,7 +230,7 @@ def _read_table(
 ) -> Judgments:
     name = file_name(path, what)
     found = Judgments(name, _directions=directions)
-    read_rows(name, lambda row, where: found._add(_flat_row(row, where), where))
+    read_rows(name, found._add)
     found._check_filled()
     return found
 
@@ -268,7 +268,8 @@ def file_name(path: Union[str, os.PathLike[str]], what: str) -> str:
 
 
 def read_rows(name: str, add: Callable[[Any, str], None]) -> None:
-    """Each row of a CSV or JSONL table (see the module), handed to ``add`` with where it is."""
+    """Each row of a CSV or JSONL table (see the module), handed to ``add`` with where it is; a row
+    of sacrerouge's ``metrics.jsonl`` as a table row (:func:`_flat_row`)."""
     data = read_file(name, InputError, f"Cannot open {name}", f"Cannot read {name}", limit=MAX_CONFIG_BYTES)
     try:
         text = data.decode("utf-8-sig")
@@ -279,7 +280,7 @@ def read_rows(name: str, add: Callable[[Any, str], None]) -> None:
             if not raw.strip():
                 continue
             where = f"{name}, line {line}"
-            add(_json_row(raw, where), where)
+            add(_flat_row(_json_row(raw, where), where), where)
     else:
         _read_csv(name, text, add)
 
