@@ -69,17 +69,23 @@ class Analysis:
         """The tables in the format asked for, handed to ``output``, then ``--plot``'s pictures:
         a picture that cannot be drawn is an error once the tables are out, never instead of
         them. Warnings and signatures go to ``say``."""
+        from .correlation import report_variants
         from .significance import CompareSettings, compare, compare_items
 
         comparisons = correlations = None
-        external = self._external(report) if self.scores is not None else None
+        # The run's variants (read once: --scores' names are checked against them, --judgments
+        # correlates them), and --scores' columns, named with their direction where lower.
+        rouge = report_variants(report, [self.measure]) if self.scores or self.judgments else {}
+        external = self._external(rouge) if self.scores is not None else None
+        named = None
+        if external is not None:
+            named = {_named(m, external.lower_is_better): v for m, v in external.variants.items()}
         if self.test is not None:
             samples = self.samples if self.samples is not None else 10_000
             comparisons = compare(
                 report, self.test, self.baseline, self.measure, samples=samples, seed=self.seed
             )
-            if external is not None:  # other metrics' scores compared alike, named with their direction
-                named = {_named(m, external.lower_is_better): v for m, v in external.variants.items()}
+            if named is not None:  # other metrics' scores compared alike
                 settings = CompareSettings(self.test, samples, self.seed)
                 more = compare_items(named, "score", self.baseline, settings)
                 comparisons.rows.extend(more.rows)
@@ -93,13 +99,13 @@ class Analysis:
             from .annotators import read_judging
 
             judgments, annotations = read_judging(self.judgments)
-            correlations = self._correlations(report, judgments, say, external)
+            correlations = self._correlations(rouge, judgments, say, external)
             if annotations is not None:
                 self._agreement(annotations, correlations, say)
         power = self._power(report) if self.power is not None else None
         output(self._formatted(report, comparisons, correlations, power))
         if self.plot is not None:
-            self._draw(report, judgments, comparisons, external)
+            self._draw(report, judgments, comparisons, named)
 
     def _agreement(self, annotations: Any, correlations: Any, say: Callable[[str], None]) -> None:
         """Judgments by several annotators: each judgment's Krippendorff's alpha, and the
@@ -122,26 +128,25 @@ class Analysis:
             except ComputeError as error:
                 say(f"rouge155py: warning: no annotators' ceiling: {error}")
 
-    def _external(self, report: Report) -> Any:
+    def _external(self, rouge: Any) -> Any:
         """``--scores``: other metrics' scores, their names checked against the run's variants."""
-        from .correlation import report_variants
         from .judgments import read_scores
 
         assert self.scores is not None
         table = read_scores(self.scores)
-        clash = sorted(set(table.variants) & set(report_variants(report, [self.measure])))
+        clash = sorted(set(table.variants) & set(rouge))
         if clash:
             raise ConfigError(f"{table.name}: {', '.join(clash)} is the name of a ROUGE variant of the run")
         return table
 
     def _correlations(
-        self, report: Report, judgments: Any, say: Callable[[str], None], external: Any = None
+        self, rouge: Any, judgments: Any, say: Callable[[str], None], external: Any = None
     ) -> Any:
-        from .correlation import CorrelateSettings, correlate, report_variants
+        from .correlation import CorrelateSettings, correlate
 
         samples = self.samples if self.samples is not None else 1000
         settings = CorrelateSettings(samples=samples, seed=self.seed)
-        variants = report_variants(report, [self.measure])
+        variants = dict(rouge)
         lower: frozenset[str] = frozenset()
         if external is not None:
             variants.update(external.variants)
@@ -153,7 +158,7 @@ class Analysis:
             say(found.signature)
         return found
 
-    def _draw(self, report: Report, judgments: Any, comparisons: Any, external: Any = None) -> None:
+    def _draw(self, report: Report, judgments: Any, comparisons: Any, named: Any = None) -> None:
         from .plots import plot_scatter, plot_systems
 
         path = self.plot
@@ -161,10 +166,7 @@ class Analysis:
         plot_systems(report, path, measure=self.measure, comparisons=comparisons)
         if judgments is not None:
             stem, dot, suffix = path.rpartition(".")
-            extra = None
-            if external is not None:
-                extra = {_named(m, external.lower_is_better): v for m, v in external.variants.items()}
-            plot_scatter(report, judgments, f"{stem}-scatter{dot}{suffix}", self.measure, extra=extra)
+            plot_scatter(report, judgments, f"{stem}-scatter{dot}{suffix}", self.measure, extra=named)
 
     def _power(self, report: Report) -> list[dict[str, Any]]:
         """Per metric: the power of the test (``--compare``'s, else the permutation test) to
@@ -199,7 +201,7 @@ class Analysis:
         return rows
 
     def _formatted(self, report: Report, comparisons: Any, correlations: Any, power: Any = None) -> str:
-        from .tables import comparisons_table, correlation_table, power_table, systems_table
+        from .tables import comparisons_table, power_table, systems_table
 
         fmt = self.output_format
         if (
@@ -244,13 +246,7 @@ class Analysis:
         if comparisons is not None:
             parts.append(comparisons_table(comparisons, table_format))
         if correlations is not None:
-            for judgment in dict.fromkeys(r.judgment for r in correlations.rows):
-                for coefficient in ("pearson", "spearman", "kendall"):
-                    parts.append(
-                        correlation_table(
-                            correlations, table_format, coefficient, judgment, intervals=True, p_values=True
-                        )
-                    )
+            parts += [table for _, table in _correlation_tables(correlations, table_format)]
         if power is not None:
             parts.append(power_table(power, table_format, self.test or "permutation", self.seed))
         return "\n".join(parts)
@@ -259,7 +255,7 @@ class Analysis:
         """The HTML page: its systems table marked where a system differs from the baseline,
         and the analyses' tables (as text) after it."""
         from ..report.html import format_html
-        from .tables import comparisons_table, correlation_table
+        from .tables import comparisons_table
 
         name = self.measure
         marked = set()
@@ -274,17 +270,26 @@ class Analysis:
         if comparisons is not None:
             analyses.append(("Paired tests", comparisons_table(comparisons, "text")))
         if correlations is not None:
-            for judgment in dict.fromkeys(r.judgment for r in correlations.rows):
-                for coefficient in ("pearson", "spearman", "kendall"):
-                    table = correlation_table(
-                        correlations, "text", coefficient, judgment, intervals=True, p_values=True
-                    )
-                    analyses.append((f"Correlation with {judgment}: {coefficient}", table))
+            analyses += _correlation_tables(correlations, "text")
         if power is not None:
             from .tables import power_table
 
             analyses.append(("Power", power_table(power, "text", self.test or "permutation", self.seed)))
         return format_html(report, frozenset(marked), baseline, analyses)
+
+
+def _correlation_tables(correlations: Any, fmt: str) -> list[tuple[str, str]]:
+    """Each judgment's Pearson, Spearman and Kendall tables (intervals, p-values), titled."""
+    from .tables import correlation_table
+
+    return [
+        (
+            f"Correlation with {judgment}: {coefficient}",
+            correlation_table(correlations, fmt, coefficient, judgment, intervals=True, p_values=True),
+        )
+        for judgment in dict.fromkeys(r.judgment for r in correlations.rows)
+        for coefficient in ("pearson", "spearman", "kendall")
+    ]
 
 
 def _named(metric: str, lower_is_better: Any) -> str:
