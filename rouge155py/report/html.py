@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Optional, Protocol, Sequence
 
 from .._version import __version__
 from ..errors import UsageError
+from ..metrics.scoring import fmt5
 from .items import ItemTexts, item_texts, matches
 from .results import MetricResult, eval_id_of
 from .writing import escape_surrogates
@@ -48,7 +49,8 @@ def _text(value: str) -> str:
 
 
 def _number(value: float) -> str:
-    return f"{value:.5f}" if math.isfinite(value) else str(value)
+    """A score as the Perl's report prints it: 5 decimals, ``Inf``/``NaN`` spelled as it does."""
+    return fmt5(value).strip()
 
 
 def format_html(
