@@ -944,6 +944,11 @@ class AggregationPoint:
     groups: int
     value: float
 
+    @property
+    def across(self) -> int:
+        """Where the point lies on its curve: the group size."""
+        return self.size
+
 
 def aggregation_curve(
     variants: Variants,

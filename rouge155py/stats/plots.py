@@ -296,7 +296,7 @@ def plot_curves(
     target = _path(path)
     lines: dict[str, list[tuple[float, float, float, float]]] = {}
     for point in points:
-        x = getattr(point, "references", None) or getattr(point, "size", None)
+        x = getattr(point, "across", None)
         if x is None or not hasattr(point, "variant") or not hasattr(point, "value"):
             raise UsageError(
                 f"a curve's points are ReferencePoint or AggregationPoint, got {described(point)}"

@@ -39,6 +39,11 @@ class ReferencePoint:
     low: float
     high: float
 
+    @property
+    def across(self) -> int:
+        """Where the point lies on its curve: the references an eval."""
+        return self.references
+
 
 def _subsets(n: int, k: int, most: int, seed: int) -> list[tuple[int, ...]]:
     """Every k of n places, or ``most`` of them drawn without repeats (seeded), in order."""

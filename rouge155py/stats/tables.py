@@ -385,9 +385,9 @@ def power_table(rows: Sequence[dict[str, Any]], fmt: str, test: str, seed: int) 
 def curve_table(points: Sequence[Any], fmt: str = "markdown", across: str = "references") -> str:
     """A reference or aggregation curve as a table: a row per variant, a column per number of
     references (or group size); a reference curve's cells show the subsets' range too."""
-    columns = sorted({getattr(p, "references", None) or p.size for p in points})
+    columns = sorted({p.across for p in points})
     variants = list(dict.fromkeys(p.variant for p in points))
-    cell = {(p.variant, getattr(p, "references", None) or p.size): p for p in points}
+    cell = {(p.variant, p.across): p for p in points}
     rows: list[list[Cell]] = []
     for variant in variants:
         row: list[Cell] = [(variant, False, False)]
