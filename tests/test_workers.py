@@ -171,3 +171,39 @@ def test_the_pools_threads_take_the_gil_promptly_while_workers_live() -> None:
     assert sys.getswitchinterval() == before
     second.close()  # again: nothing changes
     assert sys.getswitchinterval() == before
+
+
+#: The length a worker's reply says it has, of which it writes only the first bytes.
+_REPLY_SAID = 1 << 20
+_REPLY_WRITTEN = 16
+
+
+def _reply_in_part(fd: int) -> None:
+    """A worker's task that stops in the middle of its reply: the reply's header and its first
+    bytes in the pool's pipe of replies (the descriptor this worker inherited), then a wait."""
+    os.write(fd, _REPLY_SAID.to_bytes(4, "big") + b"\0" * _REPLY_WRITTEN)
+    time.sleep(60)
+
+
+def test_a_worker_stopped_in_the_middle_of_its_reply_leaves_nothing_waiting() -> None:
+    """Ctrl-C while a worker writes its reply: stopping the workers ends its reply half written,
+    and the pool's thread, which has read the part written, reads no more of it for ever
+    unless this process, the last that could write the rest, lets it go."""
+    made: list[Workers] = []  # made and closed off the main thread: no SIGCHLD handler to set back
+    maker = threading.Thread(target=lambda: made.append(Workers(1)))
+    maker.start()
+    maker.join(30)
+    pool = made[0]
+    assert pool._pool is not None
+    writer = pool._pool._result_queue._writer.fileno()  # type: ignore[attr-defined]
+    pool.submit(_reply_in_part, writer)
+    time.sleep(0.3)  # the pool's thread reads the header (it would wait as well reading it later)
+    closing = threading.Thread(target=pool.close, daemon=True)
+    closing.start()
+    closing.join(20)
+    waiting = closing.is_alive()
+    if waiting:  # the rest of the reply, so that this test process can end
+        os.write(writer, b"\0" * (_REPLY_SAID - _REPLY_WRITTEN))
+        closing.join(20)
+    assert not waiting, "the pool's thread waited for the rest of a stopped worker's reply"
+    assert pool._pool is None

@@ -434,14 +434,16 @@ class _Workers:
             for process in self._processes:
                 if process.exitcode is None:
                     process.terminate()
+            alive = _ended_within(self._processes, 2.0)
+            for process in alive:
+                process.kill()
+            _ended_within(alive, None)
             if self._pool is not None:
+                _let_replies_go(self._pool)
                 self._pool.shutdown(wait=True, cancel_futures=True)
                 self._pool = None
             for process in self._processes:
-                process.join(2)
-                if process.exitcode is None:
-                    process.kill()
-                    process.join()
+                process.join()  # ended: its exit status is read at once
             if self._prompt:
                 _prompt_threads(False)
                 self._prompt = False
@@ -451,6 +453,34 @@ class _Workers:
         finally:
             if previous is not None:  # blocked above
                 signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+def _ended_within(processes: list[Any], seconds: Optional[float]) -> list[Any]:
+    """Wait until the processes have ended, ``seconds`` at most (None: no limit); those still
+    running. Their end is seen, not reaped: the pool's thread may reap them meanwhile."""
+    from multiprocessing.connection import wait
+
+    deadline = None if seconds is None else time.monotonic() + seconds
+    running = {process.sentinel: process for process in processes if process.exitcode is None}
+    while running:
+        left = None if deadline is None else deadline - time.monotonic()
+        if left is not None and left <= 0:
+            break
+        for sentinel in wait(list(running), left):
+            del running[sentinel]
+    return list(running.values())
+
+
+def _let_replies_go(pool: ProcessPoolExecutor) -> None:
+    """Close this process's end for writing of the pool's pipe of replies, once every worker has
+    ended. A worker stopped in the middle of its reply leaves the pool's thread reading the rest
+    of it, which no process is left to write but this one: with this end closed, the thread reads
+    the end of the pipe, takes the pool for broken and ends (else shutting the pool down waits for
+    it for ever). This process never writes to that pipe."""
+    replies = getattr(pool, "_result_queue", None)  # the pool's own (Python 3.9 to 3.13)
+    writer = getattr(replies, "_writer", None)
+    if writer is not None:
+        writer.close()
 
 
 #: The GIL's switch interval while workers live: the pool's threads, which hand the tasks to the
