@@ -125,8 +125,13 @@ _ANALYSIS = (
     "--scores",
     "--power",
     "--plot",
+    "--metrics",
+    "--wordnet",
+    "--parses",
 )
-_FLAGS = {*_REQUEST_FLAGS, *(row.long for row in ROWS if row.long and row.route == "switch")}
+_ANALYSIS_FLAGS: tuple[str, ...] = ()
+_SWITCHES = {row.long for row in ROWS if row.long and row.route == "switch"}
+_FLAGS = {*_REQUEST_FLAGS, *_ANALYSIS_FLAGS, *_SWITCHES}
 _REPEATED = {row.long for row in ROWS if row.long and row.route == "repeated"}
 _VALUED = {*_REQUEST_VALUED, *_ANALYSIS, *(row.long for row in ROWS if row.long)} - _FLAGS - _REPEATED
 _ALIASES = {"--sep": "--sentence-separator"}
@@ -343,7 +348,9 @@ def parse_command_line(argv: Sequence[str], environ: Optional[Mapping[str, str]]
         quiet="--quiet" in long_opts,
         warnings=warnings,
         analysis={
-            name: value for name, value in long_opts.items() if name in _ANALYSIS and value is not None
+            name: value
+            for name, value in long_opts.items()
+            if name in (*_ANALYSIS, *_ANALYSIS_FLAGS) and value is not None
         },
     )
 

@@ -48,6 +48,7 @@ _SHORT = """\
          @lang @stopwords_file @dialect
          [--compare paired-bootstrap|permutation [--baseline SYSTEM]]
          [--judgments FILE [--scores FILE]] [--power A,B] [--measure R|P|F] [--samples N] [--seed N]
+         [--metrics NAME[:OPTION=VALUE...],... [--wordnet DIR] [--parses DIR]]
          [--format markdown|latex] [--plot FILE.png|FILE.svg]
          @paraphrases @paraeval_variants
          @paraphrase_feature @paraphrase_threshold
@@ -136,6 +137,11 @@ Analyses of a run (printed instead of the report; see docs/statistics.md):
   checkout). --scores FILE: other metrics' scores (eval_id, system, a column per
   metric; a higher_is_better row for error rates) correlated and compared
   beside ROUGE's (with --judgments or --compare).
+  --metrics meteor,nist,bleu,wer,per,hwcm,stm: metrics beside ROUGE on the run's
+  texts (options as nist:n=4), their scores per system (corpus and mean of items),
+  and correlated and compared beside ROUGE's with --judgments and --compare;
+  --wordnet DIR: METEOR's synonyms from a WordNet database (/usr/share/wordnet);
+  --parses DIR: HWCM's and STM's parses (NAME.conllu, NAME.tree per summary file).
   --power A,B: per metric, the test's power to separate systems A and B at a
   quarter to four times their items (resampled), the items needed for 80%, and
   its type-I error on their centered differences.

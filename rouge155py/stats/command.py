@@ -63,6 +63,8 @@ class Analysis:
     scores: Optional[str] = None  # --scores: other metrics' scores, correlated beside ROUGE's
     power: Optional[tuple[str, str]] = None  # --power A,B: how many items would separate them
     plot: Optional[str] = None
+    #: --metrics: metrics beside ROUGE, as (label, metric), scored on the run's texts
+    metrics: tuple[tuple[str, Any], ...] = ()
     show_signature: bool = False  # --signature: each analysis's signature on stderr too
 
     def run(self, report: Report, say: Callable[[str], None], output: Callable[[str], None]) -> None:
@@ -76,7 +78,8 @@ class Analysis:
         # The run's variants (read once: --scores' names are checked against them, --judgments
         # correlates them), and --scores' columns, named with their direction where lower.
         rouge = report_variants(report, [self.measure]) if self.scores or self.judgments else {}
-        external = self._external(rouge) if self.scores is not None else None
+        others = self._others(report, say) if self.metrics else None
+        external = self._external(rouge, others)
         named = None
         if external is not None:
             named = {_named(m, external.lower_is_better): v for m, v in external.variants.items()}
@@ -103,7 +106,7 @@ class Analysis:
             if annotations is not None:
                 self._agreement(annotations, correlations, say)
         power = self._power(report) if self.power is not None else None
-        output(self._formatted(report, comparisons, correlations, power))
+        output(self._formatted(report, comparisons, correlations, power, others))
         if self.plot is not None:
             self._draw(report, judgments, comparisons, named)
 
@@ -128,16 +131,47 @@ class Analysis:
             except ComputeError as error:
                 say(f"rouge155py: warning: no annotators' ceiling: {error}")
 
-    def _external(self, rouge: Any) -> Any:
-        """``--scores``: other metrics' scores, their names checked against the run's variants."""
-        from .judgments import read_scores
+    def _external(self, rouge: Any, others: Any = None) -> Any:
+        """``--scores``' columns and ``--metrics``' scores (None: neither), beside the run's
+        variants, no two of them of one name."""
+        from .judgments import MetricTable, read_scores
 
-        assert self.scores is not None
-        table = read_scores(self.scores)
-        clash = sorted(set(table.variants) & set(rouge))
+        table = read_scores(self.scores) if self.scores is not None else None
+        if table is not None:
+            clash = sorted(set(table.variants) & set(rouge))
+            if clash:
+                names = ", ".join(clash)
+                raise ConfigError(f"{table.name}: {names} is the name of a ROUGE variant of the run")
+        if others is None:
+            return table
+        given = set(table.variants) if table is not None else set()
+        clash = sorted(set(others.variants) & (set(rouge) | given))
         if clash:
-            raise ConfigError(f"{table.name}: {', '.join(clash)} is the name of a ROUGE variant of the run")
-        return table
+            where = f"{table.name} has" if table is not None and set(clash) & given else "the run has"
+            raise ConfigError(f"--metrics: {where} a column {', '.join(clash)} already")
+        if table is None:
+            return MetricTable("--metrics", dict(others.variants), others.lower_is_better)
+        return MetricTable(
+            table.name,
+            {**table.variants, **others.variants},
+            table.lower_is_better | others.lower_is_better,
+        )
+
+    def _others(self, report: Report, say: Callable[[str], None]) -> Any:
+        """``--metrics``: each metric on the run's texts (read again, as the HTML page reads them)."""
+        from ..other_metrics.evals import score_evals
+
+        config = report.texts
+        if config is None:
+            source = report.options.source
+            if source is None:
+                raise UsageError("--metrics needs the run's texts: the report was made from evals in memory")
+            config = source.read()
+        others = score_evals(config, self.metrics, report.options.shown_peer_id)
+        if self.show_signature:
+            for signature in others.signatures.values():
+                say(signature)
+        return others
 
     def _correlations(
         self, rouge: Any, judgments: Any, say: Callable[[str], None], external: Any = None
@@ -200,14 +234,17 @@ class Analysis:
             rows.append(row)
         return rows
 
-    def _formatted(self, report: Report, comparisons: Any, correlations: Any, power: Any = None) -> str:
-        from .tables import comparisons_table, power_table, systems_table
+    def _formatted(
+        self, report: Report, comparisons: Any, correlations: Any, power: Any = None, others: Any = None
+    ) -> str:
+        from .tables import comparisons_table, metrics_rows, metrics_table, power_table, systems_table
 
         fmt = self.output_format
         if (
             comparisons is None
             and correlations is None
             and power is None
+            and others is None
             and fmt not in ("markdown", "latex")
         ):
             from ..report import write
@@ -215,6 +252,8 @@ class Analysis:
             return write(fmt, report)  # --plot alone: the report, as without it
         if fmt == "json":
             document: dict[str, Any] = {}
+            if others is not None:
+                document["metrics"] = {"signatures": others.signatures, "rows": metrics_rows(others)}
             if comparisons is not None:
                 document["comparisons"] = {"signature": comparisons.signature, "rows": comparisons.to_dicts()}
             if correlations is not None:
@@ -232,17 +271,21 @@ class Analysis:
                 document["power"] = {"test": self.test or "permutation", "seed": self.seed, "rows": power}
             return json.dumps(escaped_strings(strict_json(document)), indent=2, allow_nan=False) + "\n"
         if fmt == "html":
-            return self._page(report, comparisons, correlations, power)
+            return self._page(report, comparisons, correlations, power, others)
         if fmt == "csv":
             from .tables import comparisons_csv_rows
 
             if power is not None:
                 return _csv(power)
+            if comparisons is None and correlations is None:
+                return _csv(metrics_rows(others))
             return _csv(comparisons_csv_rows(comparisons) if comparisons else correlations.to_dicts())
         table_format = "text" if fmt == "legacy" else fmt
         parts = []
         if fmt in ("markdown", "latex") and (comparisons is None or comparisons.baseline is not None):
             parts.append(systems_table(report, fmt, self.measure, comparisons=comparisons))
+        if others is not None:
+            parts.append(metrics_table(others, table_format))
         if comparisons is not None:
             parts.append(comparisons_table(comparisons, table_format))
         if correlations is not None:
@@ -251,7 +294,9 @@ class Analysis:
             parts.append(power_table(power, table_format, self.test or "permutation", self.seed))
         return "\n".join(parts)
 
-    def _page(self, report: Report, comparisons: Any, correlations: Any, power: Any = None) -> str:
+    def _page(
+        self, report: Report, comparisons: Any, correlations: Any, power: Any = None, others: Any = None
+    ) -> str:
         """The HTML page: its systems table marked where a system differs from the baseline,
         and the analyses' tables (as text) after it."""
         from ..report.html import format_html
@@ -267,6 +312,10 @@ class Analysis:
                 if compared is not None and compared.significant(comparisons.settings.level):
                     marked.add((system, result.label))
         analyses = []
+        if others is not None:
+            from .tables import metrics_table
+
+            analyses.append(("Metrics beside ROUGE", metrics_table(others, "text")))
         if comparisons is not None:
             analyses.append(("Paired tests", comparisons_table(comparisons, "text")))
         if correlations is not None:
@@ -345,11 +394,12 @@ def analysis_of(request: Request) -> Optional[Analysis]:
         if len(pair) != 2 or not all(pair) or pair[0] == pair[1]:
             raise UsageError(f"--power names two systems, A,B: got {given['--power']!r}")
         power = (pair[0], pair[1])
+    metrics = _metrics(given)
     tabled = (test is not None) + ("--judgments" in given) + (power is not None)
-    if fmt == "csv" and tabled != 1 and (tabled or plot is None):
+    if fmt == "csv" and tabled != 1 and (tabled or (plot is None and not metrics)):
         raise UsageError("--format csv holds one table: give one of --compare and --judgments")
-    if fmt == "json" and not tabled and plot is None:
-        raise UsageError("--format json with an analysis needs --compare or --judgments")
+    if fmt == "json" and not tabled and plot is None and not metrics:
+        raise UsageError("--format json with an analysis needs --compare, --judgments or --metrics")
     if plot is not None and not plot.lower().endswith((".png", ".svg")):
         raise UsageError(f"--plot draws a PNG or an SVG file: its name ends in .png or .svg, got {plot!r}")
     if plot is not None and importlib.util.find_spec("matplotlib") is None:
@@ -373,5 +423,30 @@ def analysis_of(request: Request) -> Optional[Analysis]:
         scores=given.get("--scores"),
         power=power,
         plot=plot,
+        metrics=metrics,
         show_signature=request.show_signature,
     )
+
+
+#: The long options of the metrics beside ROUGE, and the metrics they are for.
+_METRIC_OPTIONS = {"--wordnet": ("wordnet", ("METEOR",)), "--parses": ("parses", ("HWCM", "STM"))}
+
+
+def _metrics(given: dict[str, str]) -> tuple[tuple[str, Any], ...]:
+    """``--metrics a,b:option=value,...``: the metrics beside ROUGE, made and checked now;
+    ``--wordnet DIR`` is METEOR's, ``--parses DIR`` HWCM's and STM's."""
+    from ..other_metrics import METRICS
+    from ..other_metrics.evals import metrics_of
+
+    made: tuple[tuple[str, Any], ...] = ()
+    if "--metrics" in given:
+        specs = [part for part in given["--metrics"].split(",") if part.strip()]
+        if not specs:
+            raise UsageError(f"--metrics names metrics, of: {', '.join(METRICS)}")
+        options = {key: given.get(option) for option, (key, _) in _METRIC_OPTIONS.items()}
+        made = tuple(metrics_of(specs, **options))
+    for option, (_, users) in _METRIC_OPTIONS.items():
+        if option in given and not any(metric.name in users for _, metric in made):
+            wanted = " or ".join(name.lower() for name in users)
+            raise UsageError(f"{option} is for --metrics {wanted}: add it to --metrics")
+    return made

@@ -407,3 +407,43 @@ def curve_table(points: Sequence[Any], fmt: str = "markdown", across: str = "ref
         else f"Correlation with the judgment by {across}: items pooled into groups of that size."
     )
     return render(["variant", *(f"{x:g}" for x in columns)], rows, fmt, caption)
+
+
+def metrics_rows(others: Any) -> list[dict[str, Any]]:
+    """``--metrics``' scores (:class:`~rouge155py.other_metrics.evals.OtherScores`): per metric and
+    system, the corpus score (None where the metric has none), the mean of the item scores and
+    the number of items."""
+    rows = []
+    for label, systems in others.variants.items():
+        for system, items in sorted(systems.items()):
+            values = list(items.values())
+            corpus = others.corpus.get(label, {}).get(system)
+            rows.append(
+                {
+                    "metric": label,
+                    "system": system,
+                    "corpus": corpus,
+                    "mean": sum(values) / len(values) if values else None,
+                    "items": len(values),
+                    "lower_is_better": label in others.lower_is_better,
+                }
+            )
+    return rows
+
+
+def metrics_table(others: Any, fmt: str) -> str:
+    """``--metrics``' scores as a table, each metric's signature under it."""
+    header = ["metric", "system", "corpus", "mean of items", "items"]
+    body: list[list[Cell]] = []
+    for row in metrics_rows(others):
+        metric = row["metric"] + (" (lower is better)" if row["lower_is_better"] else "")
+        cells = [
+            metric,
+            row["system"],
+            "-" if row["corpus"] is None else _number(row["corpus"]),
+            "-" if row["mean"] is None else _number(row["mean"]),
+            str(row["items"]),
+        ]
+        body.append([(cell, False, False) for cell in cells])
+    caption = "Metrics beside ROUGE: " + "; ".join(others.signatures.values())
+    return render(header, body, fmt, caption)

@@ -46,13 +46,15 @@ def _format(input_format: Optional[str], known: tuple[str, ...]) -> Optional[str
     return found.group(1).upper() if found else None
 
 
-def read_sentences(document: Document) -> list[str]:
-    """Sentences of a SEE, ISI or SPL document, lowercased."""
+def read_sentences(document: Document, lowercase: bool = True) -> list[str]:
+    """Sentences of a SEE, ISI or SPL document, lowercased as ROUGE reads them (the metrics
+    beside ROUGE take them as written: ``lowercase=False``)."""
     lines = document.lines()
     kind = _format(document.input_format, tuple(_READERS))
     if kind is None:
         raise InputError(f"Unknown input format {document.input_format!r} for {document.name}")
-    return [ascii_lower(s) for s in _READERS[kind](lines)]
+    sentences = _READERS[kind](lines)
+    return [ascii_lower(s) for s in sentences] if lowercase else sentences
 
 
 def sentence_text(document: Document) -> str:
