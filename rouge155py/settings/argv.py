@@ -129,7 +129,7 @@ _ANALYSIS = (
     "--wordnet",
     "--parses",
 )
-_ANALYSIS_FLAGS: tuple[str, ...] = ()
+_ANALYSIS_FLAGS = ("--qarla",)
 _SWITCHES = {row.long for row in ROWS if row.long and row.route == "switch"}
 _FLAGS = {*_REQUEST_FLAGS, *_ANALYSIS_FLAGS, *_SWITCHES}
 _REPEATED = {row.long for row in ROWS if row.long and row.route == "repeated"}

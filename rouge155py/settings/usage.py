@@ -48,7 +48,7 @@ _SHORT = """\
          @lang @stopwords_file @dialect
          [--compare paired-bootstrap|permutation [--baseline SYSTEM]]
          [--judgments FILE [--scores FILE]] [--power A,B] [--measure R|P|F] [--samples N] [--seed N]
-         [--metrics NAME[:OPTION=VALUE...],... [--wordnet DIR] [--parses DIR]]
+         [--metrics NAME[:OPTION=VALUE...],... [--wordnet DIR] [--parses DIR]] [--qarla]
          [--format markdown|latex] [--plot FILE.png|FILE.svg]
          @paraphrases @paraeval_variants
          @paraphrase_feature @paraphrase_threshold
@@ -142,6 +142,8 @@ Analyses of a run (printed instead of the report; see docs/statistics.md):
   and correlated and compared beside ROUGE's with --judgments and --compare;
   --wordnet DIR: METEOR's synonyms from a WordNet database (/usr/share/wordnet);
   --parses DIR: HWCM's and STM's parses (NAME.conllu, NAME.tree per summary file).
+  --qarla: QARLA's QUEEN of each system and model, KING of the metrics, JACK of
+  the test set, with no judgments (the run's ROUGE variants and --metrics).
   --power A,B: per metric, the test's power to separate systems A and B at a
   quarter to four times their items (resampled), the items needed for 80%, and
   its type-I error on their centered differences.

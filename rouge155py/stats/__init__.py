@@ -9,6 +9,9 @@ tables and plots.
   judgments at the system, summary and global levels (needs scipy: the ``[stats]``
   extra); :func:`~rouge155py.stats.judgments.read_scores`: other metrics' scores, with
   their directions, correlated beside ROUGE's.
+- :func:`~rouge155py.stats.qarla.qarla`: QARLA's QUEEN, KING and JACK (Amigó et al. 2005),
+  with no human judgments; :func:`~rouge155py.stats.similarities.run_similarities` makes its
+  similarities from a run's options and texts.
 - :mod:`~rouge155py.stats.tables`: Markdown and LaTeX tables;
   :mod:`~rouge155py.stats.plots`: pictures (needs matplotlib: the ``[plot]`` extra).
 

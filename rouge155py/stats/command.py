@@ -65,6 +65,7 @@ class Analysis:
     plot: Optional[str] = None
     #: --metrics: metrics beside ROUGE, as (label, metric), scored on the run's texts
     metrics: tuple[tuple[str, Any], ...] = ()
+    qarla: bool = False  # --qarla: QUEEN, KING and JACK of the run's variants and --metrics
     show_signature: bool = False  # --signature: each analysis's signature on stderr too
 
     def run(self, report: Report, say: Callable[[str], None], output: Callable[[str], None]) -> None:
@@ -106,7 +107,8 @@ class Analysis:
             if annotations is not None:
                 self._agreement(annotations, correlations, say)
         power = self._power(report) if self.power is not None else None
-        output(self._formatted(report, comparisons, correlations, power, others))
+        qarla = self._qarla(report, say) if self.qarla else None
+        output(self._formatted(report, Found(comparisons, correlations, power, others, qarla)))
         if self.plot is not None:
             self._draw(report, judgments, comparisons, named)
 
@@ -158,16 +160,10 @@ class Analysis:
         )
 
     def _others(self, report: Report, say: Callable[[str], None]) -> Any:
-        """``--metrics``: each metric on the run's texts (read again, as the HTML page reads them)."""
+        """``--metrics``: each metric on the run's texts."""
         from ..other_metrics.evals import score_evals
 
-        config = report.texts
-        if config is None:
-            source = report.options.source
-            if source is None:
-                raise UsageError("--metrics needs the run's texts: the report was made from evals in memory")
-            config = source.read()
-        others = score_evals(config, self.metrics, report.options.shown_peer_id)
+        others = score_evals(_texts(report, "--metrics"), self.metrics, report.options.shown_peer_id)
         if self.show_signature:
             for signature in others.signatures.values():
                 say(signature)
@@ -202,6 +198,25 @@ class Analysis:
             stem, dot, suffix = path.rpartition(".")
             plot_scatter(report, judgments, f"{stem}-scatter{dot}{suffix}", self.measure, extra=named)
 
+    def _qarla(self, report: Report, say: Callable[[str], None]) -> Any:
+        """``--qarla``: QUEEN of each system and model, KING of the metrics (each alone, then all
+        together) and JACK, the similarities made by the run's options and ``--metrics``."""
+        from .qarla import king_table, qarla
+        from .similarities import run_similarities
+
+        settings: dict[str, Any] = {"seed": self.seed}
+        if self.samples is not None:
+            settings["samples"] = self.samples
+        texts = _texts(report, "--qarla")
+        names, inputs = run_similarities(report.options, texts, self.measure, self.metrics)
+        found = qarla(names, inputs, **settings)
+        kings = king_table(names, inputs, **settings) if found.king is not None else []
+        for note in found.notes:
+            say(f"rouge155py: note: {note}")
+        if self.show_signature:
+            say(found.signature)
+        return found, kings
+
     def _power(self, report: Report) -> list[dict[str, Any]]:
         """Per metric: the power of the test (``--compare``'s, else the permutation test) to
         separate the two systems at a quarter, half, once, twice and four times their common
@@ -234,97 +249,136 @@ class Analysis:
             rows.append(row)
         return rows
 
-    def _formatted(
-        self, report: Report, comparisons: Any, correlations: Any, power: Any = None, others: Any = None
-    ) -> str:
-        from .tables import comparisons_table, metrics_rows, metrics_table, power_table, systems_table
-
+    def _formatted(self, report: Report, found: Found) -> str:
+        """What the analyses found, in the format asked for (the report where they found nothing)."""
         fmt = self.output_format
-        if (
-            comparisons is None
-            and correlations is None
-            and power is None
-            and others is None
-            and fmt not in ("markdown", "latex")
-        ):
+        if found.nothing and fmt not in ("markdown", "latex"):
             from ..report import write
 
             return write(fmt, report)  # --plot alone: the report, as without it
         if fmt == "json":
-            document: dict[str, Any] = {}
-            if others is not None:
-                document["metrics"] = {"signatures": others.signatures, "rows": metrics_rows(others)}
-            if comparisons is not None:
-                document["comparisons"] = {"signature": comparisons.signature, "rows": comparisons.to_dicts()}
-            if correlations is not None:
-                document["correlations"] = {
-                    "signature": correlations.signature,
-                    "rows": correlations.to_dicts(),
-                }
-                if correlations.agreement:
-                    document["correlations"]["agreement"] = correlations.agreement
-                    document["correlations"]["ceilings"] = [
-                        {"judgment": j, "level": lv, "coefficient": c, "value": v}
-                        for (j, lv, c), v in correlations.ceilings.items()
-                    ]
-            if power is not None:
-                document["power"] = {"test": self.test or "permutation", "seed": self.seed, "rows": power}
-            return json.dumps(escaped_strings(strict_json(document)), indent=2, allow_nan=False) + "\n"
+            document = escaped_strings(strict_json(self._document(found)))
+            return json.dumps(document, indent=2, allow_nan=False) + "\n"
         if fmt == "html":
-            return self._page(report, comparisons, correlations, power, others)
+            return self._page(report, found)
         if fmt == "csv":
-            from .tables import comparisons_csv_rows
-
-            if power is not None:
-                return _csv(power)
-            if comparisons is None and correlations is None:
-                return _csv(metrics_rows(others))
-            return _csv(comparisons_csv_rows(comparisons) if comparisons else correlations.to_dicts())
+            return _csv(self._rows(found))
         table_format = "text" if fmt == "legacy" else fmt
         parts = []
+        comparisons = found.comparisons
         if fmt in ("markdown", "latex") and (comparisons is None or comparisons.baseline is not None):
+            from .tables import systems_table
+
             parts.append(systems_table(report, fmt, self.measure, comparisons=comparisons))
-        if others is not None:
-            parts.append(metrics_table(others, table_format))
-        if comparisons is not None:
-            parts.append(comparisons_table(comparisons, table_format))
-        if correlations is not None:
-            parts += [table for _, table in _correlation_tables(correlations, table_format)]
-        if power is not None:
-            parts.append(power_table(power, table_format, self.test or "permutation", self.seed))
+        parts += [table for _, table in self._tables(found, table_format)]
         return "\n".join(parts)
 
-    def _page(
-        self, report: Report, comparisons: Any, correlations: Any, power: Any = None, others: Any = None
-    ) -> str:
+    def _document(self, found: Found) -> dict[str, Any]:
+        """``--format json``: each analysis's signature and rows."""
+        from .tables import metrics_rows
+
+        document: dict[str, Any] = {}
+        if found.others is not None:
+            document["metrics"] = {"signatures": found.others.signatures, "rows": metrics_rows(found.others)}
+        if found.comparisons is not None:
+            comparisons = found.comparisons
+            document["comparisons"] = {"signature": comparisons.signature, "rows": comparisons.to_dicts()}
+        correlations = found.correlations
+        if correlations is not None:
+            document["correlations"] = {"signature": correlations.signature, "rows": correlations.to_dicts()}
+            if correlations.agreement:
+                document["correlations"]["agreement"] = correlations.agreement
+                document["correlations"]["ceilings"] = [
+                    {"judgment": j, "level": lv, "coefficient": c, "value": v}
+                    for (j, lv, c), v in correlations.ceilings.items()
+                ]
+        if found.power is not None:
+            document["power"] = {"test": self.test or "permutation", "seed": self.seed, "rows": found.power}
+        if found.qarla is not None:
+            qarla, kings = found.qarla
+            document["qarla"] = {
+                "signature": qarla.signature,
+                "rows": qarla.to_dicts(),
+                "king": [{"metrics": list(r.metrics), **r.king.__dict__} for r in kings],
+                "notes": qarla.notes,
+            }
+        return document
+
+    def _rows(self, found: Found) -> list[dict[str, Any]]:
+        """``--format csv``: the rows of the one table asked for."""
+        from .tables import comparisons_csv_rows, metrics_rows
+
+        if found.power is not None:
+            return list(found.power)
+        if found.qarla is not None:
+            return list(found.qarla[0].to_dicts())
+        if found.comparisons is not None:
+            return comparisons_csv_rows(found.comparisons)
+        if found.correlations is not None:
+            return list(found.correlations.to_dicts())
+        return metrics_rows(found.others)
+
+    def _tables(self, found: Found, fmt: str) -> list[tuple[str, str]]:
+        """Each analysis's tables, titled, in the text formats (``text``, ``markdown``, ``latex``)."""
+        from .tables import comparisons_table, king_table, metrics_table, power_table, qarla_table
+
+        tables = []
+        if found.others is not None:
+            tables.append(("Metrics beside ROUGE", metrics_table(found.others, fmt)))
+        if found.comparisons is not None:
+            tables.append(("Paired tests", comparisons_table(found.comparisons, fmt)))
+        if found.correlations is not None:
+            tables += _correlation_tables(found.correlations, fmt)
+        if found.power is not None:
+            tables.append(("Power", power_table(found.power, fmt, self.test or "permutation", self.seed)))
+        if found.qarla is not None:
+            tables.append(("QARLA", qarla_table(found.qarla[0], fmt)))
+            if found.qarla[1]:
+                tables.append(("QARLA: KING of each set of metrics", king_table(found.qarla[1], fmt)))
+        return tables
+
+    def _page(self, report: Report, found: Found) -> str:
         """The HTML page: its systems table marked where a system differs from the baseline,
         and the analyses' tables (as text) after it."""
         from ..report.html import format_html
-        from .tables import comparisons_table
 
-        name = self.measure
+        comparisons = found.comparisons
         marked = set()
         baseline = comparisons.baseline if comparisons is not None else None
         if baseline is not None:
             for result in report.results:
                 system = report.options.shown_peer_id(result.peer_id)
-                compared = comparisons.against(result.label, name, system)
+                compared = comparisons.against(result.label, self.measure, system)
                 if compared is not None and compared.significant(comparisons.settings.level):
                     marked.add((system, result.label))
-        analyses = []
-        if others is not None:
-            from .tables import metrics_table
+        return format_html(report, frozenset(marked), baseline, self._tables(found, "text"))
 
-            analyses.append(("Metrics beside ROUGE", metrics_table(others, "text")))
-        if comparisons is not None:
-            analyses.append(("Paired tests", comparisons_table(comparisons, "text")))
-        if correlations is not None:
-            analyses += _correlation_tables(correlations, "text")
-        if power is not None:
-            from .tables import power_table
 
-            analyses.append(("Power", power_table(power, "text", self.test or "permutation", self.seed)))
-        return format_html(report, frozenset(marked), baseline, analyses)
+@dataclass(frozen=True)
+class Found:
+    """What the analyses of a run found (None: not asked for)."""
+
+    comparisons: Any = None
+    correlations: Any = None
+    power: Any = None
+    others: Any = None  # --metrics' scores
+    qarla: Any = None  # QARLA, and KING of each set of metrics
+
+    @property
+    def nothing(self) -> bool:
+        """Whether no analysis was asked for (``--plot`` alone)."""
+        return all(value is None for value in self.__dict__.values())
+
+
+def _texts(report: Report, option: str) -> Any:
+    """The run's evals with their texts: the report's, else read again from the options' source
+    (as the HTML page reads them)."""
+    if report.texts is not None:
+        return report.texts
+    source = report.options.source
+    if source is None:
+        raise UsageError(f"{option} needs the run's texts: the report was made from evals in memory")
+    return source.read()
 
 
 def _correlation_tables(correlations: Any, fmt: str) -> list[tuple[str, str]]:
@@ -395,9 +449,10 @@ def analysis_of(request: Request) -> Optional[Analysis]:
             raise UsageError(f"--power names two systems, A,B: got {given['--power']!r}")
         power = (pair[0], pair[1])
     metrics = _metrics(given)
-    tabled = (test is not None) + ("--judgments" in given) + (power is not None)
+    qarla = "--qarla" in given
+    tabled = (test is not None) + ("--judgments" in given) + (power is not None) + qarla
     if fmt == "csv" and tabled != 1 and (tabled or (plot is None and not metrics)):
-        raise UsageError("--format csv holds one table: give one of --compare and --judgments")
+        raise UsageError("--format csv holds one table: give one of --compare, --judgments, --power, --qarla")
     if fmt == "json" and not tabled and plot is None and not metrics:
         raise UsageError("--format json with an analysis needs --compare, --judgments or --metrics")
     if plot is not None and not plot.lower().endswith((".png", ".svg")):
@@ -406,7 +461,9 @@ def analysis_of(request: Request) -> Optional[Analysis]:
         raise UsageError(f"--plot needs matplotlib: {install_hint('matplotlib', 'plot')}")
     counting = request.options.counting if request.options is not None else 0
     if counting and (tabled or fmt in ("markdown", "latex")):
-        raise UsageError("--compare, --judgments and tables need -t 0: under -t 1/-t 2 instances hold counts")
+        raise UsageError(
+            "--compare, --judgments, --qarla and tables need -t 0: under -t 1/-t 2 instances hold counts"
+        )
     if counting == 2 and plot is not None:
         raise UsageError("--plot draws averages: under -t 2 the report holds counts (give -t 0 or -t 1)")
     seed = _whole("--seed", given["--seed"]) if "--seed" in given else 12345
@@ -424,6 +481,7 @@ def analysis_of(request: Request) -> Optional[Analysis]:
         power=power,
         plot=plot,
         metrics=metrics,
+        qarla=qarla,
         show_signature=request.show_signature,
     )
 

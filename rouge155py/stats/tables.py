@@ -447,3 +447,45 @@ def metrics_table(others: Any, fmt: str) -> str:
         body.append([(cell, False, False) for cell in cells])
     caption = "Metrics beside ROUGE: " + "; ".join(others.signatures.values())
     return render(header, body, fmt, caption)
+
+
+def _estimate(e: Any) -> tuple[str, str]:
+    """An estimate's value, and its interval (none where it was enumerated)."""
+    interval = "" if e.exact else f"[{e.low:.4f}, {e.high:.4f}]"
+    return f"{e.value:.4f}", interval
+
+
+def qarla_table(found: Any, fmt: str) -> str:
+    """QARLA (:class:`~rouge155py.stats.qarla.Qarla`): each system's and model's QUEEN, KING of
+    the metrics together, JACK of the test set."""
+    body: list[list[Cell]] = []
+    rows = [
+        *(("QUEEN", "system", name, e) for name, e in found.systems.items()),
+        *(("QUEEN", "model", name, e) for name, e in found.models.items()),
+        ("KING", "metrics", " + ".join(found.metrics), found.king),
+        ("JACK", "test set", "", found.jack),
+    ]
+    for measure, kind, name, e in rows:
+        if e is not None:
+            body.append([(cell, False, False) for cell in (measure, kind, name, *_estimate(e), e.computed)])
+    caption = (
+        f"QARLA over {len(found.inputs)} inputs: QUEEN the probability that a summary is as close "
+        "to a model as two other models are to each other under every metric; KING the share of "
+        "models that beat every peer; JACK the share of models with two peers around them. "
+        f"{found.signature}"
+    )
+    return render(["measure", "of", "name", "value", "interval", "computed"], body, fmt, caption)
+
+
+def king_table(rows: Sequence[Any], fmt: str) -> str:
+    """KING of each set of metrics (:func:`rouge155py.stats.qarla.king_table`): the higher, the
+    better the set tells models from peers."""
+    best = max((row.king.value for row in rows), default=math.nan)
+    body: list[list[Cell]] = []
+    for row in rows:
+        value, interval = _estimate(row.king)
+        marked = row.king.value == best
+        cells = [(" + ".join(row.metrics), False, False), (value, marked, False), (interval, False, False)]
+        body.append(cells)
+    caption = "KING of each metric alone and of all together (best in bold)."
+    return render(["metrics", "KING", "interval"], body, fmt, caption)

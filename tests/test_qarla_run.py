@@ -1,0 +1,83 @@
+"""QARLA on a run (``--qarla``): the similarities each metric gives two summaries of an input,
+checked pair by pair against a run of that pair alone, and the command line's tables."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+from test_stats_cli import invoke
+
+from rouge155py.inputs.config import Eval, EvalConfig, read_xml_config
+from rouge155py.other_metrics.base import Item
+from rouge155py.other_metrics.evals import metric_of, sentences_of
+from rouge155py.run.evaluate import evaluate
+from rouge155py.settings.argv import parse_command_line
+from rouge155py.stats.correlation import report_variants
+from rouge155py.stats.qarla import qarla
+from rouge155py.stats.similarities import run_similarities
+
+REPO = Path(__file__).resolve().parent.parent
+CONFIG = str(REPO / "examples" / "duc-mini" / "rouge-config.xml")
+ARGS = ["-e", str(REPO / "data"), "-a", "-n", "2", "-r", "50"]
+
+
+def _alone(options: object, peer: object, model: object) -> dict[str, float]:
+    """Each ROUGE variant of one summary against one model, in a run of that pair alone."""
+    report = evaluate(options, EvalConfig([Eval("E", {"S": peer}, [model])], {"S"}))  # type: ignore[arg-type]
+    return {variant: systems["S"]["E"] for variant, systems in report_variants(report, ["f"]).items()}
+
+
+def test_each_pairs_similarity_is_its_score_in_a_run_of_its_own() -> None:
+    options = parse_command_line([*ARGS, CONFIG]).options
+    config = read_xml_config(CONFIG)
+    wer = metric_of("wer")
+    names, inputs = run_similarities(options, config, "f", [("WER", wer)])
+    assert names == ["ROUGE-1 F", "ROUGE-2 F", "ROUGE-L F", "WER"]
+    for ev, found in list(zip(config.evals, inputs))[:3]:
+        peers = [ev.peers[p] for p in sorted(ev.peers)]
+        assert found.peers == sorted(ev.peers) and found.model_ids == ev.model_ids
+        for array, firsts, seconds in (
+            (found.peer_model, peers, ev.models),
+            (found.model_model, ev.models, ev.models),
+            (found.peer_peer, peers, peers),
+        ):
+            for i, first in enumerate(firsts):
+                for j, second in enumerate(seconds):
+                    if array is not found.peer_model and i == j:
+                        assert np.isnan(array[:, i, j]).all()
+                        continue
+                    expected = _alone(options, first, second)
+                    assert [array[k, i, j] for k in range(3)] == [expected[n] for n in names[:3]]
+                    item = Item("E", sentences_of(first), (sentences_of(second),))
+                    assert array[3, i, j] == -wer.item_score(wer.counts([item])[0])  # lower is better
+
+
+def test_qarla_on_the_command_line_is_qarla_of_the_runs_similarities() -> None:
+    result = invoke("--qarla", "--metrics", "wer", "--format", "json", CONFIG)
+    assert result.exit_code == 0, result.stderr_bytes
+    document = json.loads(result.stdout_bytes)["qarla"]
+    options = parse_command_line([*ARGS, CONFIG]).options
+    names, inputs = run_similarities(options, read_xml_config(CONFIG), "f", [("WER", metric_of("wer"))])
+    expected = qarla(names, inputs)
+    assert document["rows"] == json.loads(json.dumps(expected.to_dicts()))
+    assert document["signature"] == expected.signature
+    assert [row["metrics"] for row in document["king"]] == [[n] for n in names] + [names]
+    text = invoke("--qarla", CONFIG).stdout_bytes.decode()
+    assert re.search(r"QUEEN +system +1 ", text) and "KING of each metric alone" in text
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "pattern"),
+    [
+        (["-t", "1", "--qarla"], 2, "--qarla and tables need -t 0"),
+        (["--qarla", "--compare", "permutation", "--format", "csv"], 2, "holds one table"),
+    ],
+)
+def test_qarla_that_cannot_run_is_one_error_line(args: list[str], code: int, pattern: str) -> None:
+    result = invoke(*args, CONFIG)
+    lines = result.stderr_bytes.decode().splitlines()
+    assert result.exit_code == code and len(lines) == 1 and pattern in lines[0], lines
