@@ -81,3 +81,21 @@ def test_qarla_that_cannot_run_is_one_error_line(args: list[str], code: int, pat
     result = invoke(*args, CONFIG)
     lines = result.stderr_bytes.decode().splitlines()
     assert result.exit_code == code and len(lines) == 1 and pattern in lines[0], lines
+
+
+def test_plot_draws_king_of_each_metric_set_and_other_metrics_by_their_names(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    pytest.importorskip("scipy")
+    judged = tmp_path / "judged.csv"
+    rows = [f"D{e:02d},{s},{(4 - int(s)) / 3 + (e % 3) / 10:.3f}" for e in range(1, 11) for s in "123"]
+    judged.write_text("eval_id,system,quality\n" + "\n".join(rows) + "\n", encoding="utf-8")
+    target = tmp_path / "drawn.svg"
+    args = ["--metrics", "wer", "--judgments", str(judged), "--qarla", "--samples", "20"]
+    result = invoke(*args, "--plot", str(target), CONFIG)
+    assert result.exit_code == 0, result.stderr_bytes
+    king = (tmp_path / "drawn-king.svg").read_text(encoding="utf-8")
+    assert "KING: share of models that beat every peer" in king
+    assert "ROUGE-1 F + ROUGE-2 F + ROUGE-L F + WER" in king
+    scatter = (tmp_path / "drawn-scatter.svg").read_text(encoding="utf-8")
+    assert "WER (lower is better)" in scatter and "WER (lower is better) F" not in scatter  # no R, P, F
+    assert "ROUGE-1 F" in scatter

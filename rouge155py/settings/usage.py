@@ -143,7 +143,8 @@ Analyses of a run (printed instead of the report; see docs/statistics.md):
   --wordnet DIR: METEOR's synonyms from a WordNet database (/usr/share/wordnet);
   --parses DIR: HWCM's and STM's parses (NAME.conllu, NAME.tree per summary file).
   --qarla: QARLA's QUEEN of each system and model, KING of the metrics, JACK of
-  the test set, with no judgments (the run's ROUGE variants and --metrics).
+  the test set, with no judgments (the run's ROUGE variants and --metrics); with
+  --plot FILE also FILE-king.png, KING of each metric and of all together.
   --power A,B: per metric, the test's power to separate systems A and B at a
   quarter to four times their items (resampled), the items needed for 80%, and
   its type-I error on their centered differences.

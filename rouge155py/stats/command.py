@@ -110,7 +110,7 @@ class Analysis:
         qarla = self._qarla(report, say) if self.qarla else None
         output(self._formatted(report, Found(comparisons, correlations, power, others, qarla)))
         if self.plot is not None:
-            self._draw(report, judgments, comparisons, named)
+            self._draw(report, judgments, comparisons, named, qarla[1] if qarla else None)
 
     def _agreement(self, annotations: Any, correlations: Any, say: Callable[[str], None]) -> None:
         """Judgments by several annotators: each judgment's Krippendorff's alpha, and the
@@ -188,15 +188,19 @@ class Analysis:
             say(found.signature)
         return found
 
-    def _draw(self, report: Report, judgments: Any, comparisons: Any, named: Any = None) -> None:
-        from .plots import plot_scatter, plot_systems
+    def _draw(
+        self, report: Report, judgments: Any, comparisons: Any, named: Any = None, kings: Any = None
+    ) -> None:
+        from .plots import plot_king, plot_scatter, plot_systems
 
         path = self.plot
         assert path is not None
         plot_systems(report, path, measure=self.measure, comparisons=comparisons)
+        stem, dot, suffix = path.rpartition(".")
         if judgments is not None:
-            stem, dot, suffix = path.rpartition(".")
             plot_scatter(report, judgments, f"{stem}-scatter{dot}{suffix}", self.measure, extra=named)
+        if kings:
+            plot_king(kings, f"{stem}-king{dot}{suffix}")
 
     def _qarla(self, report: Report, say: Callable[[str], None]) -> Any:
         """``--qarla``: QUEEN of each system and model, KING of the metrics (each alone, then all

@@ -257,7 +257,8 @@ def plot_scatter(
         r = float(pearson(np.array(x), np.array(y)))
         tau = float(kendall_tau_b(np.array(x), np.array(y)))
         title = f"{_text(label)}: r = {r:.3f}, tau = {tau:.3f}"
-        panels.append((title, _text(label), [_text(s) for s in where.systems], x, y))
+        axis = _text(label) if extra and label in extra else f"{_text(label)} {_MEASURE_NAMES[name]}"
+        panels.append((title, axis, [_text(s) for s in where.systems], x, y))
     across = f"{_text(judgment)} (mean per system)"
 
     def draw(figure_class: Any) -> Any:
@@ -275,7 +276,7 @@ def plot_scatter(
             ax.margins(x=0.12, y=0.08)
             ax.set_title(title, fontsize=11)
             ax.set_xlabel(across, fontsize=10)
-            ax.set_ylabel(f"{label} {_MEASURE_NAMES[name]}", fontsize=10)
+            ax.set_ylabel(label, fontsize=10)  # another metric's name alone: it has no R, P, F
             ax.tick_params(labelsize=9)
             ax.grid(alpha=0.3)
         for k in range(len(panels), rows * columns):
@@ -318,6 +319,33 @@ def plot_curves(
         ax.set_ylabel("correlation with the judgment", fontsize=10)
         ax.grid(alpha=0.3)
         ax.legend(fontsize=9)
+        figure.tight_layout()
+        return figure
+
+    _save(target, draw)
+
+
+def plot_king(rows: Sequence[Any], path: Union[str, os.PathLike[str]]) -> None:
+    """QARLA's KING of each set of metrics (:func:`~.qarla.king_table`): a bar each, its interval
+    where it was drawn; the higher, the better the set tells a model from a peer."""
+    target = _path(path)
+    if not rows:
+        raise UsageError("nothing to plot: no KING")
+    names = [_text(" + ".join(row.metrics)) for row in rows]
+    values = [row.king.value for row in rows]
+    below = [row.king.value - row.king.low for row in rows]
+    above = [row.king.high - row.king.value for row in rows]
+
+    def draw(figure_class: Any) -> Any:
+        figure = figure_class(figsize=(6.4, 1.2 + 0.45 * len(rows)))
+        ax = figure.subplots()
+        places = list(range(len(rows)))[::-1]
+        ax.barh(places, values, xerr=[below, above], color="#4c72b0", capsize=3)
+        ax.set_yticks(places)
+        ax.set_yticklabels(names, fontsize=9)
+        ax.set_xlim(0, 1)
+        ax.set_xlabel("KING: share of models that beat every peer", fontsize=10)
+        ax.grid(axis="x", alpha=0.3)
         figure.tight_layout()
         return figure
 
