@@ -19,6 +19,7 @@ __all__ = ["METRICS", "metric_class"]
 
 #: name -> "module:class", one line per metric.
 METRICS = {
+    "meteor": "meteor:Meteor",
     "nist": "nist:Nist",
     "bleu": "bleu:Bleu",
     "wer": "wer:Wer",
