@@ -99,3 +99,36 @@ def test_plot_draws_king_of_each_metric_set_and_other_metrics_by_their_names(tmp
     scatter = (tmp_path / "drawn-scatter.svg").read_text(encoding="utf-8")
     assert "WER (lower is better)" in scatter and "WER (lower is better) F" not in scatter  # no R, P, F
     assert "ROUGE-1 F" in scatter
+
+
+@pytest.mark.slow
+def test_rouge_meteor_nist_and_an_external_column_against_judgments_with_king(tmp_path: Path) -> None:
+    """The workshop's analysis end to end: ROUGE's variants, METEOR and NIST on the run's texts,
+    a column of another metric's scores, correlated with judgments, QARLA's KING of the set, as
+    tables and pictures."""
+    pytest.importorskip("matplotlib")
+    pytest.importorskip("scipy")
+    systems, evals = "123", [f"D{e:02d}" for e in range(1, 11)]
+    judged = tmp_path / "judged.csv"
+    rows = [f"{e},{s},{(4 - int(s)) / 3 + (k % 3) / 10:.3f}" for k, e in enumerate(evals) for s in systems]
+    judged.write_text("eval_id,system,quality\n" + "\n".join(rows) + "\n", encoding="utf-8")
+    external = tmp_path / "external.csv"
+    lines = [f"{e},{s},{int(s) * 7 + k % 5}" for k, e in enumerate(evals) for s in systems]
+    external.write_text(
+        "eval_id,system,TER\nhigher_is_better,,false\n" + "\n".join(lines) + "\n", encoding="utf-8"
+    )
+    args = ["--metrics", "meteor,nist", "--scores", str(external), "--judgments", str(judged), "--qarla"]
+    target = tmp_path / "drawn.png"
+    result = invoke(*args, "--samples", "50", "--format", "json", "--plot", str(target), CONFIG)
+    assert result.exit_code == 0, result.stderr_bytes
+    document = json.loads(result.stdout_bytes)
+    variants = {row["variant"] for row in document["correlations"]["rows"]}
+    assert variants == {"ROUGE-1 F", "ROUGE-2 F", "ROUGE-L F", "METEOR", "NIST", "TER"}
+    lower = {row["variant"] for row in document["correlations"]["rows"] if not row["higher_is_better"]}
+    assert lower == {"TER"}
+    assert {row["metric"] for row in document["metrics"]["rows"]} == {"METEOR", "NIST"}
+    king = document["qarla"]["king"]
+    assert [row["metrics"] for row in king][-1] == ["ROUGE-1 F", "ROUGE-2 F", "ROUGE-L F", "METEOR", "NIST"]
+    assert all(0 <= row["value"] <= 1 for row in king)
+    for suffix in ("", "-scatter", "-king"):
+        assert (tmp_path / f"drawn{suffix}.png").read_bytes()[:4] == b"\x89PNG"
