@@ -1,5 +1,6 @@
 """Time rouge-score's dialect: ``score_batch`` of ``rouge155py.rouge_score`` against rouge-score-rs's
-and rouge-score's own per-pair ``score``, on bench.py's CNN-like pairs.
+and rouge-score's own per-pair ``score``, and each one's ``score`` called once per pair (a
+training loop, HF ``evaluate``), on bench.py's CNN-like pairs.
 
     python scripts/bench_rouge_score.py [--pairs 11490] [--repeat 5] [--reference-repeat 1]
 
@@ -50,6 +51,8 @@ SIDES = {
     "rouge155py score_batch": ("rouge155py.rouge_score", _BATCH, {}),
     "rouge-score-rs score_batch, 1 thread": ("rouge_score_rs", _BATCH, {"RAYON_NUM_THREADS": "1"}),
     "rouge-score-rs score_batch, all cores": ("rouge_score_rs", _BATCH, {}),
+    "rouge155py score (a loop)": ("rouge155py.rouge_score", _LOOP, {}),
+    "rouge-score-rs score (a loop)": ("rouge_score_rs", _LOOP, {"RAYON_NUM_THREADS": "1"}),
     "rouge-score score (a loop)": ("rouge_score", _LOOP, {}),
 }
 REFERENCE = "rouge-score score (a loop)"
@@ -71,6 +74,24 @@ def run_side(name: str, texts: Path) -> Optional[dict]:
             return None
         raise RuntimeError(f"{name} failed: {run.stderr.strip().splitlines()[-1]}")
     return json.loads(run.stdout)  # type: ignore[no-any-return]
+
+
+_ONE_PAIR = """\
+import timeit
+from {module} import rouge_scorer
+scorer = rouge_scorer.RougeScorer(["rouge1", "rouge2", "rougeL"], use_stemmer={stem})
+call = lambda: scorer.score("the cat sat on the mat", "a cat sat on a mat")
+print(min(timeit.repeat(call, number=20000, repeat=7)) / 20000 * 1e6)
+"""
+
+
+def one_pair_microseconds(module: str, stem: bool) -> Optional[float]:
+    """One ``score()`` call on a 6-word pair, in microseconds (best of 7 runs of 20,000), in a
+    process of its own; None where the package is not installed."""
+    code = _ONE_PAIR.format(module=module, stem=stem)
+    env = {**os.environ, "RAYON_NUM_THREADS": "1"}
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=False)
+    return float(run.stdout) if run.returncode == 0 else None
 
 
 def main(argv: Optional[list[str]] = None) -> int:
@@ -110,6 +131,15 @@ def main(argv: Optional[list[str]] = None) -> int:
         for name, seconds in medians.items():
             if name != "rouge155py score_batch":
                 print(f"  {name} / rouge155py score_batch: {seconds / ours:.2f}x")
+    loop = medians.get("rouge155py score (a loop)")
+    theirs = medians.get("rouge-score-rs score (a loop)")
+    if loop and theirs:
+        print(f"  a loop of score(): rouge-score-rs / rouge155py: {theirs / loop:.2f}x")
+    for module in ("rouge155py.rouge_score", "rouge_score_rs"):
+        for stem in (False, True):
+            found = one_pair_microseconds(module, stem)
+            if found is not None:
+                print(f"  one score() of a 6-word pair, {module}, stemming {stem}: {found:.2f} us")
     digests = {d["digest"] for done in runs.values() for d in done}
     print(f"  the same numbers on every side: {'yes' if len(digests) == 1 else 'NO'}")
     return 0 if len(digests) <= 1 else 1

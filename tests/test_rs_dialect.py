@@ -228,6 +228,28 @@ def test_batch_on_threads_equals_rouge_score(monkeypatch: pytest.MonkeyPatch) ->
             ours.score_batch(targets[:2], predictions[:2], threads=wrong)
 
 
+def test_score_reads_the_rouge_types_and_the_stemmer_at_each_call() -> None:
+    """score() keeps its plan of the ROUGE types between calls (a loop of single pairs): a list
+    of types changed in place, or replaced, or a stemmer swapped in, is read at the next call as
+    rouge-score reads it."""
+    target, prediction = "The cats sat on mats", "a cat sat on the mat"
+    ours = rouge_scorer.RougeScorer(["rouge1"])
+    theirs = reference_scorer.RougeScorer(["rouge1"])
+    assert _same(ours.score(target, prediction), theirs.score(target, prediction))
+    for change in (
+        lambda s: s.rouge_types.append("rougeL"),
+        lambda s: setattr(s, "rouge_types", ("rouge2", "rougeLsum")),
+        lambda s: setattr(s, "_tokenizer", type(s._tokenizer)(use_stemmer=True)),
+        lambda s: s.rouge_types.__setitem__(0, "rouge3") if isinstance(s.rouge_types, list) else None,
+    ):
+        change(ours)
+        change(theirs)
+        assert _same(ours.score(target, prediction), theirs.score(target, prediction))
+    ours.rouge_types = ["rougeX"]
+    with pytest.raises(ValueError, match="Invalid rouge type: rougeX"):
+        ours.score(target, prediction)
+
+
 def test_a_table_too_large_is_refused_on_every_path(monkeypatch: pytest.MonkeyPatch) -> None:
     """The kernel leaves a pair whose LCS table is too large to the general path, which refuses it."""
     from rouge155py.errors import LimitError

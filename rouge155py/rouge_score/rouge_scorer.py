@@ -70,7 +70,34 @@ class RougeScorer(scoring.BaseScorer):
 
     def score(self, target: Any, prediction: Any) -> dict[str, scoring.Score]:
         """The scores of a prediction against one target, per ROUGE type."""
+        if type(target) is str and type(prediction) is str and not self._split_summaries:
+            found = self._one_pair(target, prediction)
+            if found is not None:
+                return found
         return self._score_pairs([target], [prediction])[0]
+
+    def _one_pair(self, target: str, prediction: str) -> Optional[dict[str, scoring.Score]]:
+        """One pair by the kernel, nothing around the call (``score()`` once per pair is how a
+        training loop or HF ``evaluate`` scores): the ROUGE types' plan is kept while they stay
+        the same, what may change between calls (the tokenizer's stemming, the LCS table's
+        limit) is read at each; None where :meth:`_score_pairs` must score it."""
+        kernel = _kernel.accel
+        rouge_types = self.rouge_types
+        if kernel is None or type(rouge_types) not in (list, tuple):
+            return None
+        stemmed = tokenizers.kernel_stemming(self._tokenizer)
+        if stemmed is None:
+            return None
+        key = tuple(rouge_types)
+        plan = getattr(self, "_plan", None)
+        if plan is None or plan[0] != key:
+            kinds = _kinds(key)
+            metrics = [(0, n) if kind == "n" else (1 if kind == "L" else 2, 0) for _, kind, n in kinds]
+            plan = self._plan = (key, metrics, [name for name, _, _ in kinds])
+        found = kernel.rs_score_pairs(
+            [target], [prediction], stemmed, plan[1], plan[2], scoring.Score, lcs.MAX_LCS_CELLS
+        )
+        return None if found is None else found[0]
 
     def score_multi(self, targets: Iterable[Any], prediction: Any) -> dict[str, scoring.Score]:
         """Per ROUGE type, the scores against the target with the highest F (the first of equals);
