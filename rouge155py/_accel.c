@@ -3106,6 +3106,7 @@ static PyObject *rs_score_pairs(PyObject *Py_UNUSED(self), PyObject *args) {
     whole.longest = whole.sfirst + ndocs + 1;
 
     signals = PyThread_get_thread_ident() == import_thread;
+    rs_vocab_take_memo(v); /* the stems of earlier calls, where no other call holds them */
     gil_release(&gil, (size_t)total);
     /* The text stage: every text once; as one sentence too (rougeL). */
     for (i = 0; i < ndocs && status == 0; i++) {
@@ -3114,6 +3115,7 @@ static PyObject *rs_score_pairs(PyObject *Py_UNUSED(self), PyObject *args) {
         status = rs_docs_add(&d, i, v, t, &ends);
         if (status == 0 && gil_check(&gil, cells) < 0) status = -1;
     }
+    rs_vocab_give_memo(v);
     if (status == 0) {
         d.first[ndocs] = d.tok.count;
         d.sfirst[ndocs] = d.sent.count;
@@ -3251,6 +3253,7 @@ done:
     free(whole.sfirst);
     docs_free(&d);
     rs_ints_free(&ends);
+    if (v) rs_vocab_give_memo(v);
     rs_vocab_free(v);
     free(rows);
     free(empty);

@@ -227,6 +227,7 @@ struct RsVocab {
     RsInts word_len;
     unsigned char *scratch; /* a token being stemmed */
     Py_ssize_t scratch_capacity;
+    RsVocab *memo; /* the stems met by earlier calls (see rs_vocab_take_memo), or NULL */
 };
 
 /* FNV-1a, one character at a time: the tokenizer hashes a token while it reads it. */
@@ -351,6 +352,75 @@ static int word_id(RsVocab *v, const char *s, Py_ssize_t n, size_t hash) {
     return id;
 }
 
+/* ---- The stems of earlier calls ---- */
+
+/* nltk's Porter stem is a function of the token alone, so the stems found by one call serve
+ * the next: a call of a few pairs (rouge-score's score(), once per pair in a training loop)
+ * would otherwise stem every token of its texts anew. The memo is a vocabulary of its own
+ * whose `read` table maps a token to the number of its stem, kept in `word_at`/`word_len`.
+ * One call at a time holds it (the GIL is let go while it is used); it is emptied when it
+ * grows past MEMO_BYTES. */
+#define MEMO_BYTES ((Py_ssize_t)1 << 24)
+static RsVocab *memo_vocab = NULL;
+static PyThread_type_lock memo_lock = NULL;
+
+int rs_vocab_take_memo(RsVocab *v) {
+    if (!v->stem) return 0;
+    if (!memo_lock) {
+        memo_lock = PyThread_allocate_lock(); /* with the GIL held: made once */
+        if (!memo_lock) return 0;
+    }
+    if (!PyThread_acquire_lock(memo_lock, NOWAIT_LOCK)) return 0; /* another call holds it */
+    if (memo_vocab && memo_vocab->arena_len > MEMO_BYTES) {
+        rs_vocab_free(memo_vocab);
+        memo_vocab = NULL;
+    }
+    if (!memo_vocab) memo_vocab = rs_vocab_new(0);
+    if (!memo_vocab) {
+        PyThread_release_lock(memo_lock);
+        return 0;
+    }
+    v->memo = memo_vocab;
+    return 1;
+}
+
+void rs_vocab_give_memo(RsVocab *v) {
+    if (!v->memo) return;
+    v->memo = NULL;
+    PyThread_release_lock(memo_lock);
+}
+
+/* The stem of a token (a-z, 0-9) in v's scratch, its length returned: from the memo where
+ * an earlier call stemmed it, else stemmed now (and kept in the memo); -1: no memory. */
+static Py_ssize_t stem_of(RsVocab *v, const char *s, Py_ssize_t n, size_t hash) {
+    RsVocab *memo = v->memo;
+    Slot *slot = NULL;
+    Py_ssize_t stemmed, at;
+    if (n > v->scratch_capacity) {
+        unsigned char *grown = (unsigned char *)realloc(v->scratch, (size_t)n);
+        if (!grown) return -1;
+        v->scratch = grown;
+        v->scratch_capacity = n;
+    }
+    if (memo) {
+        slot = table_find(memo, &memo->read, s, n, hash);
+        if (slot->offset >= 0) {
+            stemmed = memo->word_len.items[slot->value];
+            memcpy(v->scratch, memo->arena + memo->word_at.items[slot->value], (size_t)stemmed);
+            return stemmed;
+        }
+    }
+    memcpy(v->scratch, s, (size_t)n);
+    stemmed = rs_porter_stem(v->scratch, n);
+    if (memo && memo->word_at.count < INT_MAX) {
+        at = arena_add(memo, (const char *)v->scratch, stemmed);
+        if (at < 0 || rs_ints_push(&memo->word_at, (int)at) < 0 || rs_ints_push(&memo->word_len, (int)stemmed) < 0 ||
+            table_add(memo, &memo->read, slot, s, n, hash, (int)(memo->word_at.count - 1)) < 0)
+            return -1;
+    }
+    return stemmed;
+}
+
 /* The id of a token as read (a-z, 0-9; of that hash): its stem's with stemming, else its own. */
 static int token_id(RsVocab *v, const char *s, Py_ssize_t n, size_t hash) {
     Slot *slot;
@@ -359,14 +429,8 @@ static int token_id(RsVocab *v, const char *s, Py_ssize_t n, size_t hash) {
     if (!v->stem || n <= 3) return word_id(v, s, n, hash);
     slot = table_find(v, &v->read, s, n, hash);
     if (slot->offset >= 0) return slot->value;
-    if (n > v->scratch_capacity) {
-        unsigned char *grown = (unsigned char *)realloc(v->scratch, (size_t)n);
-        if (!grown) return -1;
-        v->scratch = grown;
-        v->scratch_capacity = n;
-    }
-    memcpy(v->scratch, s, (size_t)n);
-    stemmed = rs_porter_stem(v->scratch, n);
+    stemmed = stem_of(v, s, n, hash);
+    if (stemmed < 0) return -1;
     id = word_id(v, (const char *)v->scratch, stemmed, hash_bytes((const char *)v->scratch, stemmed));
     if (id < 0) return -1;
     /* word_id may have grown the arena: find the slot again */

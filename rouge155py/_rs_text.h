@@ -35,6 +35,11 @@ typedef struct RsVocab RsVocab;
 /* A vocabulary that stems tokens longer than 3 characters when `stem` is set; NULL: no memory. */
 RsVocab *rs_vocab_new(int stem);
 void rs_vocab_free(RsVocab *v);
+/* With the GIL held: lend `v` (a stemming vocabulary) the stems of earlier calls, where no
+ * other call holds them: 1 when lent (give them back, with or without the GIL, by
+ * rs_vocab_give_memo before any other call may take them), else 0. */
+int rs_vocab_take_memo(RsVocab *v);
+void rs_vocab_give_memo(RsVocab *v);
 /* The number of ids given, and the counted form (a-z, 0-9) of one of them. */
 Py_ssize_t rs_vocab_size(const RsVocab *v);
 const char *rs_vocab_word(const RsVocab *v, int id, Py_ssize_t *len);

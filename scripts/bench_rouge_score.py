@@ -6,8 +6,9 @@ training loop, HF ``evaluate``), on bench.py's CNN-like pairs.
 
 The texts are bench.py's ``api-vs-rouge-score`` texts (``bench-work/cnn-spl-N-texts.json``,
 made if missing): one string per summary, its sentences joined by newlines. Every side
-scores rouge1, rouge2, rougeL and rougeLsum with stemming, in its own process, from the
-lists of strings to a list of per-pair scores, and prints that time; sides alternate,
+scores rouge1, rouge2, rougeL and rougeLsum with stemming (the loops also without), in its
+own process, from the lists of strings to a list of per-pair scores, and prints that time;
+sides alternate,
 and the medians are reported with the ratios. rouge-score-rs runs with one thread
 (``RAYON_NUM_THREADS=1``) and with its default (all cores). Each process also prints a
 digest of every Score field of every pair: the digests say whether the sides give the
@@ -36,7 +37,7 @@ with open(sys.argv[1], encoding="ascii") as texts:
     predictions, references = json.load(texts)
 start = time.perf_counter()
 from {module} import rouge_scorer
-scorer = rouge_scorer.RougeScorer({types!r}, use_stemmer=True)
+scorer = rouge_scorer.RougeScorer({types!r}, use_stemmer={stem})
 imported = time.perf_counter()
 {body}
 done = time.perf_counter()
@@ -53,6 +54,8 @@ SIDES = {
     "rouge-score-rs score_batch, all cores": ("rouge_score_rs", _BATCH, {}),
     "rouge155py score (a loop)": ("rouge155py.rouge_score", _LOOP, {}),
     "rouge-score-rs score (a loop)": ("rouge_score_rs", _LOOP, {"RAYON_NUM_THREADS": "1"}),
+    "rouge155py score (a loop), no stemming": ("rouge155py.rouge_score", _LOOP, {}),
+    "rouge-score-rs score (a loop), no stemming": ("rouge_score_rs", _LOOP, {"RAYON_NUM_THREADS": "1"}),
     "rouge-score score (a loop)": ("rouge_score", _LOOP, {}),
 }
 REFERENCE = "rouge-score score (a loop)"
@@ -61,7 +64,7 @@ REFERENCE = "rouge-score score (a loop)"
 def run_side(name: str, texts: Path) -> Optional[dict]:
     """One process of a side: its timings and digest, or None when its package is missing."""
     module, body, env = SIDES[name]
-    code = _SIDE.format(module=module, types=TYPES, body=body)
+    code = _SIDE.format(module=module, types=TYPES, body=body, stem="no stemming" not in name)
     run = subprocess.run(
         [sys.executable, "-c", code, str(texts)],
         capture_output=True,
@@ -115,34 +118,43 @@ def main(argv: Optional[list[str]] = None) -> int:
                 missing.add(name)
             else:
                 runs[name].append(found)
-    print(f"{args.pairs} CNN-like pairs, {', '.join(TYPES)}, stemming; medians of the runs")
-    print(f"  {'side':<40}{'runs':>5}{'import s':>10}{'score s':>9}  digest of every score")
+    print(f"{args.pairs} CNN-like pairs, {', '.join(TYPES)}, stemming unless said; medians of the runs")
+    print(f"  {'side':<44}{'runs':>5}{'import s':>10}{'score s':>9}  digest of every score")
     medians = {}
     for name, done in runs.items():
         if not done:
-            print(f"  {name:<40}  not installed")
+            print(f"  {name:<44}  not installed")
             continue
         medians[name] = statistics.median(d["score"] for d in done)
         imported = statistics.median(d["import"] for d in done)
         digests = sorted({d["digest"] for d in done})
-        print(f"  {name:<40}{len(done):>5}{imported:>10.2f}{medians[name]:>9.3f}  {', '.join(digests)}")
+        print(f"  {name:<44}{len(done):>5}{imported:>10.2f}{medians[name]:>9.3f}  {', '.join(digests)}")
     ours = medians.get("rouge155py score_batch")
     if ours:
         for name, seconds in medians.items():
             if name != "rouge155py score_batch":
                 print(f"  {name} / rouge155py score_batch: {seconds / ours:.2f}x")
-    loop = medians.get("rouge155py score (a loop)")
-    theirs = medians.get("rouge-score-rs score (a loop)")
-    if loop and theirs:
-        print(f"  a loop of score(): rouge-score-rs / rouge155py: {theirs / loop:.2f}x")
+    for suffix in ("", ", no stemming"):
+        loop = medians.get(f"rouge155py score (a loop){suffix}")
+        theirs = medians.get(f"rouge-score-rs score (a loop){suffix}")
+        if loop and theirs:
+            print(f"  a loop of score(){suffix}: rouge-score-rs / rouge155py: {theirs / loop:.2f}x")
     for module in ("rouge155py.rouge_score", "rouge_score_rs"):
         for stem in (False, True):
             found = one_pair_microseconds(module, stem)
             if found is not None:
                 print(f"  one score() of a 6-word pair, {module}, stemming {stem}: {found:.2f} us")
-    digests = {d["digest"] for done in runs.values() for d in done}
-    print(f"  the same numbers on every side: {'yes' if len(digests) == 1 else 'NO'}")
-    return 0 if len(digests) <= 1 else 1
+    same = True
+    for stemming in (True, False):
+        digests = {
+            d["digest"]
+            for name, done in runs.items()
+            for d in done
+            if ("no stemming" not in name) == stemming
+        }
+        same = same and len(digests) <= 1
+    print(f"  the same numbers on every side (with stemming, and without): {'yes' if same else 'NO'}")
+    return 0 if same else 1
 
 
 if __name__ == "__main__":

@@ -250,6 +250,30 @@ def test_score_reads_the_rouge_types_and_the_stemmer_at_each_call() -> None:
         ours.score(target, prediction)
 
 
+def test_stems_kept_between_calls_give_the_same_scores_on_threads_at_once() -> None:
+    """The stems one call finds serve the next (one call holds them at a time): score() in a
+    loop, on four threads at once, equals rouge-score's on every pair, and so do the pairs
+    scored again after all the others."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    rng = random.Random(SEED + 3)
+    targets = [random_text(rng) for _ in range(240)]
+    predictions = [related_text(rng, t) for t in targets]
+    ours = rouge_scorer.RougeScorer(ALL_TYPES, use_stemmer=True)
+    theirs = reference_scorer.RougeScorer(ALL_TYPES, use_stemmer=True)
+    expected = [theirs.score(t, p) for t, p in zip(targets, predictions)]
+
+    def loop(part: int) -> list[Any]:
+        return [ours.score(targets[k], predictions[k]) for k in range(part, len(targets), 4)]
+
+    with ThreadPoolExecutor(4) as pool:
+        parts = list(pool.map(loop, range(4)))
+    for part, found in enumerate(parts):
+        assert all(_same(f, expected[k]) for f, k in zip(found, range(part, len(targets), 4)))
+    again = [ours.score(t, p) for t, p in zip(targets[:20], predictions[:20])]
+    assert all(_same(f, e) for f, e in zip(again, expected))
+
+
 def test_a_table_too_large_is_refused_on_every_path(monkeypatch: pytest.MonkeyPatch) -> None:
     """The kernel leaves a pair whose LCS table is too large to the general path, which refuses it."""
     from rouge155py.errors import LimitError
