@@ -91,9 +91,7 @@ class RougeScorer(scoring.BaseScorer):
         key = tuple(rouge_types)
         plan = getattr(self, "_plan", None)
         if plan is None or plan[0] != key:
-            kinds = _kinds(key)
-            metrics = [(0, n) if kind == "n" else (1 if kind == "L" else 2, 0) for _, kind, n in kinds]
-            plan = self._plan = (key, metrics, [name for name, _, _ in kinds])
+            plan = self._plan = (key, *_kernel_metrics(_kinds(key)))
         found = kernel.rs_score_pairs(
             [target], [prediction], stemmed, plan[1], plan[2], scoring.Score, lcs.MAX_LCS_CELLS
         )
@@ -185,8 +183,7 @@ class RougeScorer(scoring.BaseScorer):
         if not all(type(t) is str for t in texts):
             return None
         count = len(targets)
-        metrics = [(0, n) if kind == "n" else (1 if kind == "L" else 2, 0) for _, kind, n in kinds]
-        names = [name for name, _, _ in kinds]
+        metrics, names = _kernel_metrics(kinds)
         cells = lcs.MAX_LCS_CELLS  # read now: a caller may lower it
 
         def chunk(first: int) -> Optional[list[dict[str, scoring.Score]]]:
@@ -318,6 +315,12 @@ def _kinds(rouge_types: Iterable[str]) -> list[tuple[str, str, int]]:
         else:
             raise ValueError(f"Invalid rouge type: {rouge_type}")
     return kinds
+
+
+def _kernel_metrics(kinds: list[tuple[str, str, int]]) -> tuple[list[tuple[int, int]], list[str]]:
+    """The ROUGE types as ``rs_score_pairs`` takes them: (kind, n) each, and their names."""
+    metrics = [(0, n) if kind == "n" else (1 if kind == "L" else 2, 0) for _, kind, n in kinds]
+    return metrics, [name for name, _, _ in kinds]
 
 
 _EMPTY: View = (array("i"), array("i", [0]))
