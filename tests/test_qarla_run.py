@@ -132,3 +132,33 @@ def test_rouge_meteor_nist_and_an_external_column_against_judgments_with_king(tm
     assert all(0 <= row["value"] <= 1 for row in king)
     for suffix in ("", "-scatter", "-king"):
         assert (tmp_path / f"drawn{suffix}.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_metrics_and_qarla_read_each_summary_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """--metrics and --qarla read the run's texts for their own scorers: the configuration once
+    for both, and each summary once, whatever the number of metrics, peers and pairs."""
+    from collections import Counter
+
+    from rouge155py.inputs import xml
+    from rouge155py.other_metrics import evals
+
+    configurations: Counter[str] = Counter()
+    summaries: Counter[object] = Counter()
+    read_config, read_summary = xml.XmlFile.read, evals.sentences_of
+
+    def counted_config(self: xml.XmlFile) -> EvalConfig:
+        configurations[self.path] += 1
+        return read_config(self)
+
+    def counted_summary(document: object) -> tuple[str, ...]:
+        summaries[document] += 1
+        return read_summary(document)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(xml.XmlFile, "read", counted_config)
+    monkeypatch.setattr(evals, "sentences_of", counted_summary)
+    result = invoke("--metrics", "wer,nist", "--qarla", CONFIG)
+    assert result.exit_code == 0, result.stderr_bytes
+    assert configurations == {CONFIG: 2}  # the run's, and the analyses' texts
+    config = read_xml_config(CONFIG)
+    assert len(summaries) == sum(len(ev.peers) + len(ev.models) for ev in config.evals)
+    assert set(summaries.values()) == {1}

@@ -13,7 +13,7 @@ import math
 import re
 from dataclasses import MISSING, Field, dataclass, fields
 from os import path as os_path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Optional, Sequence
 
 import numpy as np
 
@@ -26,6 +26,7 @@ from .base import Item, OtherMetric
 
 __all__ = [
     "OtherScores",
+    "Summaries",
     "items_of",
     "label_of",
     "metric_of",
@@ -123,16 +124,37 @@ def parse_name(document: Document) -> str:
     return os_path.basename(document.name)
 
 
-def items_of(config: EvalConfig, shown: Callable[[str], str] = str) -> dict[str, list[Item]]:
+class Summaries:
+    """The summaries of a run as the metrics beside ROUGE read them, each document read once
+    whatever the number of peers, metrics and pairs (QARLA's) it is part of."""
+
+    def __init__(self) -> None:
+        self._read: dict[Document, tuple[str, ...]] = {}
+
+    def sentences(self, document: Document) -> tuple[str, ...]:
+        """A document's sentences (:func:`sentences_of`), read at its first use."""
+        found = self._read.get(document)
+        if found is None:
+            found = self._read[document] = sentences_of(document)
+        return found
+
+    def item(self, eval_id: str, peer: Document, models: Sequence[Document]) -> Item:
+        """The item of a summary scored against ``models``, its parses named by the files'."""
+        references = tuple(self.sentences(model) for model in models)
+        names = (parse_name(peer), *(parse_name(model) for model in models))
+        return Item(eval_id, self.sentences(peer), references, names)
+
+
+def items_of(
+    config: EvalConfig, shown: Callable[[str], str] = str, summaries: Optional[Summaries] = None
+) -> dict[str, list[Item]]:
     """Each system's items, in the configuration's order of evals (``shown``: a peer ID as
-    tables show it). A model's sentences are read once, whatever the number of peers."""
+    tables show it; ``summaries``: the reader of the run's other analyses, if any)."""
+    read = summaries if summaries is not None else Summaries()
     found: dict[str, list[Item]] = {}
     for ev in config.evals:
-        references = tuple(sentences_of(model) for model in ev.models)
-        model_names = tuple(parse_name(model) for model in ev.models)
         for peer_id, document in sorted(ev.peers.items()):
-            item = Item(ev.eval_id, sentences_of(document), references, (parse_name(document), *model_names))
-            found.setdefault(shown(peer_id), []).append(item)
+            found.setdefault(shown(peer_id), []).append(read.item(ev.eval_id, document, ev.models))
     return found
 
 
@@ -147,10 +169,13 @@ def metrics_of(specs: Sequence[str], **given: Any) -> list[tuple[str, OtherMetri
 
 
 def score_evals(
-    config: EvalConfig, metrics: Sequence[tuple[str, OtherMetric]], shown: Callable[[str], str] = str
+    config: EvalConfig,
+    metrics: Sequence[tuple[str, OtherMetric]],
+    shown: Callable[[str], str] = str,
+    summaries: Optional[Summaries] = None,
 ) -> OtherScores:
     """Every metric (label, metric) on every system of ``config``."""
-    systems = items_of(config, shown)
+    systems = items_of(config, shown, summaries)
     variants: dict[str, dict[str, dict[str, float]]] = {}
     corpus: dict[str, dict[str, float]] = {}
     for label, metric in metrics:

@@ -79,7 +79,13 @@ class Analysis:
         # The run's variants (read once: --scores' names are checked against them, --judgments
         # correlates them), and --scores' columns, named with their direction where lower.
         rouge = report_variants(report, [self.measure]) if self.scores or self.judgments else {}
-        others = self._others(report, say) if self.metrics else None
+        # The run's texts, read once for --metrics and --qarla, and each summary's sentences.
+        texts = summaries = None
+        if self.metrics or self.qarla:
+            from ..other_metrics.evals import Summaries
+
+            texts, summaries = _texts(report, "--metrics" if self.metrics else "--qarla"), Summaries()
+        others = self._others(report, texts, summaries, say) if self.metrics else None
         external = self._external(rouge, others)
         named = None
         if external is not None:
@@ -107,7 +113,7 @@ class Analysis:
             if annotations is not None:
                 self._agreement(annotations, correlations, say)
         power = self._power(report) if self.power is not None else None
-        qarla = self._qarla(report, say) if self.qarla else None
+        qarla = self._qarla(report, texts, summaries, say) if self.qarla else None
         output(self._formatted(report, Found(comparisons, correlations, power, others, qarla)))
         if self.plot is not None:
             self._draw(report, judgments, comparisons, named, qarla[1] if qarla else None)
@@ -159,11 +165,11 @@ class Analysis:
             table.lower_is_better | others.lower_is_better,
         )
 
-    def _others(self, report: Report, say: Callable[[str], None]) -> Any:
+    def _others(self, report: Report, texts: Any, summaries: Any, say: Callable[[str], None]) -> Any:
         """``--metrics``: each metric on the run's texts."""
         from ..other_metrics.evals import score_evals
 
-        others = score_evals(_texts(report, "--metrics"), self.metrics, report.options.shown_peer_id)
+        others = score_evals(texts, self.metrics, report.options.shown_peer_id, summaries)
         if self.show_signature:
             for signature in others.signatures.values():
                 say(signature)
@@ -202,7 +208,7 @@ class Analysis:
         if kings:
             plot_king(kings, f"{stem}-king{dot}{suffix}")
 
-    def _qarla(self, report: Report, say: Callable[[str], None]) -> Any:
+    def _qarla(self, report: Report, texts: Any, summaries: Any, say: Callable[[str], None]) -> Any:
         """``--qarla``: QUEEN of each system and model, KING of the metrics (each alone, then all
         together) and JACK, the similarities made by the run's options and ``--metrics``."""
         from .qarla import king_table, qarla
@@ -211,8 +217,7 @@ class Analysis:
         settings: dict[str, Any] = {"seed": self.seed}
         if self.samples is not None:
             settings["samples"] = self.samples
-        texts = _texts(report, "--qarla")
-        names, inputs = run_similarities(report.options, texts, self.measure, self.metrics)
+        names, inputs = run_similarities(report.options, texts, self.measure, self.metrics, summaries)
         found = qarla(names, inputs, **settings)
         kings = king_table(names, inputs, **settings) if found.king is not None else []
         for note in found.notes:

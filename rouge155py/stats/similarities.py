@@ -12,12 +12,13 @@ taken with its sign turned, so that higher is more similar for every metric.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Optional, Sequence
 
 import numpy as np
 
 from ..errors import UsageError
 from ..inputs.config import Eval, EvalConfig
+from ..other_metrics.evals import Summaries
 from .qarla import QarlaInput
 
 if TYPE_CHECKING:
@@ -62,22 +63,9 @@ def _rouge_values(options: Options, pairs: Sequence[tuple[Any, ...]], measure: s
     return found
 
 
-def _other_values(metric: OtherMetric, pairs: Sequence[tuple[Any, ...]]) -> np.ndarray:
-    """A metric beside ROUGE on every pair (an item each; each summary read once)."""
-    from ..other_metrics.base import Item
-    from ..other_metrics.evals import parse_name, sentences_of
-
-    read: dict[Any, tuple[str, ...]] = {}
-
-    def text(document: Any) -> tuple[str, ...]:
-        if document not in read:
-            read[document] = sentences_of(document)
-        return read[document]
-
-    items = [
-        Item(str(k), text(first), (text(second),), (parse_name(first), parse_name(second)))
-        for k, (*_, first, second) in enumerate(pairs)
-    ]
+def _other_values(metric: OtherMetric, pairs: Sequence[tuple[Any, ...]], summaries: Summaries) -> np.ndarray:
+    """A metric beside ROUGE on every pair (an item each)."""
+    items = [summaries.item(str(k), first, [second]) for k, (*_, first, second) in enumerate(pairs)]
     values = metric.item_scores(metric.counts(items))
     return values if metric.higher_is_better else -values
 
@@ -87,16 +75,18 @@ def run_similarities(
     config: EvalConfig,
     measure: str = "f",
     others: Sequence[tuple[str, OtherMetric]] = (),
-    rouge: bool = True,
+    summaries: Optional[Summaries] = None,
 ) -> tuple[list[str], list[QarlaInput]]:
     """The metrics' names (ROUGE's variants of the run, then ``others``' labels) and each input's
-    similarities (see the module); peers are named as ``options`` show them."""
+    similarities (see the module); peers are named as ``options`` show them; ``summaries``: the
+    reader of the run's other analyses (``--metrics``), if any."""
     if options.selection.reshapes:
         raise UsageError("QARLA compares the models themselves: not with models, drop_models or jackknife")
     pairs = _pairs(config)
-    values = _rouge_values(options, pairs, measure) if rouge else {}
+    values = _rouge_values(options, pairs, measure)
+    read = summaries if summaries is not None else Summaries()
     for label, metric in others:
-        values[label] = _other_values(metric, pairs)
+        values[label] = _other_values(metric, pairs, read)
     names = list(values)
     stacked = np.stack([values[name] for name in names]) if names else np.zeros((0, len(pairs)))
     found = []
