@@ -783,15 +783,26 @@ def similarities(evals: Sequence[Any], metrics: Any) -> tuple[list[str], list[Qa
         systems, texts = list(peers), list(peers.values())
         summaries = [*texts, *models]
         labels = [f"peer {s!r}" for s in systems] + [f"model {m!r}" for m in ids]
-        n = len(summaries)
-        values = np.full((len(named), n, n), np.nan)
+        values = np.full((len(named), len(summaries), len(summaries)), np.nan)
         for x, (name, sim) in enumerate(named):
-            for i, first in enumerate(summaries):
-                for j, second in enumerate(summaries):
-                    if i != j and not (i >= len(texts) > j):  # a model against a peer: never read
-                        where = f"input {eval_id!r}: metric {name!r} of {labels[i]} against {labels[j]}"
-                        values[x, i, j] = _similarity(sim, first, second, where)
-        a = len(texts)
-        pm, mm, pp = values[:, :a, a:], values[:, a:, a:], values[:, :a, :a]
-        found.append(QarlaInput(eval_id, systems, pm, mm, pp, ids))
+            for i, j in compared_pairs(len(texts), len(models)):
+                where = f"input {eval_id!r}: metric {name!r} of {labels[i]} against {labels[j]}"
+                values[x, i, j] = _similarity(sim, summaries[i], summaries[j], where)
+        found.append(input_of(eval_id, systems, values, ids))
     return [name for name, _ in named], found
+
+
+def compared_pairs(peers: int, models: int) -> list[tuple[int, int]]:
+    """The (summary, reference) places QARLA compares among an input's summaries, its peers
+    then its models: every ordered pair of two summaries but a model against a peer (never read)."""
+    n = peers + models
+    return [(i, j) for i in range(n) for j in range(n) if i != j and not (i >= peers > j)]
+
+
+def input_of(
+    eval_id: str, systems: list[str], values: np.ndarray, model_ids: Optional[list[str]]
+) -> QarlaInput:
+    """An input's :class:`QarlaInput` from its metrics x summaries x summaries similarities
+    (the peers' places first, in ``systems``' order, then the models')."""
+    a = len(systems)
+    return QarlaInput(eval_id, systems, values[:, :a, a:], values[:, a:, a:], values[:, :a, :a], model_ids)

@@ -19,7 +19,7 @@ import numpy as np
 from ..errors import UsageError
 from ..inputs.config import Eval, EvalConfig
 from ..other_metrics.evals import Summaries
-from .qarla import QarlaInput
+from .qarla import QarlaInput, compared_pairs, input_of
 
 if TYPE_CHECKING:
     from ..other_metrics.base import OtherMetric
@@ -31,20 +31,14 @@ __all__ = ["run_similarities"]
 _PEER = "x"  # the one peer ID of the pairs' run
 
 
-def _pairs(config: EvalConfig) -> list[tuple[int, str, int, int, Any, Any]]:
-    """Every pair QARLA compares: (eval's place, kind, first's place, second's, documents)."""
+def _pairs(config: EvalConfig) -> list[tuple[int, int, int, Any, Any]]:
+    """Every pair QARLA compares: (eval's place, the two summaries' places among its peers then
+    its models, their documents)."""
     pairs = []
     for e, ev in enumerate(config.evals):
-        peers = [ev.peers[p] for p in sorted(ev.peers)]
-        for kind, firsts, seconds in (
-            ("pm", peers, ev.models),
-            ("mm", ev.models, ev.models),
-            ("pp", peers, peers),
-        ):
-            for i, first in enumerate(firsts):
-                for j, second in enumerate(seconds):
-                    if kind == "pm" or i != j:
-                        pairs.append((e, kind, i, j, first, second))
+        summaries = [*(ev.peers[p] for p in sorted(ev.peers)), *ev.models]
+        for i, j in compared_pairs(len(ev.peers), len(ev.models)):
+            pairs.append((e, i, j, summaries[i], summaries[j]))
     return pairs
 
 
@@ -89,25 +83,11 @@ def run_similarities(
         values[label] = _other_values(metric, pairs, read)
     names = list(values)
     stacked = np.stack([values[name] for name in names]) if names else np.zeros((0, len(pairs)))
-    found = []
-    for ev in config.evals:
-        a, m = len(ev.peers), len(ev.models)
-        arrays = {
-            "pm": np.full((len(names), a, m), np.nan),
-            "mm": np.full((len(names), m, m), np.nan),
-            "pp": np.full((len(names), a, a), np.nan),
-        }
-        found.append((ev, arrays))
-    for k, (e, kind, i, j, *_) in enumerate(pairs):
-        found[e][1][kind][:, i, j] = stacked[:, k]
+    sizes = [len(ev.peers) + len(ev.models) for ev in config.evals]
+    arrays = [np.full((len(names), n, n), np.nan) for n in sizes]
+    for k, (e, i, j, *_) in enumerate(pairs):
+        arrays[e][:, i, j] = stacked[:, k]
     return names, [
-        QarlaInput(
-            ev.eval_id,
-            [options.shown_peer_id(p) for p in sorted(ev.peers)],
-            arrays["pm"],
-            arrays["mm"],
-            arrays["pp"],
-            ev.model_ids,
-        )
-        for ev, arrays in found
+        input_of(ev.eval_id, [options.shown_peer_id(p) for p in sorted(ev.peers)], found, ev.model_ids)
+        for ev, found in zip(config.evals, arrays)
     ]
