@@ -89,7 +89,9 @@ class Analysis:
         external = self._external(rouge, others)
         named = None
         if external is not None:
-            named = {_named(m, external.lower_is_better): v for m, v in external.variants.items()}
+            from .tables import named as with_direction
+
+            named = {with_direction(m, external.lower_is_better): v for m, v in external.variants.items()}
         if self.test is not None:
             samples = self.samples if self.samples is not None else 10_000
             comparisons = compare(
@@ -402,11 +404,6 @@ def _correlation_tables(correlations: Any, fmt: str) -> list[tuple[str, str]]:
         for judgment in dict.fromkeys(r.judgment for r in correlations.rows)
         for coefficient in ("pearson", "spearman", "kendall")
     ]
-
-
-def _named(metric: str, lower_is_better: Any) -> str:
-    """An external metric's name as the tables and plots show it: with its direction if lower."""
-    return f"{metric} (lower is better)" if metric in lower_is_better else metric
 
 
 def _cell(value: Any) -> Any:

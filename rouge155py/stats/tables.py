@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 import re
-from typing import TYPE_CHECKING, Any, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Collection, Optional, Sequence
 
 from ..errors import UsageError, described
 from ..metrics.scoring import fmt5
@@ -38,7 +38,13 @@ __all__ = [
     "TABLE_FORMATS",
     "comparisons_table",
     "correlation_table",
+    "curve_table",
+    "king_table",
+    "metrics_rows",
+    "metrics_table",
+    "named",
     "power_table",
+    "qarla_table",
     "render",
     "systems_table",
 ]
@@ -122,6 +128,11 @@ def render(header: Sequence[str], rows: Sequence[Sequence[Cell]], fmt: str, capt
     lines.insert(1, "  ".join("-" * w for w in widths))
     caption = caption.replace(" in bold", " marked *")  # plain text has no bold: it marks with *
     return "\n".join(line.rstrip() for line in lines) + (f"\n\n{_plain(caption)}\n" if caption else "\n")
+
+
+def named(metric: str, lower_is_better: Collection[str]) -> str:
+    """A metric's name as the tables and plots show it: with its direction where lower is better."""
+    return f"{metric} (lower is better)" if metric in lower_is_better else metric
 
 
 def _score(value: float) -> str:
@@ -285,7 +296,7 @@ def correlation_table(
     rows: list[list[Cell]] = []
     lower = {_parts(r.variant)[0] for r in rows_of if not r.higher_is_better}
     for variant in variants:
-        row: list[Cell] = [(variant + (" (lower is better)" if variant in lower else ""), False, False)]
+        row: list[Cell] = [(named(variant, lower), False, False)]
         for col in columns:
             found = value.get((variant, *col))
             if found is None:
@@ -436,7 +447,7 @@ def metrics_table(others: Any, fmt: str) -> str:
     header = ["metric", "system", "corpus", "mean of items", "items"]
     body: list[list[Cell]] = []
     for row in metrics_rows(others):
-        metric = row["metric"] + (" (lower is better)" if row["lower_is_better"] else "")
+        metric = named(row["metric"], others.lower_is_better)
         cells = [
             metric,
             row["system"],
