@@ -36,6 +36,7 @@ from ..errors import ComputeError, ConfigError, UsageError, described, install_h
 from .judgments import Judgments
 from .scores import finite_table, item_scores, measure_index
 from .significance import _blocks, _generator, checked_draws, signature_of
+from .significance import _bootstrap_p_values as bootstrap_p_values
 
 if TYPE_CHECKING:
     from ..report import Report
@@ -749,8 +750,7 @@ def _shifted_p_value(drawn: np.ndarray, observed: float) -> float:
     defined = drawn[np.isfinite(drawn)]
     if not defined.size:
         return math.nan
-    at_least = int((np.abs(defined - observed) >= abs(observed) - 1e-12).sum())
-    return (1 + at_least) / (defined.size + 1)
+    return float(bootstrap_p_values(defined[None, :], np.array([observed]), np.array([1e-12]))[0])
 
 
 @dataclass(frozen=True)
