@@ -116,6 +116,15 @@ class Report:
         default_factory=dict, init=False, repr=False, compare=False
     )
 
+    def texts_read(self) -> Optional[EvalConfig]:
+        """The evals scored, with their texts: those the face kept (:attr:`texts`), else the
+        options' source read again (the HTML page's item view, the metrics beside ROUGE); None
+        where there is neither."""
+        if self.texts is not None:
+            return self.texts
+        source = self.options.source
+        return None if source is None else source.read()
+
     def _label(self, name: str) -> str:
         """The Perl's label of a metric name in either vocabulary that the report holds, or a
         KeyError listing the names it holds."""

@@ -37,7 +37,8 @@ class Report(Protocol):
 
     options: Options
     results: list[MetricResult]
-    texts: Optional[EvalConfig]
+
+    def texts_read(self) -> Optional[EvalConfig]: ...
 
 
 __all__ = ["format_html"]
@@ -110,16 +111,10 @@ def _item_scores(results: list[MetricResult]) -> dict[str, dict[tuple[str, str],
 
 def _texts(report: Report) -> Optional[list[ItemTexts]]:
     """The items' texts, where the report can have them (see the module); None: tables alone."""
-    options = report.options
-    if options.be_mode is not None:
+    if report.options.be_mode is not None:
         return None
-    config = report.texts
-    if config is None:
-        source = options.source
-        if source is None:
-            return None
-        config = source.read()
-    return list(item_texts(options, config))
+    config = report.texts_read()
+    return None if config is None else list(item_texts(report.options, config))
 
 
 def _systems_table(

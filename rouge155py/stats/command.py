@@ -382,14 +382,11 @@ class Found:
 
 
 def _texts(report: Report, option: str) -> Any:
-    """The run's evals with their texts: the report's, else read again from the options' source
-    (as the HTML page reads them)."""
-    if report.texts is not None:
-        return report.texts
-    source = report.options.source
-    if source is None:
+    """The run's evals with their texts (:meth:`~rouge155py.report.Report.texts_read`)."""
+    config = report.texts_read()
+    if config is None:
         raise UsageError(f"{option} needs the run's texts: the report was made from evals in memory")
-    return source.read()
+    return config
 
 
 def _correlation_tables(correlations: Any, fmt: str) -> list[tuple[str, str]]:
