@@ -762,23 +762,214 @@ DEFINE_DRAWS2(draws2_4, 4)
 
 #define MAX_TABLES 32
 
-/* bootstrap_sums(rows, resamples, out[, divisor[, first[, step[, order]]]])
+/* The same sums from keyed rows: a table whose rows take few distinct values (3 doubles that
+ * are equal bit for bit) is kept as those values once, and each instance as their number (its
+ * key): the keys of a group of T tables side by side, T to an instance.  A draw then reads T
+ * keys (2 bytes each where a table has at most 65,536 distinct rows, else 4; a row is 24) and
+ * the values they name, the most frequent first, which mostly stay in the nearer caches: the
+ * million CNN-like pairs of 3 tables have 6 MB of keys beside 72 MB of rows.  The values added,
+ * and the order they are added in, are the rows' own, so the sums are the same bit for bit.
+ * Two resamples at a time; the keys drawn KEYS_AHEAD later, and the values of those drawn
+ * DRAWS_AHEAD later, asked for in advance. */
+#define KEYS_AHEAD 16
+#define DEFINE_KEYED2(NAME, T, KEY)                                                              \
+    static void NAME(const KEY *keys, const double *const *values, Py_ssize_t n,                \
+                     unsigned long long sa, unsigned long long sb, double *oa, double *ob) {     \
+        double a[3 * (T)] = {0.0}, b[3 * (T)] = {0.0};                                           \
+        unsigned long long la = sa, lb = sb, ma = sa, mb = sb;                                   \
+        Py_ssize_t k, c, t;                                                                      \
+        for (k = 0; k < KEYS_AHEAD; k++) {                                                       \
+            la = DRAND48_NEXT(la);                                                               \
+            lb = DRAND48_NEXT(lb);                                                               \
+        }                                                                                        \
+        for (k = 0; k < DRAWS_AHEAD; k++) {                                                      \
+            ma = DRAND48_NEXT(ma);                                                               \
+            mb = DRAND48_NEXT(mb);                                                               \
+        }                                                                                        \
+        for (k = 0; k < n; k++) {                                                                \
+            const KEY *ka, *kb;                                                                  \
+            la = DRAND48_NEXT(la);                                                               \
+            lb = DRAND48_NEXT(lb);                                                               \
+            PREFETCH(keys + DRAWN_ROW(n, la, (T)));                                              \
+            PREFETCH(keys + DRAWN_ROW(n, lb, (T)));                                              \
+            ma = DRAND48_NEXT(ma);                                                               \
+            mb = DRAND48_NEXT(mb);                                                               \
+            ka = keys + DRAWN_ROW(n, ma, (T));                                                   \
+            kb = keys + DRAWN_ROW(n, mb, (T));                                                   \
+            UNROLLED for (t = 0; t < (T); t++) {                                                 \
+                PREFETCH(values[t] + 3 * (size_t)ka[t]);                                         \
+                PREFETCH(values[t] + 3 * (size_t)kb[t]);                                         \
+            }                                                                                    \
+            sa = DRAND48_NEXT(sa);                                                               \
+            sb = DRAND48_NEXT(sb);                                                               \
+            ka = keys + DRAWN_ROW(n, sa, (T));                                                   \
+            kb = keys + DRAWN_ROW(n, sb, (T));                                                   \
+            UNROLLED for (t = 0; t < (T); t++) {                                                 \
+                const double *va = values[t] + 3 * (size_t)ka[t], *vb = values[t] + 3 * (size_t)kb[t]; \
+                if (k == 0) {                                                                    \
+                    for (c = 0; c < 3; c++) a[3 * t + c] = va[c];                                \
+                    for (c = 0; c < 3; c++) b[3 * t + c] = vb[c];                                \
+                } else {                                                                         \
+                    for (c = 0; c < 3; c++) a[3 * t + c] += va[c];                               \
+                    for (c = 0; c < 3; c++) b[3 * t + c] += vb[c];                               \
+                }                                                                                \
+            }                                                                                    \
+        }                                                                                        \
+        for (c = 0; c < 3 * (T); c++) {                                                          \
+            oa[c] = a[c];                                                                        \
+            ob[c] = b[c];                                                                        \
+        }                                                                                        \
+    }
+
+DEFINE_KEYED2(keyed2_1, 1, unsigned)
+DEFINE_KEYED2(keyed2_2, 2, unsigned)
+DEFINE_KEYED2(keyed2_3, 3, unsigned)
+DEFINE_KEYED2(keyed2_4, 4, unsigned)
+DEFINE_KEYED2(short2_1, 1, unsigned short)
+DEFINE_KEYED2(short2_2, 2, unsigned short)
+DEFINE_KEYED2(short2_3, 3, unsigned short)
+DEFINE_KEYED2(short2_4, 4, unsigned short)
+
+/* Keyed rows are worth making when the plain rows outgrow the nearer caches. */
+#define KEYED_BYTES ((size_t)2 << 20)
+
+typedef struct {
+    unsigned *keys;                 /* group g's keys at keys + 4 * n * g, `size` to an instance */
+    unsigned short *shorts;         /* the same keys in 2 bytes, when every table has at most 65,536 */
+    double *values[MAX_TABLES];     /* table t's distinct rows, 3 doubles each */
+} Keyed;
+
+static void keyed_free(Keyed *k, Py_ssize_t tables) {
+    Py_ssize_t t;
+    free(k->keys);
+    free(k->shorts);
+    for (t = 0; t < tables; t++) free(k->values[t]);
+}
+
+static unsigned long long row_hash(const double *row) {
+    unsigned long long x[3], h;
+    memcpy(x, row, sizeof x);
+    h = x[0] * 0x9E3779B97F4A7C15ULL;
+    h ^= (x[1] * 0xC2B2AE3D27D4EB4FULL) >> 17 | (x[1] * 0xC2B2AE3D27D4EB4FULL) << 47;
+    h ^= (x[2] * 0x165667B19E3779F9ULL) >> 31 | (x[2] * 0x165667B19E3779F9ULL) << 33;
+    return h ^ (h >> 29);
+}
+
+typedef struct {
+    unsigned count, key;
+} KeyCount;
+
+static int by_count(const void *x, const void *y) {
+    const KeyCount *a = (const KeyCount *)x, *b = (const KeyCount *)y;
+    if (a->count != b->count) return a->count > b->count ? -1 : 1;
+    return a->key < b->key ? -1 : a->key > b->key;
+}
+
+/* Table t's keys renumbered by how often they are drawn from, the most frequent first, so
+ * that most draws find their values among the first few, in the nearest cache. */
+static int keys_by_count(unsigned *keys, Py_ssize_t size, Py_ssize_t n, double *values, size_t distinct) {
+    KeyCount *order = (KeyCount *)calloc(distinct, sizeof(KeyCount));
+    double *moved = (double *)malloc(distinct * 3 * sizeof(double));
+    unsigned *renamed = (unsigned *)malloc(distinct * sizeof(unsigned));
+    size_t d;
+    Py_ssize_t r;
+    if (!order || !moved || !renamed) {
+        free(order);
+        free(moved);
+        free(renamed);
+        return 0;
+    }
+    for (d = 0; d < distinct; d++) order[d].key = (unsigned)d;
+    for (r = 0; r < n; r++) order[keys[(size_t)size * (size_t)r]].count++;
+    qsort(order, distinct, sizeof(KeyCount), by_count);
+    for (d = 0; d < distinct; d++) {
+        renamed[order[d].key] = (unsigned)d;
+        memcpy(moved + 3 * d, values + 3 * (size_t)order[d].key, 3 * sizeof(double));
+    }
+    memcpy(values, moved, distinct * 3 * sizeof(double));
+    for (r = 0; r < n; r++) keys[(size_t)size * (size_t)r] = renamed[keys[(size_t)size * (size_t)r]];
+    free(order);
+    free(moved);
+    free(renamed);
+    return 1;
+}
+
+/* Keys and distinct values of the tables (row r of each is row order[r], given order): 1 when
+ * made, 0 when a table has more than n / 4 distinct rows (the keys would not save enough) or
+ * memory is short, and then nothing is held. */
+static int keyed_rows(Keyed *k, const double *const *v, Py_ssize_t tables, Py_ssize_t n,
+                      const long long *order) {
+    size_t slots = 1, mask, most = (size_t)n / 4 + 1, widest = 0, i;
+    unsigned *slot;
+    Py_ssize_t t, r;
+    memset(k, 0, sizeof *k);
+    if (n <= 0 || (unsigned long long)n > 0x7fffffffULL) return 0;
+    while (slots < 2 * (size_t)n) slots <<= 1;
+    mask = slots - 1;
+    slot = (unsigned *)malloc(slots * sizeof(unsigned));
+    k->keys = (unsigned *)malloc((size_t)n * (size_t)tables * sizeof(unsigned));
+    if (!slot || !k->keys) goto no;
+    for (t = 0; t < tables; t++) {
+        Py_ssize_t first = t - t % 4, size = tables - first < 4 ? tables - first : 4;
+        unsigned *keys = k->keys + (size_t)n * (size_t)first;
+        double *values = (double *)malloc(most * 3 * sizeof(double));
+        size_t distinct = 0;
+        if (!values) goto no;
+        k->values[t] = values;
+        memset(slot, 0, slots * sizeof(unsigned));
+        for (r = 0; r < n; r++) {
+            const double *row = v[t] + 3 * (order ? (Py_ssize_t)order[r] : r);
+            size_t at = (size_t)row_hash(row) & mask;
+            while (slot[at] && memcmp(values + 3 * (size_t)(slot[at] - 1), row, 3 * sizeof(double)))
+                at = (at + 1) & mask;
+            if (!slot[at]) {
+                if (distinct == most) goto no;
+                memcpy(values + 3 * distinct, row, 3 * sizeof(double));
+                slot[at] = (unsigned)++distinct;
+            }
+            keys[(size_t)size * (size_t)r + (size_t)(t - first)] = slot[at] - 1;
+        }
+        if (!keys_by_count(keys + (t - first), size, n, values, distinct)) goto no;
+        if (distinct > widest) widest = distinct;
+    }
+    free(slot);
+    if (widest <= 65536) {
+        size_t all = (size_t)n * (size_t)tables;
+        k->shorts = (unsigned short *)malloc(all * sizeof(unsigned short));
+        if (k->shorts) {
+            for (i = 0; i < all; i++) k->shorts[i] = (unsigned short)k->keys[i];
+            free(k->keys);
+            k->keys = NULL;
+        }
+    }
+    return 1;
+no:
+    free(slot);
+    keyed_free(k, tables);
+    memset(k, 0, sizeof *k);
+    return 0;
+}
+
+/* bootstrap_sums(rows, resamples, out[, divisor[, first[, step[, order[, keyed]]]]])
  *   rows: float64 (n x 3), the instance values in sorted instance order; or a tuple of such
  *   tables of the same n instances (at most 32), which then share the draws; given order
  *   (int64, n positions, each in [0, n)), row i is the row at order[i] of each table;
  *   out: float64 (resamples x 3 per table).  Row i of out is resample s = first + i * step
  *   (first 0 and step 1 by default): it seeds Perl's drand48 with srand(s), draws n indices
  *   int(n * drand48()) and adds the drawn rows in draw order (each table's three sums side
- *   by side); each sum is then divided by divisor when one is given.
+ *   by side); each sum is then divided by divisor when one is given.  keyed: -1 (the default)
+ *   draws from keyed rows when the rows are large and allow it, 0 never, 1 whenever they allow
+ *   it; the sums are the same either way.
  */
 static PyObject *bootstrap_sums(PyObject *Py_UNUSED(self), PyObject *args) {
     PyObject *o_rows, *o_out, *o_order = Py_None;
-    Py_ssize_t resamples, first = 0, step = 1, tables = 1, held = 0, n = 0, width, i, c;
+    Py_ssize_t resamples, first = 0, step = 1, tables = 1, held = 0, n = 0, width, i, c, keyed = -1;
     double divisor = 0.0;
     Py_buffer rows[MAX_TABLES], out, order_view;
     const double *v[MAX_TABLES];
     const long long *order = NULL;
-    if (!PyArg_ParseTuple(args, "OnO|dnnO", &o_rows, &resamples, &o_out, &divisor, &first, &step, &o_order))
+    if (!PyArg_ParseTuple(args, "OnO|dnnOn", &o_rows, &resamples, &o_out, &divisor, &first, &step, &o_order,
+                          &keyed))
         return NULL;
     if (resamples < 0 || first < 0 || step < 1) {
         PyErr_SetString(PyExc_ValueError, "resamples and first must not be negative, step must be positive");
@@ -834,17 +1025,28 @@ static PyObject *bootstrap_sums(PyObject *Py_UNUSED(self), PyObject *args) {
             NULL, draws_1, draws_2, draws_3, draws_4};
         static void (*const draws2[5])(const double *, Py_ssize_t, unsigned long long, unsigned long long,
                                        double *, double *) = {NULL, draws2_1, draws2_2, draws2_3, draws2_4};
+        static void (*const keyed2[5])(const unsigned *, const double *const *, Py_ssize_t, unsigned long long,
+                                       unsigned long long, double *, double *) = {NULL, keyed2_1, keyed2_2,
+                                                                                  keyed2_3, keyed2_4};
+        static void (*const short2[5])(const unsigned short *, const double *const *, Py_ssize_t,
+                                       unsigned long long, unsigned long long, double *, double *) = {
+            NULL, short2_1, short2_2, short2_3, short2_4};
         Py_ssize_t groups = (tables + 3) / 4, g, t;
-        double *packed = NULL;
+        double *packed = NULL, spare[12];
         const double *group_rows[(MAX_TABLES + 3) / 4];
+        Keyed keys;
+        int is_keyed = 0;
         gil_release(&gil, (size_t)resamples * (size_t)(n + 1) * (size_t)tables);
+        if (keyed != 0 && n > 0 && resamples > 0 &&
+            (keyed == 1 || (size_t)n * (size_t)width * sizeof(double) >= KEYED_BYTES))
+            is_keyed = keyed_rows(&keys, v, tables, n, order);
         /* Each group of up to four tables with its rows side by side (one table is so already,
          * unless the rows are taken in another order). */
-        if ((tables > 1 || order) && n > 0 && resamples > 0) {
+        if ((tables > 1 || order) && n > 0 && resamples > 0 && !is_keyed) {
             packed = (double *)malloc((size_t)n * (size_t)width * sizeof(double));
             if (!packed) raised = 2;
         }
-        for (g = 0; g < groups && !raised; g++) {
+        for (g = 0; g < groups && !raised && !is_keyed; g++) {
             Py_ssize_t first_table = 4 * g, size = tables - first_table < 4 ? tables - first_table : 4, r;
             double *at;
             if (!packed) {
@@ -866,7 +1068,14 @@ static PyObject *bootstrap_sums(PyObject *Py_UNUSED(self), PyObject *args) {
             double *row = o + width * i, *after = row + width;
             for (g = 0; g < groups; g++) {
                 Py_ssize_t size = tables - 4 * g < 4 ? tables - 4 * g : 4;
-                if (both)
+                unsigned long long sa = (seed << 16) + 0x330EULL, sb = both ? (next << 16) + 0x330EULL : sa;
+                if (is_keyed && keys.shorts)
+                    short2[size](keys.shorts + (size_t)n * (size_t)(4 * g), (const double *const *)keys.values + 4 * g,
+                                 n, sa, sb, row + 12 * g, both ? after + 12 * g : spare);
+                else if (is_keyed)
+                    keyed2[size](keys.keys + (size_t)n * (size_t)(4 * g), (const double *const *)keys.values + 4 * g,
+                                 n, sa, sb, row + 12 * g, both ? after + 12 * g : spare);
+                else if (both)
                     draws2[size](group_rows[g], n, (seed << 16) + 0x330EULL, (next << 16) + 0x330EULL, row + 12 * g,
                                  after + 12 * g);
                 else
@@ -877,6 +1086,7 @@ static PyObject *bootstrap_sums(PyObject *Py_UNUSED(self), PyObject *args) {
             raised = gil_check(&gil, (size_t)(n + 1) * (size_t)tables * (size_t)(1 + both)) < 0;
         }
         free(packed);
+        if (is_keyed) keyed_free(&keys, tables);
         gil_restore(&gil);
         PyBuffer_Release(&out);
         if (order) PyBuffer_Release(&order_view);

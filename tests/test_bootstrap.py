@@ -424,6 +424,46 @@ def test_kernel_makes_any_resamples_of_the_run() -> None:
             kernel.bootstrap_sums(rows, 3, part, 0.0, first, step)
 
 
+@needs_kernel
+@pytest.mark.parametrize("tables", [1, 3, 4, 6])
+@pytest.mark.parametrize("ordered", [False, True])
+def test_keyed_rows_give_the_sums_of_the_rows(tables: int, ordered: bool) -> None:
+    """bootstrap_sums(..., keyed=1) draws from each table's distinct rows and the instances' keys:
+    the same sums bit for bit as the rows themselves (keyed=0), signed zeros and NaN included; a
+    table of too many distinct rows falls back to the rows, with the same sums again."""
+    kernel = _kernel.accel
+    rng = random.Random(tables * 2 + ordered)
+    n = 1001
+    levels = [0.0, -0.0, 0.25, 1 / 3, 0.1 + 0.2, math.nan, 1.0, 2 / 7]
+    values = [array("d", [rng.choice(levels) for _ in range(3 * n)]) for _ in range(tables)]
+    values[-1] = array("d", [rng.random() for _ in range(3 * n)])  # all distinct: not keyed
+    order = array("q", rng.sample(range(n), n)) if ordered else None
+    for few in (values[:-1] or values, values):
+        width = 3 * len(few)
+        for resamples, first, step in ((7, 0, 1), (6, 5, 3)):
+            keyed, plain = array("d", bytes(8 * width * resamples)), array("d", bytes(8 * width * resamples))
+            kernel.bootstrap_sums(tuple(few), resamples, keyed, float(n), first, step, order, 1)
+            kernel.bootstrap_sums(tuple(few), resamples, plain, float(n), first, step, order, 0)
+            assert keyed.tobytes() == plain.tobytes()
+            auto = array("d", bytes(8 * width * resamples))
+            kernel.bootstrap_sums(tuple(few), resamples, auto, float(n), first, step, order)
+            assert auto.tobytes() == plain.tobytes()
+
+
+@needs_kernel
+def test_keyed_rows_of_a_large_table_match_numpy() -> None:
+    """Rows large enough to be keyed by default (a table of 100,000 instances), of few distinct
+    values as ROUGE's are: the numpy path's sums."""
+    rng = np.random.default_rng(5)
+    n = 100_000
+    hits, models, peers = rng.integers(0, 30, n), rng.integers(30, 45, n), rng.integers(30, 45, n)
+    table = np.stack([hits / models, hits / peers, 2 * hits / (models + peers)], axis=1)
+    assert len(np.unique(table, axis=0)) < n // 4
+    out = np.zeros((9, 3))
+    _kernel.accel.bootstrap_sums(np.ascontiguousarray(table), 9, out)
+    assert np.array_equal(out.T, bootstrap._numpy_sums(table, 9))
+
+
 def test_indices_from_any_first_resample() -> None:
     assert drand48_indices(9, 4, 6).tolist() == drand48_indices(9, 10)[6:].tolist()
     for seed in (6, 7, 8, 9):
