@@ -141,7 +141,7 @@ def test_samples_counted_are_the_samples_laid_out(  # type: ignore[no-untyped-de
             rows, columns = _draws(
                 CorrelateSettings(samples=60, resample=resample, seed=items), systems, items
             )
-            counted = counted_samples(coefficient, [x], y, rows, columns)[0]
+            counted = counted_samples(coefficient, [x], [y], rows, columns)[0][0]
             laid_out = [
                 level_coefficient(level, coefficient, x[r[:, None], c[None, :]], y[r[:, None], c[None, :]])
                 for r, c in zip(rows, columns)
@@ -262,6 +262,58 @@ def test_correlate_gives_every_row_with_reproducible_intervals() -> None:
     none = correlate(variants, judgments, settings=CorrelateSettings(resample="none"))
     assert all(math.isnan(r.low) for r in none.rows)
     assert [r.value for r in none.rows] == [r.value for r in found.rows]
+
+
+@pytest.mark.parametrize("kernel", [True, False])
+def test_grids_drawn_together_are_each_pair_drawn_alone(monkeypatch, kernel: bool) -> None:  # type: ignore[no-untyped-def]
+    """The bootstrap's coefficients of several variants with several judgments at once (each
+    grid's sample, ranks or normalized side made once) are those of each pair alone, bit for
+    bit, at every level with every coefficient."""
+    from rouge155py import _kernel
+    from rouge155py.stats.correlation import ALL_LEVELS, COEFFICIENTS, _draws, _resampled, _resampled_grids
+
+    if not kernel:
+        monkeypatch.setattr(_kernel, "accel", None)
+    rng = np.random.default_rng(11)
+    systems, items = 7, 9
+    xs = [
+        rng.random((systems, items)),
+        rng.integers(0, 4, (systems, items)).astype(float),
+        rng.random((systems, items)),
+    ]
+    ys = [rng.integers(1, 6, (systems, items)).astype(float), rng.normal(size=(systems, items))]
+    rows, columns = _draws(CorrelateSettings(samples=40, seed=3), systems, items)
+    for level in ALL_LEVELS:
+        for coefficient in COEFFICIENTS:
+            together = _resampled_grids(level, coefficient, xs, ys, rows, columns)
+            for y, drawn in zip(ys, together):
+                for x, values in zip(xs, drawn):
+                    alone = _resampled(level, coefficient, x, y, rows, columns)
+                    assert values.tobytes() == alone.tobytes(), (level, coefficient)
+
+
+def test_two_judgments_correlate_as_each_alone() -> None:
+    """correlate() of two judgments gives each the rows it gives when correlated alone."""
+    variants, judgments = synthetic(seed=6, systems=8, items=6)
+    rng = np.random.default_rng(6)
+    rows = [
+        {
+            "eval_id": i,
+            "system": s,
+            "coverage": judgments.scores["coverage"][(i, s)],
+            "grade": float(rng.integers(1, 4)),
+        }
+        for (i, s) in judgments.scores["coverage"]
+    ]
+    both = Judgments.from_rows(rows)
+    settings = CorrelateSettings(samples=200, seed=8)
+    found = correlate(variants, both, settings=settings)
+    alone = [
+        row
+        for name in ("coverage", "grade")
+        for row in correlate(variants, both, judgment_names=[name], settings=settings).rows
+    ]
+    assert sorted(found.rows, key=repr) == sorted(alone, key=repr)
 
 
 def test_each_coefficient_has_scipys_p_value() -> None:

@@ -95,13 +95,22 @@ def pearson(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 
 
 def _pearson(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    dx = x - x.mean(axis=-1, keepdims=True)
-    dy = y - y.mean(axis=-1, keepdims=True)
-    nx = np.sqrt((dx * dx).sum(axis=-1))
-    ny = np.sqrt((dy * dy).sum(axis=-1))
+    return _joined_pearson(_normalized(x), _normalized(y))
+
+
+def _normalized(values: np.ndarray) -> np.ndarray:
+    """One side of Pearson's r along the last axis: the values less their mean, divided by the
+    root of their sum of squares (NaN where they are constant). Made once for a side that is
+    correlated with several others."""
+    centered = values - values.mean(axis=-1, keepdims=True)
+    norm = np.sqrt((centered * centered).sum(axis=-1))
     with np.errstate(invalid="ignore", divide="ignore"):
-        r = ((dx / nx[..., None]) * (dy / ny[..., None])).sum(axis=-1)
-    return np.clip(r, -1.0, 1.0)
+        return centered / norm[..., None]
+
+
+def _joined_pearson(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Pearson's r of two sides made by :func:`_normalized`."""
+    return np.clip((a * b).sum(axis=-1), -1.0, 1.0)
 
 
 #: Magnitudes whose sums of squares stay far from overflow and underflow: left as they are.
@@ -188,17 +197,31 @@ def level_coefficient(level: str, coefficient: str, x: np.ndarray, y: np.ndarray
     """The coefficient at a level of grids ``x``, ``y`` (..., systems, items): one value per grid.
 
     Each grid is scaled as a whole (:func:`_scaled`), so that its means cannot overflow either."""
-    compute = _pearson if coefficient == "pearson" else COEFFICIENTS[coefficient]
-    x = _scaled(np.asarray(x, dtype=np.float64))
-    y = _scaled(np.asarray(y, dtype=np.float64))
+    return _joined(level, coefficient, _side(level, coefficient, x), _side(level, coefficient, y))
+
+
+def _side(level: str, coefficient: str, grid: np.ndarray) -> np.ndarray:
+    """What a level's coefficient takes of one grid (..., systems, items), before it meets the
+    other: the values the level correlates along the last axis (the systems' means, each item's
+    systems, each system's items, every cell), ranked for Spearman's, normalized for Pearson's
+    and Spearman's (:func:`_normalized`)."""
+    values = _scaled(np.asarray(grid, dtype=np.float64))
     if level == "system":
-        return compute(x.mean(axis=-1), y.mean(axis=-1))
-    if level == "summary":
-        return _mean_defined(compute(np.swapaxes(x, -1, -2), np.swapaxes(y, -1, -2)))
-    if level == "per-system":
-        return _mean_defined(compute(x, y))
-    shape = (*x.shape[:-2], x.shape[-2] * x.shape[-1])
-    return compute(x.reshape(shape), y.reshape(shape))
+        values = values.mean(axis=-1)
+    elif level == "summary":
+        values = np.swapaxes(values, -1, -2)
+    elif level == "global":
+        values = values.reshape((*values.shape[:-2], values.shape[-2] * values.shape[-1]))
+    if coefficient == "spearman":
+        values = average_ranks(values)
+    return values if coefficient == "kendall" else _normalized(values)
+
+
+def _joined(level: str, coefficient: str, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The level's coefficient of two sides made by :func:`_side` (the summary and per-system
+    levels: the mean of the defined coefficients)."""
+    values = kendall_tau_b(a, b) if coefficient == "kendall" else _joined_pearson(a, b)
+    return _mean_defined(values) if level in ("summary", "per-system") else values
 
 
 def level_p_value(level: str, coefficient: str, x: np.ndarray, y: np.ndarray) -> float:
@@ -479,78 +502,102 @@ def _resampled(
     level: str, coefficient: str, x: np.ndarray, y: np.ndarray, rows: np.ndarray, columns: np.ndarray
 ) -> np.ndarray:
     """The coefficient on each bootstrap sample of the grid."""
-    return _resampled_grids(level, coefficient, [x], y, rows, columns)[0]
+    return _resampled_grids(level, coefficient, [x], [y], rows, columns)[0][0]
 
 
 def _resampled_grids(
     level: str,
     coefficient: str,
     xs: Sequence[np.ndarray],
-    y: np.ndarray,
+    ys: Sequence[np.ndarray],
     rows: np.ndarray,
     columns: np.ndarray,
-) -> list[np.ndarray]:
-    """The coefficient of each grid ``x`` with the same grid ``y`` on each bootstrap sample: what
-    is drawn of ``y`` (or its ranks) is drawn once for all."""
+) -> list[list[np.ndarray]]:
+    """The coefficient of each grid ``x`` with each grid ``y`` (of the same systems and items) on
+    each bootstrap sample, by ``y`` then ``x``: what is drawn of a grid (its sample, ranks or
+    normalized side) is made once for all the grids it meets."""
     samples = rows.shape[0]
-    outs = [np.empty(samples) for _ in xs]
+    outs = [[np.empty(samples) for _ in xs] for _ in ys]
     counted = level in ("summary", "global") and (
         coefficient == "spearman" or (coefficient == "kendall" and _kernel.accel is not None)
     )
-    cells = y.size * (y.shape[0] if coefficient == "kendall" and not counted else 1)
+    y = ys[0]
+    cells = y.size * (y.shape[0] if coefficient == "kendall" and not counted else 1) * (len(xs) + len(ys))
     for start, size in _row_blocks(samples, cells):
         part = slice(start, start + size)
         if counted:
             by_counts = _global_counted if level == "global" else _summary_counted
-            values = by_counts(coefficient, xs, y, rows[part], columns[part])
+            values = by_counts(coefficient, xs, ys, rows[part], columns[part])
         else:
             r = rows[part, :, None]
             c = columns[part, None, :]
-            drawn_y = y[r, c]
-            values = [level_coefficient(level, coefficient, x[r, c], drawn_y) for x in xs]
-        for out, value in zip(outs, values):
-            out[part] = value
+            x_sides = [_side(level, coefficient, x[r, c]) for x in xs]
+            y_sides = [_side(level, coefficient, y[r, c]) for y in ys]
+            values = [
+                [_joined(level, coefficient, x_side, y_side) for x_side in x_sides] for y_side in y_sides
+            ]
+        for out_y, values_y in zip(outs, values):
+            for out, value in zip(out_y, values_y):
+                out[part] = value
     return outs
 
 
 def _global_counted(
-    coefficient: str, xs: Sequence[np.ndarray], y: np.ndarray, rows: np.ndarray, columns: np.ndarray
-) -> list[np.ndarray]:
-    """Spearman's or Kendall's coefficient of each whole grid ``x`` with ``y`` on bootstrap
-    samples, from how many times each sample holds each cell (its rows' draws times its
-    columns'), not from the sample laid out and sorted: the same numbers as
+    coefficient: str,
+    xs: Sequence[np.ndarray],
+    ys: Sequence[np.ndarray],
+    rows: np.ndarray,
+    columns: np.ndarray,
+) -> list[list[np.ndarray]]:
+    """Spearman's or Kendall's coefficient of each whole grid ``x`` with each ``y`` on bootstrap
+    samples (by ``y`` then ``x``), from how many times each sample holds each cell (its rows'
+    draws times its columns'), not from the sample laid out and sorted: the same numbers as
     :func:`level_coefficient` gives of it."""
-    systems, items = y.shape
+    systems, items = ys[0].shape
     samples = rows.shape[0]
     held = (_drawn(rows, systems)[:, :, None] * _drawn(columns, items)[:, None, :]).reshape(samples, -1)
-    y_cells = y.ravel()
     if coefficient == "kendall":
-        return [_kendall_counted(x.ravel(), y_cells, held) for x in xs]
+        return [[_kendall_counted(x.ravel(), y.ravel(), held) for x in xs] for y in ys]
     laid_out = (rows[:, :, None] * items + columns[:, None, :]).reshape(samples, -1)
-    y_ranks = _counted_ranks(y_cells, held, laid_out)
-    return [_pearson(_counted_ranks(x.ravel(), held, laid_out), y_ranks) for x in xs]
+    x_sides = [_normalized(_counted_ranks(x.ravel(), held, laid_out)) for x in xs]
+    y_sides = [_normalized(_counted_ranks(y.ravel(), held, laid_out)) for y in ys]
+    return [[_joined_pearson(x_side, y_side) for x_side in x_sides] for y_side in y_sides]
 
 
 def _summary_counted(
-    coefficient: str, xs: Sequence[np.ndarray], y: np.ndarray, rows: np.ndarray, columns: np.ndarray
-) -> list[np.ndarray]:
-    """The summary level's Spearman or Kendall of each grid ``x`` with ``y`` on bootstrap samples
-    (the mean over the sample's items of each item's coefficient across the sample's systems),
-    each item's from how many times the sample holds each system: the numbers
-    :func:`level_coefficient` gives of it."""
-    systems, items = y.shape
+    coefficient: str,
+    xs: Sequence[np.ndarray],
+    ys: Sequence[np.ndarray],
+    rows: np.ndarray,
+    columns: np.ndarray,
+) -> list[list[np.ndarray]]:
+    """The summary level's Spearman or Kendall of each grid ``x`` with each ``y`` on bootstrap
+    samples (the mean over the sample's items of each item's coefficient across the sample's
+    systems; by ``y`` then ``x``), each item's from how many times the sample holds each system:
+    the numbers :func:`level_coefficient` gives of it."""
+    systems, items = ys[0].shape
     samples = rows.shape[0]
     held = _drawn(rows, systems)
     if coefficient == "kendall":
         found = []
-        for x in xs:
-            each_item = np.array([_kendall_counted(x[:, item], y[:, item], held) for item in range(items)])
-            found.append(_mean_defined(np.take_along_axis(each_item.T, columns, axis=1)))
+        for y in ys:
+            found_y = []
+            for x in xs:
+                each_item = np.array(
+                    [_kendall_counted(x[:, item], y[:, item], held) for item in range(items)]
+                )
+                found_y.append(_mean_defined(np.take_along_axis(each_item.T, columns, axis=1)))
+            found.append(found_y)
         return found
     laid_out = (columns[:, :, None] * systems + rows[:, None, :]).reshape(samples, -1)
     shape = (samples, items, systems)
-    y_ranks = _counted_ranks(y.T, held, laid_out).reshape(shape)
-    return [_mean_defined(_pearson(_counted_ranks(x.T, held, laid_out).reshape(shape), y_ranks)) for x in xs]
+
+    def side(grid: np.ndarray) -> np.ndarray:
+        return _normalized(_counted_ranks(grid.T, held, laid_out).reshape(shape))
+
+    x_sides = [side(x) for x in xs]
+    y_sides = [side(y) for y in ys]
+    return [[_mean_defined(_joined_pearson(x_side, y_side)) for x_side in x_sides] for y_side in y_sides]
 
 
 def _kendall_counted(x: np.ndarray, y: np.ndarray, held: np.ndarray) -> np.ndarray:
@@ -673,14 +720,22 @@ def correlate(
         grids.append((variant, where, arrays))
     intervals: dict[tuple[str, str, str, str], tuple[float, float]] = {}
     ties: dict[tuple[str, str, str, str], bool] = {}
-    for name in names:
-        y = grids[0][2][name][1]  # the judged systems and items are the same for every variant
-        xs = [arrays[name][0] for _, _, arrays in grids]
+    # The judged systems and items are the same for every variant, and a variant's grid the same
+    # for every judgment: each is drawn once for all the others.
+    xs = [arrays[names[0]][0] for _, _, arrays in grids]
+    ys = [grids[0][2][name][1] for name in names]
+    resampled = {
+        (level, coefficient): _resampled_grids(level, coefficient, xs, ys, *draws)
+        for level in levels
+        for coefficient in coefficients
+        if draws is not None
+    }
+    for name, y in zip(names, ys):
         for level in levels:
             for coefficient in coefficients:
                 if draws is None:
                     continue
-                drawn = _resampled_grids(level, coefficient, xs, y, *draws)
+                drawn = resampled[level, coefficient][names.index(name)]
                 for (variant, _, _), values in zip(grids, drawn):
                     intervals[variant, name, level, coefficient] = _interval(values, settings.confidence)
                 if len(grids) > 1:
