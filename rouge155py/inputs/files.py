@@ -21,7 +21,7 @@ import os
 import select
 import stat
 import sys
-from typing import Any, Callable, Optional, Union
+from typing import Any, BinaryIO, Callable, Iterator, Optional, Union
 
 from ..errors import LimitError, RougeError
 
@@ -32,6 +32,8 @@ __all__ = [
     "MAX_JSON_DEPTH",
     "ascii_lower",
     "json_value",
+    "line_stream",
+    "lines_of",
     "own_output",
     "perl_string",
     "read_file",
@@ -225,6 +227,48 @@ def read_file(
     else:
         chunks_before = []
     return _read_open(fd, mode, error, opening, reading, limit, path, chunks_before)
+
+
+def line_stream(path: str, error: type[RougeError], opening: str) -> Optional[BinaryIO]:
+    """A regular file opened to be read a line at a time (:func:`lines_of`), whatever its size;
+    None for anything else (standard input, a pipe, a device: :func:`read_file` reads those whole,
+    under its limit). ``error`` with ``opening`` and the reason when it cannot be opened."""
+    if path == "-":
+        return None
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    except IsADirectoryError:
+        raise error(f"{opening}: {os.strerror(errno.EISDIR)}") from None
+    except OSError as exc:
+        raise error(f"{opening}: {exc.strerror}") from None
+    except ValueError:
+        raise error(f"{opening}: the file name holds a NUL byte") from None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        return None
+    if getattr(os, "O_NONBLOCK", 0):
+        os.set_blocking(fd, True)
+    return open(fd, "rb")
+
+
+def lines_of(
+    handle: BinaryIO, path: str, error: type[RougeError], reading: str, limit: int
+) -> Iterator[bytes]:
+    """The lines of an open file, without line ends (``\r\n`` too), read as they are asked for; a
+    line of more than ``limit`` bytes is refused (:class:`LimitError`). The file is closed at its end."""
+    with handle:
+        while True:
+            try:
+                line = handle.readline(limit + 2)
+            except OSError as exc:
+                raise error(f"{reading}: {exc.strerror}") from None
+            if not line:
+                return
+            if line.endswith(b"\n"):
+                line = line[:-1]
+            if len(line) > limit:
+                raise LimitError(f"{path}: a line is larger than {limit >> 20} MiB: refused")
+            yield line[:-1] if line.endswith(b"\r") else line
 
 
 def _read_open(

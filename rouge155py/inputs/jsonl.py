@@ -2,19 +2,20 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Optional
+from typing import TYPE_CHECKING, Any, BinaryIO, ClassVar, Iterator, Optional, Sequence, Union
 
-from ..errors import ConfigError, UsageError, described
+from ..errors import ConfigError, InputError, UsageError, described
 from .config import Eval, EvalConfig
-from .files import json_value
-from .sources import CommandLine, empty_note, file_lines, is_empty, nothing_read
-from .texts import item_eval, text_format
+from .files import MAX_CONFIG_BYTES, MAX_FILE_BYTES, json_value, line_stream, lines_of
+from .sources import CommandLine, blank, empty_note, file_lines, is_empty, nothing_read
+from .texts import DEFAULT_PEER_ID, config_from_texts, item_eval, text_format
 
 if TYPE_CHECKING:
     from .sources import DoorSettings
 
-__all__ = ["FIELDS", "JsonlFile", "field_keys", "jsonl_fields", "read_jsonl"]
+__all__ = ["FIELDS", "JsonlFile", "JsonlStream", "field_keys", "jsonl_fields", "read_jsonl"]
 
 #: The roles of an object's fields; each is read from the key of its name unless
 #: ``--jsonl-fields ROLE=KEY,...`` names another.
@@ -55,6 +56,12 @@ class JsonlFile:
 
     def read(self) -> EvalConfig:
         return read_jsonl(self.path, self.separator, self.input_format, self.skip_empty, dict(self.fields))
+
+    def read_in_chunks(self, size: int) -> Optional[JsonlStream]:
+        """The file read ``size`` objects at a time as the run scores them (:class:`JsonlStream`):
+        a regular file, of any size; None for standard input or a pipe, read whole (:meth:`read`)."""
+        handle = line_stream(self.path, InputError, f"Cannot open {self.path}")
+        return None if handle is None else JsonlStream(self, handle, size)
 
     @classmethod
     def applies(cls, options: DoorSettings) -> bool:
@@ -142,6 +149,197 @@ def read_jsonl(
         raise nothing_read(path, "objects", objects)
     what = f"of {objects} objects with an empty prediction or reference, on lines"
     return EvalConfig(evals, peer_ids, [empty_note(path, what, empty, skip_empty)] if empty else [])
+
+
+#: A chunk of the stream: its evals (texts by columns where every object is one plain pair) and
+#: each one's place (its object's number less one) in the file.
+Chunk = tuple[EvalConfig, Sequence[int]]
+
+
+class JsonlStream:
+    """The evals of a JSONL file, read a chunk of objects at a time as the run scores them (each
+    chunk dropped before the next is read), with the checks and notes of :func:`read_jsonl`:
+    the same evals, IDs and errors. A chunk whose objects each hold one prediction and ASCII
+    reference strings (and no ID) is held by columns (:class:`~.config.TextConfig`), which the
+    C kernel scores as it scores the API's lists.
+
+    The :class:`~rouge155py.run.executors.Evals` of a run: :meth:`first` reads ahead,
+    :meth:`whole` reads (and checks) the rest and gives the peers and notes, no eval."""
+
+    def __init__(self, source: JsonlFile, handle: BinaryIO, size: int) -> None:
+        self.source, self.size = source, size
+        self._keys = {role: dict(source.fields).get(role, role) for role in FIELDS}
+        self._lines = enumerate(
+            lines_of(handle, source.path, InputError, f"Cannot read {source.path}", MAX_CONFIG_BYTES), start=1
+        )
+        try:
+            self._bytes = max(1, os.fstat(handle.fileno()).st_size)
+        except OSError:
+            self._bytes = 1
+        self._handle = handle
+        self.peer_ids: set[str] = set()
+        self.objects = 0  # read so far
+        self.kept = 0  # evals made so far
+        self._empty: list[int] = []
+        self._given: set[str] = set()  # IDs an object's "id" gave
+        self._numbered = bytearray()  # 1 at k: object k's ID is its number k + 1
+        self._ahead: list[Chunk] = []  # read for first(), not yet handed out
+        self._ended = False
+
+    def chunks(self) -> Iterator[Chunk]:
+        """Every chunk, in the file's order; the file's end checks that something was read."""
+        while True:
+            chunk = self._ahead.pop(0) if self._ahead else self._read()
+            if chunk is None:
+                return
+            yield chunk
+
+    def estimated_total(self) -> int:
+        """About how many objects the file holds, from the bytes read so far."""
+        try:
+            done = self._handle.tell() if not self._handle.closed else self._bytes
+        except (OSError, ValueError):
+            return self.objects
+        return max(self.objects, round(self.objects * self._bytes / max(1, done)))
+
+    def first(self, count: int) -> list[Eval]:
+        """Up to ``count`` of the first evals (read ahead, for the chunks to come)."""
+        found: list[Eval] = []
+        for config, _ in self._ahead:
+            found.extend(config.first(count - len(found)))
+        while len(found) < count:
+            chunk = self._read()
+            if chunk is None:
+                break
+            self._ahead.append(chunk)
+            found.extend(chunk[0].first(count - len(found)))
+        return found[:count]
+
+    def whole(self) -> EvalConfig:
+        """The file read (and checked) to its end: every peer and the notes, with no eval (those
+        were handed out in chunks)."""
+        while self._read() is not None:
+            pass
+        what = f"of {self.objects} objects with an empty prediction or reference, on lines"
+        notes = (
+            [empty_note(self.source.path, what, self._empty, self.source.skip_empty)] if self._empty else []
+        )
+        return EvalConfig([], set(self.peer_ids), notes)
+
+    def _read(self) -> Optional[Chunk]:
+        """The next chunk of objects (None at the file's end)."""
+        if self._ended:
+            return None
+        plain: list[tuple[int, str, Union[str, list[str]]]] = []
+        evals: list[tuple[int, Eval]] = []
+        source, keys = self.source, self._keys
+        for number, line in self._lines:
+            if not line.strip():
+                continue
+            where = f"{source.path}:{number}"
+            try:
+                item = json_value(line)
+            except ValueError as error:
+                raise ConfigError(f"{where}: not a JSON object ({error})") from None
+            if not isinstance(item, dict):
+                raise ConfigError(f"{where}: a line holds a JSON object, got {type(item).__name__}")
+            index = self.objects
+            self.objects += 1
+            pair = _plain_pair(item, keys, source.separator) if source.input_format == "SPL" else None
+            ev: Optional[Eval] = None
+            if pair is None:
+                ev = _jsonl_eval(item, index, where, source.separator, source.input_format, keys)
+                empty = any(map(is_empty, (*ev.peers.values(), *ev.models)))  # type: ignore[arg-type]
+                given = keys["id"] in item
+            else:
+                prediction, references = pair
+                texts = [references] if isinstance(references, str) else references
+                empty = blank(prediction) or any(map(blank, texts))
+                given = False
+            self._numbered.append(0)
+            if empty:
+                self._empty.append(number)
+                if source.skip_empty:
+                    continue
+            eval_id = str(index + 1) if ev is None else ev.eval_id
+            self._check_new(eval_id, given, where)
+            if given:
+                self._given.add(eval_id)
+            else:
+                self._numbered[index] = 1
+            if ev is not None:
+                self.peer_ids.update(ev.peers)
+                evals.append((index, ev))
+            elif pair is not None:
+                self.peer_ids.add(DEFAULT_PEER_ID)
+                plain.append((index, *pair))
+            self.kept += 1
+            if len(plain) + len(evals) == self.size:
+                break
+        else:
+            self._ended = True
+            if not self.kept:
+                raise nothing_read(source.path, "objects", self.objects)
+        if not plain and not evals:
+            return None
+        if not evals:
+            places = [index for index, _, _ in plain]
+            columns = config_from_texts(
+                [p for _, p, _ in plain], [r for _, _, r in plain], source.input_format, places
+            )
+            return columns, places
+        for index, prediction, references in plain:
+            evals.append((index, item_eval(index, prediction, references, source.input_format)))
+        evals.sort(key=lambda entry: entry[0])
+        return EvalConfig([ev for _, ev in evals], {p for _, ev in evals for p in ev.peers}), [
+            i for i, _ in evals
+        ]
+
+    def _check_new(self, eval_id: str, given: bool, where: str) -> None:
+        """An eval ID seen before is an error, at the line of its second object."""
+        if eval_id in self._given:
+            raise ConfigError(f"{where}: eval ID {eval_id!r} is given twice")
+        if given and eval_id.isdigit() and eval_id == str(int(eval_id)):
+            number = int(eval_id)
+            if 1 <= number <= len(self._numbered) and self._numbered[number - 1]:
+                raise ConfigError(f"{where}: eval ID {eval_id!r} is given twice")
+
+
+def _plain_pair(
+    item: dict[str, Any], keys: dict[str, str], separator: Optional[str]
+) -> Optional[tuple[str, Union[str, list[str]]]]:
+    """An object's one prediction and its references, where it holds nothing else that counts: an
+    ASCII prediction string, one reference string or a list of them, no ID, no other role (None
+    for any other object, which :func:`_jsonl_eval` reads)."""
+    if (
+        keys["id"] in item
+        or keys["predictions"] in item
+        or (keys["references"] in item and keys["reference"] in item)
+    ):
+        return None
+    prediction = item.get(keys["prediction"])
+    if type(prediction) is not str or not _plain_text(prediction):
+        return None
+    references: Union[str, list[str]]
+    given = item.get(keys["reference"], item.get(keys["references"]))
+    if keys["reference"] in item:
+        if type(given) is not str or not _plain_text(given):
+            return None
+    elif type(given) is not list or not given or not all(type(r) is str and _plain_text(r) for r in given):
+        return None
+    references = given
+    if separator:
+        prediction = prediction.replace(separator, "\n")
+        references = (
+            references.replace(separator, "\n")
+            if isinstance(references, str)
+            else [r.replace(separator, "\n") for r in references]
+        )
+    return prediction, references
+
+
+def _plain_text(text: str) -> bool:
+    return text.isascii() and len(text) <= MAX_FILE_BYTES
 
 
 def _jsonl_eval(

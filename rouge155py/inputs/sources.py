@@ -43,6 +43,7 @@ __all__ = [
     "Door",
     "DoorSettings",
     "Source",
+    "blank",
     "empty_note",
     "file_lines",
     "is_empty",
@@ -157,7 +158,12 @@ _SHOWN = 5  # the first line numbers a note names
 
 def is_empty(document: SummaryText) -> bool:
     """Whether a summary holds nothing but ASCII whitespace: every score against it is 0."""
-    return not document.text.strip(_BLANK)
+    return blank(document.text)
+
+
+def blank(text: str) -> bool:
+    """Whether a text holds nothing but ASCII whitespace."""
+    return not text.strip(_BLANK)
 
 
 def empty_note(where: str, what: str, numbers: Sequence[int], skipped: bool) -> str:

@@ -76,6 +76,7 @@ __all__ = [
     "eval_items",
     "peer_id_list",
     "score_batch",
+    "score_chunks",
     "score_in_chunks",
     "score_text_chunks",
     "score_texts",
@@ -569,6 +570,34 @@ def score_text_chunks(
             merged.extend(batch)
         if progress is not None:
             progress("scoring", min(total, start + size), total)
+    return [] if merged is None else [merged]
+
+
+def score_chunks(
+    chunks: Iterable[tuple[EvalConfig, Sequence[int]]],
+    options: Options,
+    progress: Optional[ProgressFn],
+    total: Callable[[], int],
+) -> list[ScoredBatch]:
+    """Step 1 on a source read a chunk at a time (:class:`~rouge155py.inputs.jsonl.JsonlStream`):
+    each chunk scored as it comes (texts by columns as :func:`score_texts` scores them, else its
+    evals at their places) and merged, then dropped before the next is read; ``total`` tells
+    ``progress`` about how many evals there will be."""
+    merged: Optional[ScoredBatch] = None
+    done = 0
+    for config, places in chunks:
+        if isinstance(config, TextConfig):
+            batch = score_texts(config, 0, config.items, options)
+        else:
+            batch = scored_batch([EvalItem(place, ev) for place, ev in zip(places, config.evals)], options)
+        if merged is None:
+            merged = batch
+        else:
+            merged.extend(batch)
+        done += len(places)
+        del config, places, batch
+        if progress is not None:
+            progress("scoring", done, max(done, total()))
     return [] if merged is None else [merged]
 
 

@@ -51,6 +51,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, Protocol, Union
 
 from ..errors import RougeError, UsageError, WorkerStopped
 from ..inputs.config import Eval, EvalConfig, TextConfig, XmlEval, XmlEvalStream
+from ..inputs.jsonl import JsonlStream
 from ..inputs.readers.document import Document, SummaryFile
 from ..inputs.selection import select_models
 from ..report.results import Counts, Summary
@@ -60,6 +61,7 @@ from .batches import (
     TEXT_CHUNK,
     EvalItem,
     ScoredBatch,
+    score_chunks,
     score_in_chunks,
     score_text_chunks,
     score_texts,
@@ -180,6 +182,16 @@ class _Read:
         return self.config.first(count)
 
 
+def _streamed(options: Options) -> Optional[JsonlStream]:
+    """The options' source read a chunk at a time as it is scored, where it can be (a JSONL
+    file; not under ``-v``, whose lines walk every eval once all are read)."""
+    reader = getattr(options.source, "read_in_chunks", None)
+    if reader is None or options.verbose:
+        return None
+    stream: Optional[JsonlStream] = reader(TEXT_CHUNK)
+    return stream
+
+
 class ThisProcess:
     """The executor of one process: step 1 on consecutive chunks of evals, step 2 here."""
 
@@ -190,6 +202,9 @@ class ThisProcess:
             return _Read(chosen_models(options, config), owned=True)
         if config is not None:
             return _Read(config, owned=False)
+        streamed = _streamed(options)
+        if streamed is not None:
+            return streamed
         return _Read(load_config(options), owned=True)
 
     def start(self) -> None:
@@ -198,7 +213,9 @@ class ThisProcess:
     def score(self, evals: Evals, options: Options, progress: Optional[ProgressFn]) -> list[ScoredBatch]:
         """One batch of every eval, scored a chunk at a time and merged as it goes
         (:func:`~rouge155py.run.batches.score_in_chunks`); the evals are dropped as they are scored
-        where the run read them."""
+        where the run read them, and a source read a chunk at a time is scored as it is read."""
+        if isinstance(evals, JsonlStream):
+            return score_chunks(evals.chunks(), options, progress, evals.estimated_total)
         config = evals.whole()
         if isinstance(config, TextConfig):
             return score_text_chunks(config, options, progress, TEXT_CHUNK)
