@@ -2372,24 +2372,6 @@ static void token_bytes_init(void) {
     FIRST_BYTES[8] = ~0ULL;
 }
 
-/* 8 bytes of memory as a word whose low byte is the first (and back): the strings' words
- * read the same on any CPU. */
-static inline unsigned long long load_word(const void *p) {
-    unsigned long long w;
-    memcpy(&w, p, 8);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    w = __builtin_bswap64(w);
-#endif
-    return w;
-}
-
-static inline void store_word(void *p, unsigned long long w) {
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    w = __builtin_bswap64(w);
-#endif
-    memcpy(p, &w, 8);
-}
-
 /* The hash of a string of len bytes whose first two words (zero-padded) are w0 and w1: of
  * up to 16 bytes, all of it (two multiplications side by side); str_hash goes on with the
  * other words. */
@@ -3176,7 +3158,8 @@ done:
     return result;
 }
 
-/* ---- rouge-score's dialect on the same counting: its text stage, its scores ---- */
+/* ---- rouge-score's dialect: its text stage, its counts (the batches' union LCS for rougeLsum
+ * of lines), its scores ---- */
 
 /* A Score of rouge-score (a tuple subclass of three items) of the given values; its items
  * are stolen (NULL on no memory: they are released). */
@@ -3219,6 +3202,180 @@ static int rs_docs_add(Docs *d, Py_ssize_t k, RsVocab *v, PyObject *text, RsInts
     return 0;
 }
 
+/* The scratch of rs_score_pairs's counts, kept for a call's pairs. */
+typedef struct {
+    /* n-grams of n >= 2 tokens, each packed into one key: a table of one text's n-grams, a
+     * slot being the current pair's where its stamp is the pair's */
+    unsigned long long *keys;
+    int *left;             /* per slot: copies not yet taken by the other text */
+    unsigned int *stamps;  /* per slot: the pair that filled it (0: none) */
+    unsigned int stamp;
+    Py_ssize_t slots;      /* a power of two, or 0 */
+    int shift;             /* 64 - log2(slots) */
+    /* the LCS length by bit vectors: a mask per kind of token, and the row */
+    unsigned long long *masks, *row;
+    size_t mask_room, row_room; /* words */
+} RsWork;
+
+static void rs_work_free(RsWork *w) {
+    free(w->keys);
+    free(w->left);
+    free(w->stamps);
+    free(w->masks);
+    free(w->row);
+    memset(w, 0, sizeof(*w));
+}
+
+/* ROUGE-1's hits of a pair: each token of b takes one of a's copies while some are left.
+ * left: per id, all 0 (and so again on return). */
+static long long rs_unigram_hits(int *left, const int *a, Py_ssize_t al, const int *b, Py_ssize_t bl) {
+    long long hits = 0;
+    Py_ssize_t k;
+    for (k = 0; k < al; k++) left[a[k]]++;
+    for (k = 0; k < bl; k++)
+        if (left[b[k]] > 0) {
+            left[b[k]]--;
+            hits++;
+        }
+    for (k = 0; k < al; k++) left[a[k]] = 0;
+    return hits;
+}
+
+/* ROUGE-N's hits of a pair (n >= 2, each id in `bits` bits of a key): the sum over n-grams of
+ * the smaller of their counts, the text of fewer n-grams counted in w's table, then taken by
+ * the other's.  0, -2 on no memory. */
+static int rs_gram_hits(RsWork *w, Py_ssize_t n, int bits, const int *a, Py_ssize_t al, const int *b, Py_ssize_t bl,
+                        long long *hits) {
+    unsigned long long key = 0, keep = n * bits >= 64 ? ~0ULL : (1ULL << (n * bits)) - 1;
+    Py_ssize_t grams, k, at, last;
+    *hits = 0;
+    if (al > bl) {
+        const int *t = a;
+        a = b;
+        b = t;
+        k = al;
+        al = bl;
+        bl = k;
+    }
+    if (al < n) return 0; /* then the text of fewer tokens has no n-gram */
+    grams = al - n + 1;
+    if (2 * grams > w->slots) {
+        Py_ssize_t slots = 16;
+        int shift = 60;
+        while (slots < 2 * grams) {
+            slots *= 2;
+            shift--;
+        }
+        free(w->keys);
+        free(w->left);
+        free(w->stamps);
+        w->keys = (unsigned long long *)malloc((size_t)slots * sizeof(unsigned long long));
+        w->left = (int *)malloc((size_t)slots * sizeof(int));
+        w->stamps = (unsigned int *)calloc((size_t)slots, sizeof(unsigned int));
+        if (!w->keys || !w->left || !w->stamps) {
+            rs_work_free(w);
+            return -2;
+        }
+        w->slots = slots;
+        w->shift = shift;
+        w->stamp = 0;
+    }
+    if (++w->stamp == 0) { /* 2^32 pairs: every slot free again */
+        memset(w->stamps, 0, (size_t)w->slots * sizeof(unsigned int));
+        w->stamp = 1;
+    }
+    last = w->slots - 1;
+    for (k = 0; k < n - 1; k++) key = (key << bits) | (unsigned int)a[k];
+    for (k = n - 1; k < al; k++) {
+        key = ((key << bits) | (unsigned int)a[k]) & keep;
+        at = (Py_ssize_t)((key * 0x9E3779B97F4A7C15ULL) >> w->shift);
+        while (w->stamps[at] == w->stamp && w->keys[at] != key) at = (at + 1) & last;
+        if (w->stamps[at] != w->stamp) {
+            w->stamps[at] = w->stamp;
+            w->keys[at] = key;
+            w->left[at] = 1;
+        } else {
+            w->left[at]++;
+        }
+    }
+    key = 0;
+    for (k = 0; k < n - 1; k++) key = (key << bits) | (unsigned int)b[k];
+    for (k = n - 1; k < bl; k++) {
+        key = ((key << bits) | (unsigned int)b[k]) & keep;
+        at = (Py_ssize_t)((key * 0x9E3779B97F4A7C15ULL) >> w->shift);
+        while (w->stamps[at] == w->stamp && w->keys[at] != key) at = (at + 1) & last;
+        if (w->stamps[at] == w->stamp && w->left[at] > 0) {
+            w->left[at]--;
+            (*hits)++;
+        }
+    }
+    return 0;
+}
+
+/* The length of an LCS of a and b (no backtrack: rougeL, or rougeLsum of two one-line texts)
+ * by bit vectors over the longer one (Allison-Dix, Hyyro): its row has a bit per token of
+ * the longer text, clear where the LCS grows; each token of the shorter that the longer holds
+ * turns row V into (V + (V & M)) | (V & ~M), M the positions holding it.  kind: per id, -1
+ * (and so again on return).  >= 0; -1 when a signal handler raised; -2 on no memory. */
+static Py_ssize_t rs_lcs_length(RsWork *w, int *kind, const int *a, Py_ssize_t al, const int *b, Py_ssize_t bl,
+                                Gil *gil) {
+    Py_ssize_t words, kinds = 0, i, j, length = 0;
+    int checked, status = 0;
+    unsigned long long *row;
+    if (al > bl) {
+        const int *t = a;
+        a = b;
+        b = t;
+        i = al;
+        al = bl;
+        bl = i;
+    }
+    if (al == 0) return 0;
+    words = (bl + 63) / 64;
+    /* a mask for each kind of token both texts hold: no more kinds than the shorter's tokens */
+    for (j = 0; j < bl; j++) kind[b[j]] = -2;
+    for (i = 0; i < al; i++)
+        if (kind[a[i]] == -2) kind[a[i]] = (int)kinds++;
+    if (kinds > PY_SSIZE_T_MAX / 8 / words) status = -2;
+    else if ((size_t)(kinds * words) > w->mask_room) {
+        free(w->masks);
+        w->masks = (unsigned long long *)malloc((size_t)(kinds * words) * sizeof(unsigned long long));
+        w->mask_room = w->masks ? (size_t)(kinds * words) : 0;
+        if (!w->masks) status = -2;
+    }
+    if ((size_t)words > w->row_room) {
+        free(w->row);
+        w->row = (unsigned long long *)malloc((size_t)words * sizeof(unsigned long long));
+        w->row_room = w->row ? (size_t)words : 0;
+        if (!w->row) status = -2;
+    }
+    if (status == 0) {
+        unsigned long long *masks = w->masks;
+        row = w->row;
+        memset(masks, 0, (size_t)(kinds * words) * sizeof(unsigned long long));
+        for (j = 0; j < bl; j++)
+            if (kind[b[j]] >= 0) masks[(size_t)kind[b[j]] * (size_t)words + (size_t)(j >> 6)] |= 1ULL << (j & 63);
+        for (j = 0; j < words; j++) row[j] = ~0ULL;
+        checked = (size_t)al * (size_t)words >= RELEASE_CELLS; /* a long pair looks at signals by rows */
+        for (i = 0; i < al && status == 0; i++) {
+            const unsigned long long *match;
+            unsigned long long carry = 0;
+            if (kind[a[i]] < 0) continue; /* a token the longer text lacks leaves the row as it is */
+            match = masks + (size_t)kind[a[i]] * (size_t)words;
+            for (j = 0; j < words; j++) {
+                unsigned long long v = row[j], sum = v + (v & match[j]), out = sum + carry;
+                carry = (unsigned long long)(sum < v) | (unsigned long long)(out < sum);
+                row[j] = out | (v & ~match[j]);
+            }
+            if (checked && gil_check(gil, (size_t)words * 64) < 0) status = -1;
+        }
+        if (bl & 63) row[words - 1] |= ~0ULL << (bl & 63); /* past the last token: not the LCS's */
+        for (j = 0; j < words; j++) length += 64 - popcount(row[j]);
+    }
+    for (j = 0; j < bl; j++) kind[b[j]] = -1;
+    return status < 0 ? status : length;
+}
+
 /* rs_score_pairs(targets, predictions, stem, metrics, names, score_type, max_cells) -> list or None
  *   targets, predictions: sequences of str, as many (pair i is targets[i], predictions[i]);
  *   stem: nltk's Porter stemmer on tokens longer than 3 characters; metrics: a sequence of
@@ -3247,9 +3404,11 @@ static PyObject *rs_score_pairs(PyObject *Py_UNUSED(self), PyObject *args) {
     RsVocab *v = NULL;
     PairCounts pc_;
     BatchWork lwork;
+    RsWork rw;
     int *counts = NULL;
     Gil gil;
 
+    memset(&rw, 0, sizeof(rw));
     memset(&d, 0, sizeof(d));
     memset(&whole, 0, sizeof(whole));
     memset(&pc_, 0, sizeof(pc_));
@@ -3371,11 +3530,11 @@ static PyObject *rs_score_pairs(PyObject *Py_UNUSED(self), PyObject *args) {
             if (kinds[k] == 0) {
                 long long hits = 0;
                 if (rules[k].n == 1) {
-                    pair_count(&pc_, mt, 0, pt, pl);
-                    hits = pair_unigram_hits(&pc_, mt, ml);
-                    pair_forget(&pc_, mt, 0, pt, pl);
+                    hits = rs_unigram_hits(pc_.model, mt, ml, pt, pl);
                 } else {
-                    status = all_hits(&rules[k], key_bits(&rules[k], d.top), pt, pl, &mt, &ml, 1, &hits, &gil);
+                    int bits = key_bits(&rules[k], d.top);
+                    status = bits ? rs_gram_hits(&rw, rules[k].n, bits, mt, ml, pt, pl, &hits)
+                                  : all_hits(&rules[k], 0, pt, pl, &mt, &ml, 1, &hits, &gil);
                     if (status < 0) break;
                 }
                 hit = (double)hits;
@@ -3392,10 +3551,20 @@ static PyObject *rs_score_pairs(PyObject *Py_UNUSED(self), PyObject *args) {
                     failed = 1;
                     break;
                 }
-                pair_count(&pc_, mt, ml, pt, pl);
-                status = pair_union(at, md, pd, NULL, &lwork, &gil, &pc_, &hit, &base);
-                pair_forget(&pc_, mt, ml, pt, pl);
-                if (status < 0) break;
+                if (kinds[k] == 1 || (d.sfirst[md + 1] - d.sfirst[md] == 2 && d.sfirst[pd + 1] - d.sfirst[pd] == 2)) {
+                    /* one sentence each: the union is the LCS, whose tokens the counts never clip */
+                    Py_ssize_t length = rs_lcs_length(&rw, pc_.kind, mt, ml, pt, pl, &gil);
+                    if (length < 0) {
+                        status = (int)length;
+                        break;
+                    }
+                    hit = (double)length;
+                } else {
+                    pair_count(&pc_, mt, ml, pt, pl);
+                    status = pair_union(at, md, pd, NULL, &lwork, &gil, &pc_, &hit, &base);
+                    pair_forget(&pc_, mt, ml, pt, pl);
+                    if (status < 0) break;
+                }
                 model_count = (double)ml;
                 peer_count = (double)pl;
             }
@@ -3457,6 +3626,7 @@ static PyObject *rs_score_pairs(PyObject *Py_UNUSED(self), PyObject *args) {
     }
 done:
     free(lwork.w.block);
+    rs_work_free(&rw);
     free(pc_.mask);
     free(counts);
     free(whole.sent.items);

@@ -205,107 +205,155 @@ Py_ssize_t rs_porter_stem(unsigned char *w, Py_ssize_t n) {
 
 /* ---- The vocabulary: strings -> ids, by open addressing ---- */
 
-typedef struct {
-    Py_ssize_t offset; /* in the arena; -1: an empty slot */
-    Py_ssize_t len;
-    size_t hash;
-    int value;
-} Slot;
+/* A key (a token or a stem) is bytes a-z and 0-9, never a zero byte.  Wherever it is held its
+ * bytes are followed by zeros up to a multiple of 8, so that it is read, hashed and compared
+ * a word of 8 bytes at a time. */
+#define KEY_BYTES(n) ((((size_t)(n) + 7) / 8) * 8)
+
+typedef unsigned long long KeyHash;
+
+static inline unsigned long long key_word(const char *s) {
+    unsigned long long w;
+    memcpy(&w, s, 8);
+    return w;
+}
+
+/* Word after word: xor, multiply by an odd constant, fold the high half in. */
+static inline KeyHash key_hash(const char *s, Py_ssize_t n) {
+    KeyHash h = (KeyHash)n * 0x9E3779B97F4A7C15ULL;
+    Py_ssize_t k;
+    for (k = 0; k < n; k += 8) {
+        h = (h ^ key_word(s + k)) * 0xFF51AFD7ED558CCDULL;
+        h ^= h >> 32;
+    }
+    return h;
+}
 
 typedef struct {
+    unsigned long long head; /* the key's first word: all of a key shorter than 8 bytes */
+    unsigned int check;      /* the hash's high half */
+    int entry;               /* the key's entry; -1: an empty slot */
+} Slot;
+
+/* Slots (a power of two, at most half used) and per entry its key (arena offset, length)
+ * and value. */
+typedef struct {
     Slot *slots;
-    size_t mask, used;
+    size_t mask;
+    RsInts at, len, value;
 } Table;
 
 struct RsVocab {
     int stem;
-    char *arena;
+    char *arena; /* every key, each at a multiple of 8, zero-padded */
     Py_ssize_t arena_len, arena_capacity;
     Table read;  /* with stemming: a token as read -> the id of its stem */
-    Table words; /* a counted form -> its id */
-    RsInts word_at; /* per id, its counted form's offset in the arena */
-    RsInts word_len;
-    unsigned char *scratch; /* a token being stemmed */
+    Table words; /* a counted form -> its id (its entry) */
+    char *token; /* the token being read, zero-padded */
+    Py_ssize_t token_capacity;
+    unsigned char *scratch; /* a token being stemmed, zero-padded */
     Py_ssize_t scratch_capacity;
     RsVocab *memo; /* the stems met by earlier calls (see rs_vocab_take_memo), or NULL */
 };
 
-/* FNV-1a, one character at a time: the tokenizer hashes a token while it reads it. */
-#define HASH_START ((size_t)1469598103934665603ULL)
-#define HASH_STEP(h, c) (((h) ^ (unsigned char)(c)) * (size_t)1099511628211ULL)
-
-static size_t hash_bytes(const char *s, Py_ssize_t n) {
-    size_t h = HASH_START;
-    Py_ssize_t i;
-    for (i = 0; i < n; i++) h = HASH_STEP(h, s[i]);
-    return h;
+static void table_free(Table *t) {
+    free(t->slots);
+    t->slots = NULL;
+    rs_ints_free(&t->at);
+    rs_ints_free(&t->len);
+    rs_ints_free(&t->value);
 }
 
-static int table_init(Table *t, size_t slots) {
+static int slots_make(Table *t, size_t slots) {
     size_t i;
     t->slots = (Slot *)malloc(slots * sizeof(Slot));
     if (!t->slots) return -1;
-    for (i = 0; i < slots; i++) t->slots[i].offset = -1;
+    for (i = 0; i < slots; i++) t->slots[i].entry = -1;
     t->mask = slots - 1;
-    t->used = 0;
     return 0;
 }
 
-static int table_grow(Table *t) {
-    Table bigger;
-    size_t i;
-    if (table_init(&bigger, (t->mask + 1) * 2) < 0) return -1;
-    for (i = 0; i <= t->mask; i++) {
-        Slot *s = &t->slots[i];
-        size_t j;
-        if (s->offset < 0) continue;
-        for (j = s->hash & bigger.mask; bigger.slots[j].offset >= 0; j = (j + 1) & bigger.mask) {
-        }
-        bigger.slots[j] = *s;
-    }
-    bigger.used = t->used;
-    free(t->slots);
-    *t = bigger;
-    return 0;
-}
-
-/* The slot of s in t: its own, or the empty slot where it goes (offset -1). */
-static Slot *table_find(const RsVocab *v, const Table *t, const char *s, Py_ssize_t n, size_t hash) {
+/* The slot of key s (n bytes, of that hash) in t: its own, or the empty one where it goes. */
+static inline size_t table_find(const RsVocab *v, const Table *t, const char *s, Py_ssize_t n, KeyHash hash) {
+    unsigned long long head = key_word(s);
+    unsigned int check = (unsigned int)(hash >> 32);
     size_t j;
-    for (j = hash & t->mask; t->slots[j].offset >= 0; j = (j + 1) & t->mask) {
+    for (j = (size_t)hash & t->mask; t->slots[j].entry >= 0; j = (j + 1) & t->mask) {
         const Slot *at = &t->slots[j];
-        if (at->hash == hash && at->len == n && memcmp(v->arena + at->offset, s, (size_t)n) == 0)
-            return &t->slots[j];
+        Py_ssize_t k;
+        const char *key;
+        if (at->head != head || at->check != check) continue;
+        if (n < 8) return j; /* its zero bytes in the head say its length */
+        if (t->len.items[at->entry] != n) continue;
+        key = v->arena + t->at.items[at->entry];
+        for (k = 8; k < n && key_word(key + k) == key_word(s + k); k += 8) {
+        }
+        if (k >= n) return j;
     }
-    return &t->slots[j];
+    return j;
 }
 
-/* Copies s into the arena: its offset, or -1 when memory runs out. */
+/* Twice the slots, the keys placed again from the arena: 0, or -1 (no memory). */
+static int table_grow(const RsVocab *v, Table *t) {
+    Slot *old = t->slots;
+    size_t slots = (t->mask + 1) * 2, i;
+    if (slots_make(t, slots) < 0) {
+        t->slots = old;
+        return -1;
+    }
+    for (i = 0; i < (size_t)t->at.count; i++) {
+        const char *key = v->arena + t->at.items[i];
+        Py_ssize_t n = t->len.items[i];
+        KeyHash hash = key_hash(key, n);
+        size_t j;
+        for (j = (size_t)hash & t->mask; t->slots[j].entry >= 0; j = (j + 1) & t->mask) {
+        }
+        t->slots[j].head = key_word(key);
+        t->slots[j].check = (unsigned int)(hash >> 32);
+        t->slots[j].entry = (int)i;
+    }
+    free(old);
+    return 0;
+}
+
+/* Copies key s (zero-padded) into the arena: its offset, or -1 when memory runs out (offsets
+ * are kept as int). */
 static Py_ssize_t arena_add(RsVocab *v, const char *s, Py_ssize_t n) {
-    Py_ssize_t at = v->arena_len;
-    if (v->arena_len + n > v->arena_capacity) {
+    Py_ssize_t at = v->arena_len, bytes = (Py_ssize_t)KEY_BYTES(n);
+    if (bytes > INT_MAX - at) return -1;
+    if (at + bytes > v->arena_capacity) {
         Py_ssize_t capacity = v->arena_capacity * 2;
         char *grown;
-        while (capacity < v->arena_len + n) capacity *= 2;
+        while (capacity < at + bytes) capacity *= 2;
         grown = (char *)realloc(v->arena, (size_t)capacity);
         if (!grown) return -1;
         v->arena = grown;
         v->arena_capacity = capacity;
     }
-    memcpy(v->arena + at, s, (size_t)n);
-    v->arena_len += n;
+    memcpy(v->arena + at, s, (size_t)bytes);
+    v->arena_len += bytes;
     return at;
 }
 
-/* Puts s in t with the value, at the empty slot found for it: 0, or -1 (no memory). */
-static int table_add(RsVocab *v, Table *t, Slot *slot, const char *s, Py_ssize_t n, size_t hash, int value) {
-    Py_ssize_t at = arena_add(v, s, n);
-    if (at < 0) return -1;
-    slot->offset = at;
-    slot->len = n;
-    slot->hash = hash;
-    slot->value = value;
-    if (++t->used * 2 > t->mask + 1) return table_grow(t);
+/* Puts key s in t with the value, at the empty slot j found for it (the slots grown first
+ * when they would be more than half used): 0, or -1 when memory runs out (t is left as it was). */
+static int table_add(RsVocab *v, Table *t, size_t j, const char *s, Py_ssize_t n, KeyHash hash, int value) {
+    Py_ssize_t at, entry = t->at.count;
+    if (entry >= INT_MAX || n > INT_MAX) return -1;
+    if ((size_t)(entry + 1) * 2 > t->mask + 1) {
+        if (table_grow(v, t) < 0) return -1;
+        for (j = (size_t)hash & t->mask; t->slots[j].entry >= 0; j = (j + 1) & t->mask) {
+        }
+    }
+    at = arena_add(v, s, n);
+    if (at < 0 || rs_ints_push(&t->at, (int)at) < 0 || rs_ints_push(&t->len, (int)n) < 0 ||
+        rs_ints_push(&t->value, value) < 0) {
+        t->at.count = t->len.count = t->value.count = entry;
+        return -1;
+    }
+    t->slots[j].head = key_word(s);
+    t->slots[j].check = (unsigned int)(hash >> 32);
+    t->slots[j].entry = (int)entry;
     return 0;
 }
 
@@ -315,7 +363,9 @@ RsVocab *rs_vocab_new(int stem) {
     v->stem = stem;
     v->arena_capacity = 4096;
     v->arena = (char *)malloc((size_t)v->arena_capacity);
-    if (!v->arena || table_init(&v->words, 1024) < 0 || table_init(&v->read, 1024) < 0) {
+    v->token_capacity = 64;
+    v->token = (char *)malloc((size_t)v->token_capacity);
+    if (!v->arena || !v->token || slots_make(&v->words, 1024) < 0 || slots_make(&v->read, 1024) < 0) {
         rs_vocab_free(v);
         return NULL;
     }
@@ -325,31 +375,27 @@ RsVocab *rs_vocab_new(int stem) {
 void rs_vocab_free(RsVocab *v) {
     if (!v) return;
     free(v->arena);
-    free(v->read.slots);
-    free(v->words.slots);
-    rs_ints_free(&v->word_at);
-    rs_ints_free(&v->word_len);
+    table_free(&v->read);
+    table_free(&v->words);
+    free(v->token);
     free(v->scratch);
     free(v);
 }
 
-Py_ssize_t rs_vocab_size(const RsVocab *v) { return v->word_at.count; }
+Py_ssize_t rs_vocab_size(const RsVocab *v) { return v->words.at.count; }
 
 const char *rs_vocab_word(const RsVocab *v, int id, Py_ssize_t *len) {
-    *len = v->word_len.items[id];
-    return v->arena + v->word_at.items[id];
+    *len = v->words.len.items[id];
+    return v->arena + v->words.at.items[id];
 }
 
 /* The id of a counted form (of that hash), given one if new: >= 0, or -1 (no memory). */
-static int word_id(RsVocab *v, const char *s, Py_ssize_t n, size_t hash) {
-    Slot *slot = table_find(v, &v->words, s, n, hash);
-    int id;
-    if (slot->offset >= 0) return slot->value;
-    if (v->word_at.count >= INT_MAX || n > INT_MAX) return -1;
-    id = (int)v->word_at.count;
-    if (table_add(v, &v->words, slot, s, n, hash, id) < 0) return -1;
-    if (rs_ints_push(&v->word_at, (int)(v->arena_len - n)) < 0 || rs_ints_push(&v->word_len, (int)n) < 0) return -1;
-    return id;
+static inline int word_id(RsVocab *v, const char *s, Py_ssize_t n, KeyHash hash) {
+    size_t j = table_find(v, &v->words, s, n, hash);
+    int id = v->words.slots[j].entry;
+    if (id >= 0) return id;
+    id = (int)v->words.at.count;
+    return table_add(v, &v->words, j, s, n, hash, id) < 0 ? -1 : id;
 }
 
 /* ---- The stems of earlier calls ---- */
@@ -357,7 +403,7 @@ static int word_id(RsVocab *v, const char *s, Py_ssize_t n, size_t hash) {
 /* nltk's Porter stem is a function of the token alone, so the stems found by one call serve
  * the next: a call of a few pairs (rouge-score's score(), once per pair in a training loop)
  * would otherwise stem every token of its texts anew. The memo is a vocabulary of its own
- * whose `read` table maps a token to the number of its stem, kept in `word_at`/`word_len`.
+ * whose `read` table maps a token to the id of its stem among the memo's words.
  * One call at a time holds it (the GIL is let go while it is used); it is emptied when it
  * grows past MEMO_BYTES. */
 #define MEMO_BYTES ((Py_ssize_t)1 << 24)
@@ -390,52 +436,52 @@ void rs_vocab_give_memo(RsVocab *v) {
     PyThread_release_lock(memo_lock);
 }
 
-/* The stem of a token (a-z, 0-9) in v's scratch, its length returned: from the memo where
- * an earlier call stemmed it, else stemmed now (and kept in the memo); -1: no memory. */
-static Py_ssize_t stem_of(RsVocab *v, const char *s, Py_ssize_t n, size_t hash) {
+/* The stem of a token (a-z, 0-9) in v's scratch (zero-padded), its length returned: from the
+ * memo where an earlier call stemmed it, else stemmed now (and kept in the memo); -1: no
+ * memory. */
+static Py_ssize_t stem_of(RsVocab *v, const char *s, Py_ssize_t n, KeyHash hash) {
     RsVocab *memo = v->memo;
-    Slot *slot = NULL;
-    Py_ssize_t stemmed, at;
-    if (n > v->scratch_capacity) {
-        unsigned char *grown = (unsigned char *)realloc(v->scratch, (size_t)n);
+    size_t j = 0;
+    Py_ssize_t stemmed, padded = (Py_ssize_t)KEY_BYTES(n);
+    if (padded > v->scratch_capacity) {
+        unsigned char *grown = (unsigned char *)realloc(v->scratch, (size_t)padded);
         if (!grown) return -1;
         v->scratch = grown;
-        v->scratch_capacity = n;
+        v->scratch_capacity = padded;
     }
     if (memo) {
-        slot = table_find(memo, &memo->read, s, n, hash);
-        if (slot->offset >= 0) {
-            stemmed = memo->word_len.items[slot->value];
-            memcpy(v->scratch, memo->arena + memo->word_at.items[slot->value], (size_t)stemmed);
+        j = table_find(memo, &memo->read, s, n, hash);
+        if (memo->read.slots[j].entry >= 0) {
+            int id = memo->read.value.items[memo->read.slots[j].entry];
+            stemmed = memo->words.len.items[id];
+            memcpy(v->scratch, memo->arena + memo->words.at.items[id], KEY_BYTES(stemmed));
             return stemmed;
         }
     }
-    memcpy(v->scratch, s, (size_t)n);
+    memcpy(v->scratch, s, (size_t)padded);
     stemmed = rs_porter_stem(v->scratch, n);
-    if (memo && memo->word_at.count < INT_MAX) {
-        at = arena_add(memo, (const char *)v->scratch, stemmed);
-        if (at < 0 || rs_ints_push(&memo->word_at, (int)at) < 0 || rs_ints_push(&memo->word_len, (int)stemmed) < 0 ||
-            table_add(memo, &memo->read, slot, s, n, hash, (int)(memo->word_at.count - 1)) < 0)
-            return -1;
+    memset(v->scratch + stemmed, 0, (size_t)(padded - stemmed));
+    if (memo && memo->words.at.count < INT_MAX && memo->read.at.count < INT_MAX) {
+        const char *stem = (const char *)v->scratch;
+        int id = word_id(memo, stem, stemmed, key_hash(stem, stemmed));
+        if (id < 0 || table_add(memo, &memo->read, j, s, n, hash, id) < 0) return -1;
     }
     return stemmed;
 }
 
-/* The id of a token as read (a-z, 0-9; of that hash): its stem's with stemming, else its own. */
-static int token_id(RsVocab *v, const char *s, Py_ssize_t n, size_t hash) {
-    Slot *slot;
+/* The id of a token as read (a-z, 0-9, zero-padded; of that hash): its stem's with stemming,
+ * else its own. */
+static int token_id(RsVocab *v, const char *s, Py_ssize_t n, KeyHash hash) {
+    size_t j;
     Py_ssize_t stemmed;
     int id;
     if (!v->stem || n <= 3) return word_id(v, s, n, hash);
-    slot = table_find(v, &v->read, s, n, hash);
-    if (slot->offset >= 0) return slot->value;
+    j = table_find(v, &v->read, s, n, hash);
+    if (v->read.slots[j].entry >= 0) return v->read.value.items[v->read.slots[j].entry];
     stemmed = stem_of(v, s, n, hash);
     if (stemmed < 0) return -1;
-    id = word_id(v, (const char *)v->scratch, stemmed, hash_bytes((const char *)v->scratch, stemmed));
-    if (id < 0) return -1;
-    /* word_id may have grown the arena: find the slot again */
-    slot = table_find(v, &v->read, s, n, hash);
-    if (table_add(v, &v->read, slot, s, n, hash, id) < 0) return -1;
+    id = word_id(v, (const char *)v->scratch, stemmed, key_hash((const char *)v->scratch, stemmed));
+    if (id < 0 || table_add(v, &v->read, j, s, n, hash, id) < 0) return -1; /* j: read is as it was */
     return id;
 }
 
@@ -454,33 +500,44 @@ static unsigned char token_char(Py_UCS4 c) {
 typedef struct {
     RsVocab *v;
     RsInts *ids, *ends;
-    char *token;
-    Py_ssize_t len, capacity, sentence_start;
-    size_t hash;
+    Py_ssize_t len, sentence_start; /* len: bytes of the token being read, in v->token */
     int lines;
 } Scan;
 
+/* Room in v->token for a key of n bytes and its padding: 0, -1 (no memory). */
+static int token_room(RsVocab *v, Py_ssize_t n) {
+    Py_ssize_t capacity = v->token_capacity;
+    char *grown;
+    if ((Py_ssize_t)KEY_BYTES(n) <= capacity) return 0;
+    while (capacity < (Py_ssize_t)KEY_BYTES(n)) capacity *= 2;
+    grown = (char *)realloc(v->token, (size_t)capacity);
+    if (!grown) return -1;
+    v->token = grown;
+    v->token_capacity = capacity;
+    return 0;
+}
+
+/* The id of the key in v->token (n bytes, padded), appended to the text's ids. */
+static inline int token_push(Scan *s, Py_ssize_t n) {
+    RsVocab *v = s->v;
+    KeyHash hash = key_hash(v->token, n);
+    int id = v->stem ? token_id(v, v->token, n, hash) : word_id(v, v->token, n, hash);
+    if (id < 0) return -1;
+    return rs_ints_push(s->ids, id);
+}
+
 static inline int scan_char(Scan *s, char c) {
-    if (s->len == s->capacity) {
-        Py_ssize_t capacity = s->capacity * 2;
-        char *grown = (char *)realloc(s->token, (size_t)capacity);
-        if (!grown) return -1;
-        s->token = grown;
-        s->capacity = capacity;
-    }
-    s->token[s->len++] = c;
-    s->hash = HASH_STEP(s->hash, c);
+    if (s->len + 1 > s->v->token_capacity - 8 && token_room(s->v, s->len + 9) < 0) return -1;
+    s->v->token[s->len++] = c;
     return 0;
 }
 
 static inline int scan_token_end(Scan *s) {
-    int id;
-    if (!s->len) return 0;
-    id = token_id(s->v, s->token, s->len, s->hash);
+    Py_ssize_t n = s->len;
+    if (!n) return 0;
     s->len = 0;
-    s->hash = HASH_START;
-    if (id < 0) return -1;
-    return rs_ints_push(s->ids, id);
+    memset(s->v->token + n, 0, KEY_BYTES(n) - (size_t)n);
+    return token_push(s, n);
 }
 
 static int scan_line_end(Scan *s) {
@@ -501,12 +558,84 @@ static inline int scan_code(Scan *s, Py_UCS4 c) {
     return s->len ? scan_token_end(s) : 0; /* a separator, maybe after another */
 }
 
-/* The loop over a text's code points, for each width of them. */
+/* The loop over a text's code points, for the wider kinds. */
 #define SCAN_TEXT(TYPE)                                                                            \
     do {                                                                                           \
         const TYPE *at = (const TYPE *)data;                                                       \
         for (i = 0; i < len && status == 0; i++) status = scan_code(&s, at[i]);                   \
     } while (0)
+
+/* Per byte of a 1-byte text (ASCII or Latin-1): TOKEN_BYTE for A-Z, a-z, 0-9; LINE_BYTE for
+ * '\n'; 0 for any other (str.lower() of a Latin-1 character other than A-Z is no a-z). */
+#define TOKEN_BYTE 2
+#define LINE_BYTE 1
+static const unsigned char BYTE_CLASS[256] = {
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0,
+    0, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+    2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0,
+    0, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+    2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+};
+
+#define EVERY_BYTE(c) (0x0101010101010101ULL * (unsigned char)(c))
+
+/* The word of a text at byte `at`: its bytes there, zeros past the text's end. */
+static inline unsigned long long text_word(const unsigned char *text, Py_ssize_t at, Py_ssize_t len) {
+    unsigned char tail[8] = {0};
+    if (len - at >= 8) return load_word(text + at);
+    memcpy(tail, text + at, (size_t)(len - at));
+    return load_word(tail);
+}
+
+/* How many of a word's first bytes are ASCII letters or digits (0 to 8), all 8 bytes at
+ * once: in each byte's sum below, the high bit says whether it reached a bound. */
+static inline int token_run(unsigned long long x) {
+    const unsigned long long high = EVERY_BYTE(0x80);
+    unsigned long long low7 = x & ~high, folded = low7 | EVERY_BYTE(0x20); /* letters lowercase */
+    unsigned long long letters = (folded + EVERY_BYTE(0x80 - 'a')) & ~(folded + EVERY_BYTE(0x7f - 'z'));
+    unsigned long long digits = (low7 + EVERY_BYTE(0x80 - '0')) & ~(low7 + EVERY_BYTE(0x7f - '9'));
+    unsigned long long other = ~((letters | digits) & ~x) & high; /* high bit: not a token byte */
+    unsigned long long before = ((other & (0 - other)) - 1) & high;
+    return (int)(((before >> 7) * EVERY_BYTE(1)) >> 56);
+}
+
+/* A 1-byte text (ASCII or Latin-1): each run of token bytes is a token, read 8 bytes at a
+ * time; a letter or digit with bit 0x20 set is its lowercase. */
+static int scan_bytes(Scan *s, const unsigned char *text, Py_ssize_t len) {
+    RsVocab *v = s->v;
+    Py_ssize_t i = 0;
+    while (i < len) {
+        Py_ssize_t n = 0;
+        int run;
+        unsigned char c = BYTE_CLASS[text[i]];
+        if (c != TOKEN_BYTE) {
+            if (c == LINE_BYTE && scan_line_end(s) < 0) return -1;
+            i++;
+            continue;
+        }
+        do {
+            unsigned long long x = text_word(text, i + n, len);
+            run = token_run(x);
+            if (token_room(v, n + 8) < 0) return -1;
+            store_word(v->token + n, (x | EVERY_BYTE(0x20)) & (run < 8 ? (1ULL << (8 * run)) - 1 : ~0ULL));
+            n += run;
+        } while (run == 8);
+        if (token_push(s, n) < 0) return -1;
+        i += n;
+    }
+    return 0;
+}
 
 int rs_tokenize(RsVocab *v, int kind, const void *data, Py_ssize_t len, int lines, RsInts *ids, RsInts *ends) {
     Scan s;
@@ -516,17 +645,12 @@ int rs_tokenize(RsVocab *v, int kind, const void *data, Py_ssize_t len, int line
     s.ids = ids;
     s.ends = ends;
     s.len = 0;
-    s.hash = HASH_START;
-    s.capacity = 64;
     s.sentence_start = ids->count;
     s.lines = lines;
-    s.token = (char *)malloc((size_t)s.capacity);
-    if (!s.token) return -1;
-    if (kind == PyUnicode_1BYTE_KIND) SCAN_TEXT(Py_UCS1);
+    if (kind == PyUnicode_1BYTE_KIND) status = scan_bytes(&s, (const unsigned char *)data, len);
     else if (kind == PyUnicode_2BYTE_KIND) SCAN_TEXT(Py_UCS2);
     else SCAN_TEXT(Py_UCS4);
     if (status == 0) status = scan_line_end(&s);
-    free(s.token);
     return status;
 }
 

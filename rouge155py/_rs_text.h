@@ -7,6 +7,7 @@
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <string.h>
 
 /* A growable array of int32 values. */
 typedef struct {
@@ -56,5 +57,23 @@ int rs_tokenize(RsVocab *v, int kind, const void *data, Py_ssize_t len, int line
 
 /* The Python functions of this file, added to the _accel module. */
 extern PyMethodDef rs_text_methods[];
+
+/* 8 bytes of memory as a word whose low byte is the first (and back): texts and strings read
+ * as words the same on any CPU. */
+static inline unsigned long long load_word(const void *p) {
+    unsigned long long w;
+    memcpy(&w, p, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    w = __builtin_bswap64(w);
+#endif
+    return w;
+}
+
+static inline void store_word(void *p, unsigned long long w) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    w = __builtin_bswap64(w);
+#endif
+    memcpy(p, &w, 8);
+}
 
 #endif

@@ -10,8 +10,9 @@ are rouge-score's: unrounded hit / max(count, 1) and F = 2PR / (P + R)
 
 With the default tokenizer (and no ``split_summaries``) the C kernel's
 ``rs_score_pairs`` does all of it for a batch: rouge-score's text stage in C
-feeding the counting of the Perl dialect's ``score_pairs`` (the same n-gram hits
-and union LCS), the GIL let go, the Score objects made in C; ``score_batch``
+feeding its counts (n-gram hits from hash tables, the LCS length by bit vectors;
+the Perl dialect's union LCS for a ``rougeLsum`` of several lines), the GIL let
+go, the Score objects made in C; ``score_batch``
 splits the pairs among ``threads``. Everything else takes the path below, which
 gives the same numbers.
 """
