@@ -143,7 +143,8 @@ def instructions(command: list[str], function: str) -> Optional[int]:
     return int(found.group(1).replace(",", "")) if found and done.returncode == 0 else None
 
 
-def main(argv: Optional[list[str]] = None) -> int:
+def main(argv: Optional[list[str]] = None, acceptance: Optional[list[str]] = None) -> int:
+    """Print the timings; ``acceptance`` (bench.py's) gets the ratio and its target."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--pairs", type=int, default=11490, help="CNN-like pairs (default 11490)")
     parser.add_argument(
@@ -181,7 +182,14 @@ def main(argv: Optional[list[str]] = None) -> int:
             f"digest {', '.join(sorted(digests[side]))}"
         )
     same = len(digests["floor"] | digests["score_batch"]) == 1
-    print(f"  score_batch / floor: {medians['score_batch'] / medians['floor']:.3f}x")
+    ratio = medians["score_batch"] / medians["floor"]
+    print(f"  score_batch / floor: {ratio:.3f}x")
+    if acceptance is not None:
+        acceptance.append(
+            f"kernel against the floor program ({args.pairs:,} pairs, rouge1/2/L): "
+            f"{medians['score_batch']:.1f} ms / {medians['floor']:.1f} ms = {ratio:.2f}x "
+            f"(target 1.3x: {'yes' if ratio <= 1.3 else 'NO'}); the same scores: {'yes' if same else 'NO'}"
+        )
     print(f"  the same scores (digests, no stemming): {'yes' if same else 'NO'}")
     if args.instructions:
         floor_count = instructions([str(program), str(pairs), "1"], "floor_run")

@@ -97,7 +97,8 @@ def one_pair_microseconds(module: str, stem: bool) -> Optional[float]:
     return float(run.stdout) if run.returncode == 0 else None
 
 
-def main(argv: Optional[list[str]] = None) -> int:
+def main(argv: Optional[list[str]] = None, acceptance: Optional[list[str]] = None) -> int:
+    """Print the timings; ``acceptance`` (bench.py's) gets the per-pair loop's ratios and targets."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--pairs", type=int, default=11490, help="CNN-like pairs (default 11490)")
     parser.add_argument("--repeat", type=int, default=5, help="runs of each fast side (default 5)")
@@ -139,11 +140,22 @@ def main(argv: Optional[list[str]] = None) -> int:
         theirs = medians.get(f"rouge-score-rs score (a loop){suffix}")
         if loop and theirs:
             print(f"  a loop of score(){suffix}: rouge-score-rs / rouge155py: {theirs / loop:.2f}x")
+            if acceptance is not None:
+                acceptance.append(
+                    f"a loop of score(){suffix or ', stemming'} ({args.pairs:,} pairs): "
+                    f"rouge155py {loop:.3f} s, rouge-score-rs {theirs:.3f} s: {theirs / loop:.2f}x "
+                    f"(target 1.5x: {'yes' if theirs / loop >= 1.5 else 'NO'})"
+                )
     for module in ("rouge155py.rouge_score", "rouge_score_rs"):
         for stem in (False, True):
             found = one_pair_microseconds(module, stem)
             if found is not None:
                 print(f"  one score() of a 6-word pair, {module}, stemming {stem}: {found:.2f} us")
+                if acceptance is not None and module == "rouge155py.rouge_score":
+                    acceptance.append(
+                        f"one score() of a 6-word pair, stemming {stem}: {found:.2f} us (target 3 us: "
+                        f"{'yes' if found <= 3 else 'NO'})"
+                    )
     same = True
     for stemming in (True, False):
         digests = {
