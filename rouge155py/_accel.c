@@ -35,38 +35,9 @@
  * more than another thread gains (and a thread waiting for the GIL waits up to 5 ms). */
 #define RELEASE_CELLS ((size_t)1 << 18)
 
-/* The GIL around a computation that touches no Python object. */
-typedef struct {
-    PyThreadState *saved; /* NULL while this thread holds the GIL */
-    size_t since_check;   /* cells computed since the last look at pending signals */
-} Gil;
-
-/* Lets the GIL go when the work (in cells) is long enough to be worth it. */
-static void gil_release(Gil *g, size_t work) {
-    g->since_check = 0;
-    g->saved = work >= RELEASE_CELLS ? PyEval_SaveThread() : NULL;
-}
-
-/* Takes the GIL back, before anything Python is touched again. */
-static void gil_restore(Gil *g) {
-    if (g->saved) PyEval_RestoreThread(g->saved);
-    g->saved = NULL;
-}
-
-/* After `cells` more cells: -1 (an exception is set) when a signal handler raised.  Every
- * CHECK_CELLS cells the GIL is taken back for PyErr_CheckSignals (a handler may run any
- * Python code, this kernel's functions included), then let go again. */
-static int gil_check(Gil *g, size_t cells) {
-    int raised;
-    g->since_check += cells;
-    if (g->since_check < CHECK_CELLS) return 0;
-    g->since_check = 0;
-    if (!g->saved) return PyErr_CheckSignals();
-    PyEval_RestoreThread(g->saved);
-    raised = PyErr_CheckSignals();
-    g->saved = PyEval_SaveThread();
-    return raised;
-}
+#define GIL_RELEASE_AT RELEASE_CELLS
+#define GIL_CHECK_EVERY CHECK_CELLS
+#include "_gil.h"
 
 typedef struct {
     /* ROUGE-W, by cells */

@@ -1,4 +1,5 @@
-"""The optional compiled kernel: ``accel`` is the ``_accel`` module, or None where it was not built.
+"""The optional compiled kernels: ``accel`` is the ``_accel`` module, or None where it was not built;
+``paraeval`` is ParaEval's (``_paraeval``), read through :func:`paraeval_kernel`.
 
 The one place that asks whether the kernel is there: it ships built with the package (the
 kernel of the same source, so every function of ``_accel.pyi`` is there), and is missing
@@ -7,7 +8,8 @@ only where no C compiler was found at install time. Every caller has a pure-Pyth
 Setting ``ROUGE155PY_NO_KERNEL`` (to anything but an empty string) takes those paths
 although the kernel is built: how they are compared and measured against it. Callers read
 ``_kernel.accel`` when they run, not a name bound at import, so that ``accel`` set to None
-takes them all off the kernel at once (the ``-m`` stemmer aside, bound once: the same stems).
+takes them all off the kernel at once (the ``-m`` stemmer aside, bound once: the same stems),
+ParaEval's too.
 """
 
 from __future__ import annotations
@@ -19,12 +21,13 @@ from typing import TYPE_CHECKING, Optional
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
-    from typing import Literal, Protocol, TypeVar, Union, overload
+    from typing import Any, Literal, Protocol, TypeVar, Union, overload
 
     from _typeshed import ReadableBuffer, WriteableBuffer
     from typing_extensions import CapsuleType
 
     _Score = TypeVar("_Score", bound=tuple[float, float, float])
+    _Match = TypeVar("_Match", bound=tuple[Any, ...])
 
     class Kernel(Protocol):
         """The ``_accel`` module as its callers see it (its functions: ``_accel.pyi``)."""
@@ -145,8 +148,42 @@ if TYPE_CHECKING:
             self, texts: list[str], stem: bool, lines: bool, words: bool, /
         ) -> tuple[bytes, bytes, bytes, Optional[list[str]]]: ...
 
+    class ParaEvalKernel(Protocol):
+        """The ``_paraeval`` module as its callers see it (its functions: ``_paraeval.pyi``)."""
 
-__all__ = ["KERNEL_MISSING", "accel", "kernel_available", "notice_missing_kernel"]
+        def table(
+            self,
+            tokens: ReadableBuffer,
+            starts: ReadableBuffer,
+            hashes: ReadableBuffer,
+            order: ReadableBuffer,
+            keys: ReadableBuffer,
+            /,
+        ) -> CapsuleType: ...
+
+        def match(
+            self,
+            table: CapsuleType,
+            texts: list[tuple[ReadableBuffer, ReadableBuffer]],
+            pairs: ReadableBuffer,
+            limit: int,
+            search_bytes: int,
+            state_bytes: int,
+            candidate_bytes: int,
+            match_type: type[_Match],
+            candidate_type: type[tuple[int, int, int, int]],
+            /,
+        ) -> list[_Match]: ...
+
+
+__all__ = [
+    "KERNEL_MISSING",
+    "accel",
+    "kernel_available",
+    "notice_missing_kernel",
+    "paraeval",
+    "paraeval_kernel",
+]
 
 #: The line that says the kernel was not built, and how to get it.
 KERNEL_MISSING = (
@@ -162,15 +199,28 @@ except ImportError:  # no C compiler at install time
     accel = None
 else:
     accel = _built
+paraeval: Optional[ParaEvalKernel]
+try:
+    import rouge155py._paraeval as _built_paraeval
+except ImportError:  # no C compiler at install time
+    paraeval = None
+else:
+    paraeval = _built_paraeval
 _missing = accel is None  # not built; switched off below on purpose is not missing
 _noticed = False
 if os.environ.get("ROUGE155PY_NO_KERNEL"):
     accel = None
+    paraeval = None
 
 
 def kernel_available() -> bool:
     """Whether the compiled kernel is in use."""
     return accel is not None
+
+
+def paraeval_kernel() -> Optional[ParaEvalKernel]:
+    """ParaEval's kernel where the kernels are in use (``accel`` set to None switches it off too)."""
+    return paraeval if accel is not None else None
 
 
 def notice_missing_kernel() -> None:

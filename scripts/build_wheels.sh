@@ -29,13 +29,16 @@ python3 - "$wheel" <<'EOF'
 import sys, zipfile
 names = set(zipfile.ZipFile(sys.argv[1]).namelist())
 kernel = [n for n in names if n.startswith("rouge155py/_accel") and n.endswith(".so")]
+paraeval = [n for n in names if n.startswith("rouge155py/_paraeval") and n.endswith(".so")]
 needed = {
     "rouge155py/py.typed",
     "rouge155py/_accel.pyi",
+    "rouge155py/_paraeval.pyi",
     "rouge155py/data/smart_common_words.txt",
     "rouge155py/cli.py",
 }
 missing = sorted(needed - names) + ([] if kernel else ["rouge155py/_accel*.so (the C kernel)"])
+missing += [] if paraeval else ["rouge155py/_paraeval*.so (ParaEval's kernel)"]
 if missing:
     sys.exit(f"build_wheels: the wheel lacks {', '.join(missing)}")
 print(f"build_wheels: {sys.argv[1].rsplit('/', 1)[-1]}: {len(names)} files, kernel {kernel[0]}")

@@ -25,15 +25,21 @@ Rows (``--paraeval-variants``): ``ParaEval-3`` all three tiers, ``ParaEval-2``
 tiers 1 and 3 (tier 3 then sees the words tier 2 would have taken),
 ``ParaEval-P`` tiers 1 and 2 (paraphrases only), and ``T`` the three rows
 ``ParaEval-T1``/``-T2``/``-T3``: what each tier of ``ParaEval-3`` matched.
+
+Where ParaEval's C kernel is built (``_paraeval.c``), a run matches each chunk of pairs in
+one call, the table handed over once (:func:`kernel_matches`): the same matches as
+:func:`match_pair`, which stays the reference (and the path without the kernel).
 """
 
 from __future__ import annotations
 
 import functools
+from array import array
 from bisect import bisect_left
 from collections import Counter
-from typing import TYPE_CHECKING, Any, NamedTuple, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Any, Hashable, NamedTuple, Optional, Sequence, Union
 
+from .. import _kernel
 from ..errors import UsageError
 from . import GIVEN_MODEL, GIVEN_PEER, given_list
 from .base import Metric, Task
@@ -41,7 +47,8 @@ from .base import Metric, Task
 if TYPE_CHECKING:
     import numpy as np
 
-    from ..text.corpus import Corpus
+    from ..inputs.readers import Document
+    from ..text.corpus import Corpus, Encoded
     from .paraphrases import PhraseTable, TableSpec
 
 __all__ = [
@@ -57,6 +64,7 @@ __all__ = [
     "candidates",
     "greedy",
     "inexact_warning",
+    "kernel_matches",
     "match_pair",
     "solve_phrases",
     "variant_labels",
@@ -301,6 +309,10 @@ def greedy(
     return taken
 
 
+def _same(value: PairMatch) -> PairMatch:
+    return value
+
+
 def inexact_warning(instances: Sequence[str]) -> str:
     """The report's line naming the instances whose tier 1 went past :data:`MAX_STATES`."""
     shown = ", ".join(instances[:5]) + (", ..." if len(instances) > 5 else "")
@@ -510,6 +522,35 @@ def match_pair(model: Text, peer: Text, table: PhraseTable, limit: Optional[int]
     )
 
 
+def kernel_matches(
+    table: PhraseTable, texts: list[Encoded], pairs: Sequence[tuple[int, int]], limit: Optional[int] = None
+) -> Optional[list[PairMatch]]:
+    """:func:`match_pair` of each (model, peer) pair of ``texts`` (each a text's token ids and
+    where each of its sentences starts, int32 arrays) on the C kernel, all at once: the same
+    matches, or None where the kernel is not in use or refuses the table."""
+    kernel = _kernel.paraeval_kernel()
+    if kernel is None or _STATE_BYTES < 1 or _CANDIDATE_BYTES < 0:
+        return None
+    state = table.kernel_state(kernel)
+    if state is None:
+        return None
+    wanted = array("i")
+    for model, peer in pairs:
+        wanted.append(model)
+        wanted.append(peer)
+    return kernel.match(
+        state,
+        texts,  # type: ignore[arg-type]
+        wanted,
+        MAX_STATES if limit is None else limit,  # read now: a caller may lower them
+        MAX_SEARCH_BYTES,
+        _STATE_BYTES,
+        _CANDIDATE_BYTES,
+        PairMatch,
+        Candidate,
+    )
+
+
 def variant_counts(variant: str, match: PairMatch) -> PairCounts:
     """A row's counts of one model from its :class:`PairMatch`."""
     (m1, p1), (m2, p2), w3 = match.tier1, match.tier2, match.tier3
@@ -577,6 +618,12 @@ class ParaEval(Metric):
 
         return corpus.view(("paraeval", document, stem), make)
 
+    def _match(
+        self, corpus: Corpus, table: PhraseTable, model: Document, peer: Document, stem: bool
+    ) -> PairMatch:
+        peer_text = self._text(corpus, table, peer, stem)
+        return match_pair(self._text(corpus, table, model, stem), peer_text, table)
+
     def matches(self, corpus: Corpus, task: Task) -> list[PairMatch]:
         """The tiers of each model of a task against its peer (made once for all the rows).
 
@@ -584,18 +631,53 @@ class ParaEval(Metric):
         """
         stem = task.peer_stem
         table = self.table(corpus, stem)
-        peer = self._text(corpus, table, task.peer, stem)
         out = []
         for document in task.models:
-            model = self._text(corpus, table, document, stem)
             key = ("paraeval-match", document, task.peer, stem)
-            found = corpus.view(key, functools.partial(match_pair, model, peer, table))
+            found = corpus.view(key, functools.partial(self._match, corpus, table, document, task.peer, stem))
             if not found.exact:
                 self.inexact.append(task.instance_id)
             out.append(found)
         return out
 
+    def _match_on_kernel(self, corpus: Corpus, tasks: list[Task]) -> None:
+        """The tiers of every pair of the tasks not matched yet, on the C kernel at once (kept as
+        :meth:`matches` keeps them; nothing where the kernel is not in use). The table and the
+        documents are read in the order :meth:`matches` reads them."""
+        if _kernel.paraeval_kernel() is None:
+            return
+        by_stem: dict[bool, tuple[dict[Hashable, int], list[Encoded], dict[Hashable, tuple[int, int]]]] = {}
+        for task in tasks:
+            stem = task.peer_stem
+            if stem not in by_stem:
+                self.table(corpus, stem)
+            places, texts, pairs = by_stem.setdefault(stem, ({}, [], {}))
+            peer = -1
+            for document in task.models:
+                key = ("paraeval-match", document, task.peer, stem)
+                if key in pairs or corpus.viewed(key):
+                    continue
+                if peer < 0:
+                    peer = self._place(corpus, task.peer, stem, places, texts)
+                pairs[key] = (self._place(corpus, document, stem, places, texts), peer)
+        for stem, (_, texts, pairs) in by_stem.items():
+            found = kernel_matches(self.table(corpus, stem), texts, list(pairs.values())) if pairs else None
+            for made, match in zip(pairs, found or ()):
+                corpus.view(made, functools.partial(_same, match))
+
+    @staticmethod
+    def _place(
+        corpus: Corpus, document: Document, stem: bool, places: dict[Hashable, int], texts: list[Encoded]
+    ) -> int:
+        """The index of a document's ids among ``texts`` (added once)."""
+        at = places.get(document)
+        if at is None:
+            at = places[document] = len(texts)
+            texts.append(corpus.ngram_sentence_ids(document, stem))
+        return at
+
     def counts(self, corpus: Corpus, tasks: list[Task]) -> list[list[PairCounts]]:  # type: ignore[override]
+        self._match_on_kernel(corpus, tasks)
         return [[variant_counts(self.variant, m) for m in self.matches(corpus, t)] for t in tasks]
 
     def score_pair(self, peer: Sequence[Any], model: Sequence[Any]) -> PairCounts:  # type: ignore[override]

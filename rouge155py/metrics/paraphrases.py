@@ -37,7 +37,9 @@ from ..errors import InputError, LimitError, UsageError, described
 
 if TYPE_CHECKING:
     import numpy as np
+    from typing_extensions import CapsuleType
 
+    from .._kernel import ParaEvalKernel
     from ..text.corpus import Corpus
 
 __all__ = [
@@ -330,6 +332,34 @@ class PhraseTable:
         self.pairs = len(keys) // 2
         lengths = starts[1:] - starts[:-1]
         self.longest = int(lengths.max()) if len(lengths) else 0
+        self._kernel_state: Optional[tuple[ParaEvalKernel, Optional[CapsuleType]]] = None
+
+    def kernel_state(self, kernel: ParaEvalKernel) -> Optional[CapsuleType]:
+        """The table as ParaEval's C kernel holds it (made once), or None where the kernel refuses
+        its arrays (the Python path then matches)."""
+        made = self._kernel_state
+        if made is not None and made[0] is kernel:
+            return made[1]
+        import numpy as np
+
+        arrays = []
+        for values, kind in (
+            (self.tokens, np.int32),
+            (self.starts, np.int64),
+            (self.hashes, np.uint64),
+            (self.order, np.int32),
+            (self.keys, np.int64),
+        ):
+            held = np.ascontiguousarray(values, kind)
+            if held is not values and not np.array_equal(held, values):
+                return None  # values the kernel's types do not hold
+            arrays.append(held.data)
+        try:
+            state: Optional[CapsuleType] = kernel.table(*arrays)
+        except ValueError:
+            state = None
+        self._kernel_state = (kernel, state)
+        return state
 
     @property
     def nbytes(self) -> int:

@@ -102,6 +102,10 @@ class Corpus:
             value = self._cache[key] = make()
             return value
 
+    def viewed(self, key: Hashable) -> bool:
+        """Whether a view is cached under ``key``."""
+        return key in self._cache
+
     def lasting(self, key: Hashable, make: Callable[[], T]) -> T:
         """The value cached under ``key``, made once and kept across chunks of evals while the token
         ids stay valid (a paraphrase table in those ids)."""
