@@ -58,6 +58,8 @@ Selections (``--only``, comma-separated; without it, all of them run, in this or
                   (acceptance: at least 1.5x), and one call on a 6-word pair (3 us).
   floor           scripts/bench_floor.py: ``score_batch`` against a plain C program doing the
                   same work, compiled with the kernel's flags (acceptance: at most 1.3x).
+  paraeval        scripts/bench_paraeval.py on 11,490 pairs with a 100,000-pair table:
+                  ParaEval-3 against ROUGE-1 of the same run (acceptance: at most 3x).
   cli-jsonl       the command line ``-a -c 95 -r 1000 -n 2 -m --jsonl FILE`` on 1,000,000
                   CNN-like pairs (``--cli-pairs``; the file is written once under
                   bench-work/): time and peak memory (acceptance: at most 150 MB).
@@ -193,11 +195,12 @@ RUST_GROWTH_LIMIT = 1.15  # per-pair time at the largest size over that at the s
 JUDGED = "judgments"
 LOOP = "loop"  # scripts/bench_rouge_score.py: score() once per pair, and score_batch
 FLOOR = "floor"  # scripts/bench_floor.py: the kernel against a plain C program
+PARAEVAL = "paraeval"  # scripts/bench_paraeval.py: ParaEval-3 against ROUGE-1 of the same run
 CLI = "cli-jsonl"
 CLI_PAIRS = [1000000]
 CLI_OPTIONS = "-a -c 95 -r 1000 -n 2 -m"
 CLI_MEMORY_LIMIT = 150  # MB, at 1,000,000 pairs
-SECTIONS = ["scaling", "cnn-scaling", "resamples", JUDGED, API, RUST, LOOP, FLOOR, CLI]
+SECTIONS = ["scaling", "cnn-scaling", "resamples", JUDGED, API, RUST, LOOP, FLOOR, PARAEVAL, CLI]
 
 _SYLLABLES = "ka lo mi ter san dor pe vin ra tu bel con dis pro gal nor sti ver mon cal".split()
 _SUFFIXES = ["", "", "", "s", "ing", "ed", "ment", "ation", "ly", "er", "ness", "ize", "al"]
@@ -1084,6 +1087,13 @@ def main(argv: Optional[list[str]] = None) -> int:
             )
             != 0
         )
+
+    if chosen(PARAEVAL):
+        print(f"\n{PARAEVAL}: ParaEval-3 against ROUGE-1 of the same run (scripts/bench_paraeval.py)")
+        sys.stdout.flush()
+        paraeval_args = ["--workdir", str(args.workdir), "--repeat", str(args.repeat)]
+        paraeval_args += ["--pairs", str(count(11490)), "--table-pairs", "100000", "--big-table-pairs", "0"]
+        failed |= _script("bench_paraeval").main(paraeval_args, acceptance) != 0
 
     if chosen(CLI):
         sizes = [count(int(n)) for n in args.cli_pairs.split(",")]
