@@ -718,7 +718,7 @@ def api_vs_rust(workdir: Path, out_dir: Path, repeat: int, sizes: list[int], acc
         os.environ.pop("RAYON_NUM_THREADS", None)
     print(
         f"  {'contender':<38}{'threads':>8}{'setup s':>9}"
-        + "".join(f"{f'{n:,} pairs s':>17}{'peak MB':>9}" for n in sizes)
+        + "".join(f"{f'{n:,} pairs s':>19}{'peak MB':>9}" for n in sizes)
     )
     median = {key: statistics.median(values) for key, values in inside.items()}
     for side in sides:
@@ -727,7 +727,7 @@ def api_vs_rust(workdir: Path, out_dir: Path, repeat: int, sizes: list[int], acc
                 continue
             setup = statistics.median(setups[side, threads, sizes[0]])
             cells = "".join(
-                f"{median[side, threads, n]:>17.3f}{max(m.peak_mb for m in runs[side, threads, n]):>9.0f}"
+                f"{median[side, threads, n]:>19.3f}{max(m.peak_mb for m in runs[side, threads, n]):>9.0f}"
                 for n in sizes
             )
             print(f"  {side:<38}{threads:>8}{setup:>9.3f}{cells}")
