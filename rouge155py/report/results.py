@@ -13,7 +13,7 @@ from array import array
 from collections.abc import ItemsView, Iterator, Mapping, ValuesView
 from dataclasses import dataclass
 from operator import itemgetter
-from typing import Callable, Optional, Union
+from typing import Callable, Optional, Sequence, Union
 
 __all__ = ["Counts", "InstanceRows", "MetricResult", "Row", "Scores", "Summary", "eval_id_of"]
 
@@ -49,7 +49,7 @@ def row_at(values: RowValues, k: int) -> Row:
 _PICKED_ROWS = 1 << 16
 
 
-def rows_at(values: RowValues, positions: list[int]) -> RowValues:
+def rows_at(values: RowValues, positions: Sequence[int]) -> RowValues:
     """The rows at these positions, in that order, held as compactly."""
     if not isinstance(values, array):
         return [values[k] for k in positions]
@@ -78,14 +78,17 @@ class InstanceRows(Mapping[str, Row]):
     __slots__ = ("_ids", "_index", "_order", "_values")
 
     def __init__(
-        self, ids: list[str], values: RowValues, order: Optional[Callable[[list[str]], list[int]]] = None
+        self,
+        ids: Sequence[str],
+        values: RowValues,
+        order: Optional[Callable[[Sequence[str]], list[int]]] = None,
     ) -> None:
         self._ids = ids
         self._values = values
         self._order = order
         self._index: Optional[dict[str, int]] = None
 
-    def _ordered(self) -> list[str]:
+    def _ordered(self) -> Sequence[str]:
         """The IDs in the mapping's order (the rows put in that order first, once)."""
         if self._order is not None:
             positions = self._order(self._ids)

@@ -38,6 +38,7 @@ from ..metrics.plan import metric_plan
 from ..report import Report
 from ..report.results import Counts, Row, Summary, eval_id_of
 from ..settings.options import HoldsOptions, Options, as_options
+from .ids import IdColumn, Ids
 from .plan import (
     check_resamples,
     eval_chunks,
@@ -145,7 +146,7 @@ class EvalTable:
     model file and the scoring error of the few evals that have one, by row."""
 
     positions: array = field(default_factory=lambda: array("q"))
-    eval_ids: list[str] = field(default_factory=list)
+    eval_ids: Ids = field(default_factory=list)
     peer_ids: list[tuple[str, ...]] = field(default_factory=list)
     models: array = field(default_factory=lambda: array("q"))
     missing: dict[int, str] = field(default_factory=dict)
@@ -167,8 +168,12 @@ class EvalTable:
             self.failures[row] = record.failure
 
     def extend(self, other: EvalTable) -> None:
-        """Append another table's evals."""
+        """Append another table's evals (it is spent: an empty table takes its columns as they are)."""
         rows = len(self.eval_ids)
+        if not rows:
+            self.positions, self.eval_ids, self.peer_ids = other.positions, other.eval_ids, other.peer_ids
+            self.models, self.missing, self.failures = other.models, other.missing, other.failures
+            return
         self.positions.extend(other.positions)
         self.eval_ids.extend(other.eval_ids)
         self.peer_ids.extend(other.peer_ids)
@@ -543,12 +548,12 @@ def _text_batch(
     """The batch of the kernel's rows of items ``start`` to ``stop - 1`` (every item holds every peer)."""
     batch = ScoredBatch(options.rows_settings, tuple(metric.label for metric in plan))
     positions = array("q", config.places[start:stop])
-    eval_ids = [str(k + 1) for k in positions]
-    groups = [(peer_id, [eval_id + "." + peer_id for eval_id in eval_ids]) for peer_id in peers]
+    numbers = array("q", [k + 1 for k in positions])  # eval IDs str(k + 1), held as numbers
+    groups = [(peer_id, IdColumn(numbers, "." + peer_id)) for peer_id in peers]
     batch.rows = kernel_grouped(len(plan), groups, values)
     table = batch.table
     table.positions = positions
-    table.eval_ids = eval_ids
+    table.eval_ids = IdColumn(numbers)
     table.peer_ids = [tuple(config.peer_texts)] * (stop - start)
     starts = config.starts
     table.models = array("q", [starts[k + 1] - starts[k] for k in range(start, stop)])
@@ -842,7 +847,7 @@ def _warned_before(
 def _eval_order(evals: EvalTable) -> Sequence[int]:
     """The rows in the order of their positions; an eval in two batches is an error."""
     positions = evals.positions
-    if all(map(operator.lt, positions, positions[1:])) and len(set(evals.eval_ids)) == len(evals):
+    if all(map(operator.lt, positions, positions[1:])) and _distinct(evals.eval_ids):
         return range(len(evals))  # the batches came in order (one process, threads), none twice
     order = sorted(range(len(evals)), key=positions.__getitem__)
     seen: set[str] = set()
@@ -854,6 +859,15 @@ def _eval_order(evals: EvalTable) -> Sequence[int]:
     return order
 
 
-def _in_order(values: list[Any], order: Sequence[int]) -> list[Any]:
+def _distinct(eval_ids: Ids) -> bool:
+    """Whether no eval ID is there twice (numbers in increasing order are not)."""
+    if isinstance(eval_ids, IdColumn) and eval_ids.numbered():
+        numbers = eval_ids.numbers
+        if all(map(operator.lt, numbers, numbers[1:])):
+            return True
+    return len(set(eval_ids)) == len(eval_ids)
+
+
+def _in_order(values: Sequence[Any], order: Sequence[int]) -> Sequence[Any]:
     """The values of the rows in that order (the list itself where it is already)."""
     return values if isinstance(order, range) else [values[row] for row in order]

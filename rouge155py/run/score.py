@@ -39,6 +39,7 @@ from ..settings.stages import ResampleSettings
 from ..text.corpus import Corpus
 from ..text.stage import TextSettings, text_stage
 from .bootstrap import STREAMING, FlatRows, means_together, resample, summarize
+from .ids import Ids, copied, string_order
 from .plan import plan_tasks
 
 if TYPE_CHECKING:
@@ -72,13 +73,13 @@ class RowTable:
     __slots__ = ("_index", "_rows", "_values", "ids")
 
     def __init__(self) -> None:
-        self.ids: list[str] = []
+        self.ids: Ids = []
         self._values = array("d")
         self._rows: Optional[list[Row]] = None  # once a row is not three floats
         self._index: Optional[dict[str, int]] = None  # made by the first lookup
 
     @classmethod
-    def of_floats(cls, ids: list[str], values: array) -> RowTable:
+    def of_floats(cls, ids: Ids, values: array) -> RowTable:
         """A table of these instance IDs and their rows of floats (R, P, F of each, end to end)."""
         table = cls()
         table.ids, table._values = ids, values
@@ -255,7 +256,7 @@ def score_evals(
         scorer.corpus.clear()
 
 
-def kernel_grouped(metrics: int, groups: list[tuple[str, list[str]]], values: array) -> Grouped:
+def kernel_grouped(metrics: int, groups: Sequence[tuple[str, Ids]], values: array) -> Grouped:
     """The kernel's rows (per metric, per instance of each peer in turn) per (peer ID, metric index)."""
     grouped: Grouped = {}
     pairs = sum(len(ids) for _, ids in groups)
@@ -263,7 +264,7 @@ def kernel_grouped(metrics: int, groups: list[tuple[str, list[str]]], values: ar
     for peer_id, ids in groups:
         for index in range(metrics):
             start = 3 * (index * pairs + at)
-            grouped[(peer_id, index)] = RowTable.of_floats(list(ids), values[start : start + 3 * len(ids)])
+            grouped[(peer_id, index)] = RowTable.of_floats(copied(ids), values[start : start + 3 * len(ids)])
         at += len(ids)
     return grouped
 
@@ -352,7 +353,7 @@ def table_summary(
     scoring: ScoringSettings,
     resampling: ResampleSettings,
     table: RowTable,
-    order: Optional[list[int]] = None,
+    order: Optional[Sequence[int]] = None,
 ) -> Union[Summary, Counts]:
     """The averages and confidence intervals of a table's rows, resampled in the Perl's order
     of instance IDs (``order``: their positions in it, where known); under ``-t 2`` their
@@ -389,7 +390,7 @@ def table_summaries(
             for future in [threads.submit(job) for job in jobs]:
                 future.result()
 
-    orders: list[Optional[list[int]]] = [None] * len(tables)  # each sorted once for a peer's tables
+    orders: list[Optional[Sequence[int]]] = [None] * len(tables)  # each sorted once for a peer's tables
     together = scoring.counting == 0 and resampling.resample_count <= STREAMING.above
     for same in _same_ids(tables):
         order = _by_id(tables[same[0]].ids)
@@ -399,7 +400,7 @@ def table_summaries(
         if not together or len(floats) < 2:
             continue
         rows = [tables[k].values for k in floats]  # taken in the order by the kernel
-        found = means_together(rows, resampling.resample_count, parts, run, array("q", order))  # type: ignore[arg-type]
+        found = means_together(rows, resampling.resample_count, parts, run, order)  # type: ignore[arg-type]
         if found is None:
             continue
         for k, values in zip(floats, found):
@@ -441,12 +442,12 @@ def metric_result(
     return MetricResult(peer_id, metric.label, instances, counts=summed)
 
 
-def _by_id(ids: list[str]) -> list[int]:
-    """The positions of instance IDs sorted as strings (the Perl's sort keys)."""
-    return sorted(range(len(ids)), key=ids.__getitem__)
+def _by_id(ids: Sequence[str]) -> array:
+    """The positions (int64) of instance IDs sorted as strings (the Perl's sort keys)."""
+    return string_order(ids)
 
 
-def _per_eval_positions(ids: list[str]) -> list[int]:
+def _per_eval_positions(ids: Sequence[str]) -> list[int]:
     """The positions of instance IDs in the Perl's ``-d`` order: sorted as strings, then by eval."""
     by_id = _by_id(ids)
     return [by_id[k] for k in eval_positions([ids[k] for k in by_id])]
