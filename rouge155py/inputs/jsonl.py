@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, BinaryIO, ClassVar, Iterator, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Any, BinaryIO, ClassVar, Iterable, Iterator, Optional, Sequence, Union
 
 from ..errors import ConfigError, InputError, UsageError, described
 from .config import Eval, EvalConfig
@@ -61,7 +61,10 @@ class JsonlFile:
         """The file read ``size`` objects at a time as the run scores them (:class:`JsonlStream`):
         a regular file, of any size; None for standard input or a pipe, read whole (:meth:`read`)."""
         handle = line_stream(self.path, InputError, f"Cannot open {self.path}")
-        return None if handle is None else JsonlStream(self, handle, size)
+        if handle is None:
+            return None
+        lines = lines_of(handle, self.path, InputError, f"Cannot read {self.path}", MAX_CONFIG_BYTES)
+        return JsonlStream(self, lines, size, handle)
 
     @classmethod
     def applies(cls, options: DoorSettings) -> bool:
@@ -118,37 +121,15 @@ def read_jsonl(
     leaves them out (an eval's default ID stays its object's number). ``fields`` maps a role
     to the key it is read from (:func:`field_keys`).
     """
-    keys = {role: (fields or {}).get(role, role) for role in FIELDS}
-    evals: list[Eval] = []
-    peer_ids: set[str] = set()
-    seen: set[str] = set()
-    objects = 0
-    empty: list[int] = []
-    for number, line in enumerate(file_lines(path), start=1):
-        if not line.strip():
-            continue
-        where = f"{path}:{number}"
-        try:
-            item = json_value(line)
-        except ValueError as error:  # not JSON, nested too deep, or not UTF-8
-            raise ConfigError(f"{where}: not a JSON object ({error})") from None
-        if not isinstance(item, dict):
-            raise ConfigError(f"{where}: a line holds a JSON object, got {type(item).__name__}")
-        ev = _jsonl_eval(item, objects, where, separator, input_format, keys)
-        objects += 1
-        if any(map(is_empty, (*ev.peers.values(), *ev.models))):  # type: ignore[arg-type]
-            empty.append(number)
-            if skip_empty:
-                continue
-        if ev.eval_id in seen:
-            raise ConfigError(f"{where}: eval ID {ev.eval_id!r} is given twice")
-        seen.add(ev.eval_id)
-        peer_ids.update(ev.peers)
-        evals.append(ev)
-    if not evals:
-        raise nothing_read(path, "objects", objects)
-    what = f"of {objects} objects with an empty prediction or reference, on lines"
-    return EvalConfig(evals, peer_ids, [empty_note(path, what, empty, skip_empty)] if empty else [])
+    source = JsonlFile(path, separator, input_format, skip_empty, tuple((fields or {}).items()))
+    stream = JsonlStream(source, file_lines(path), _WHOLE_CHUNK)
+    evals = [ev for config, _ in stream.chunks() for ev in config.evals]
+    whole = stream.whole()
+    return EvalConfig(evals, whole.peer_ids, whole.notes)
+
+
+#: Objects a chunk of a file read whole (:func:`read_jsonl`) holds on its way to the evals.
+_WHOLE_CHUNK = 2048
 
 
 #: A chunk of the stream: its evals (texts by columns where every object is one plain pair) and
@@ -158,25 +139,27 @@ Chunk = tuple[EvalConfig, Sequence[int]]
 
 class JsonlStream:
     """The evals of a JSONL file, read a chunk of objects at a time as the run scores them (each
-    chunk dropped before the next is read), with the checks and notes of :func:`read_jsonl`:
-    the same evals, IDs and errors. A chunk whose objects each hold one prediction and ASCII
+    chunk dropped before the next is read): every check and note of the door (:func:`read_jsonl`
+    reads a file whole through it). A chunk whose objects each hold one prediction and ASCII
     reference strings (and no ID) is held by columns (:class:`~.config.TextConfig`), which the
     C kernel scores as it scores the API's lists.
 
     The :class:`~rouge155py.run.executors.Evals` of a run: :meth:`first` reads ahead,
     :meth:`whole` reads (and checks) the rest and gives the peers and notes, no eval."""
 
-    def __init__(self, source: JsonlFile, handle: BinaryIO, size: int) -> None:
+    def __init__(
+        self, source: JsonlFile, lines: Iterable[bytes], size: int, handle: Optional[BinaryIO] = None
+    ) -> None:
         self.source, self.size = source, size
         self._keys = {role: dict(source.fields).get(role, role) for role in FIELDS}
-        self._lines = enumerate(
-            lines_of(handle, source.path, InputError, f"Cannot read {source.path}", MAX_CONFIG_BYTES), start=1
-        )
-        try:
-            self._bytes = max(1, os.fstat(handle.fileno()).st_size)
-        except OSError:
-            self._bytes = 1
-        self._handle = handle
+        self._lines = enumerate(lines, start=1)
+        self._handle = handle  # the file the lines come from, for estimated_total
+        self._bytes = 1
+        if handle is not None:
+            try:
+                self._bytes = max(1, os.fstat(handle.fileno()).st_size)
+            except OSError:
+                pass
         self.peer_ids: set[str] = set()
         self.objects = 0  # read so far
         self.kept = 0  # evals made so far
@@ -196,6 +179,8 @@ class JsonlStream:
 
     def estimated_total(self) -> int:
         """About how many objects the file holds, from the bytes read so far."""
+        if self._handle is None:
+            return self.objects
         try:
             done = self._handle.tell() if not self._handle.closed else self._bytes
         except (OSError, ValueError):
