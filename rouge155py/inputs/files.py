@@ -183,17 +183,11 @@ def read_file(
     and time of the last write of the descriptor opened: a later call that opens that
     same file gets them from there.
     """
-    nonblocking = getattr(os, "O_NONBLOCK", 0)
-    try:
-        fd = os.open(path, os.O_RDONLY | nonblocking | getattr(os, "O_CLOEXEC", 0))
-    except IsADirectoryError:
+    fd = _opened(path, error, opening)
+    if fd is None:
         if directory_empty:
             return b""
-        raise error(f"{opening}: {os.strerror(errno.EISDIR)}") from None
-    except OSError as exc:
-        raise error(f"{opening}: {exc.strerror}") from None
-    except ValueError:  # a NUL byte: the Perl's C string would end there, a path cannot hold one
-        raise error(f"{opening}: the file name holds a NUL byte") from None
+        raise error(f"{opening}: {os.strerror(errno.EISDIR)}")
     status = os.fstat(fd)
     mode = status.st_mode
     own = own_output(fd, status)
@@ -229,20 +223,29 @@ def read_file(
     return _read_open(fd, mode, error, opening, reading, limit, path, chunks_before)
 
 
+def _opened(path: str, error: type[RougeError], opening: str) -> Optional[int]:
+    """A descriptor of the file opened for reading, not blocking (a FIFO without a writer is not
+    waited on); None where the system refuses to open a directory. ``error`` with ``opening`` and
+    the reason when it cannot be opened."""
+    try:
+        return os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    except IsADirectoryError:
+        return None
+    except OSError as exc:
+        raise error(f"{opening}: {exc.strerror}") from None
+    except ValueError:  # a NUL byte: the Perl's C string would end there, a path cannot hold one
+        raise error(f"{opening}: the file name holds a NUL byte") from None
+
+
 def line_stream(path: str, error: type[RougeError], opening: str) -> Optional[BinaryIO]:
     """A regular file opened to be read a line at a time (:func:`lines_of`), whatever its size;
     None for anything else (standard input, a pipe, a device: :func:`read_file` reads those whole,
     under its limit). ``error`` with ``opening`` and the reason when it cannot be opened."""
     if path == "-":
         return None
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
-    except IsADirectoryError:
-        raise error(f"{opening}: {os.strerror(errno.EISDIR)}") from None
-    except OSError as exc:
-        raise error(f"{opening}: {exc.strerror}") from None
-    except ValueError:
-        raise error(f"{opening}: the file name holds a NUL byte") from None
+    fd = _opened(path, error, opening)
+    if fd is None:
+        raise error(f"{opening}: {os.strerror(errno.EISDIR)}")
     if not stat.S_ISREG(os.fstat(fd).st_mode):
         os.close(fd)
         return None
