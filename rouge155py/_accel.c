@@ -672,6 +672,11 @@ static PyObject *union_lcs(PyObject *Py_UNUSED(self), PyObject *args) {
 #endif
 #define DRAND48_NEXT(state) (((state) * 0x5DEECE66DULL + 0xBULL) & 0xFFFFFFFFFFFFULL)
 #define DRAWN_ROW(n, state, width) ((width) * (Py_ssize_t)((double)(n) * ((double)(state) * 0x1p-48)))
+/* The generator's state `steps` draws later. */
+static inline unsigned long long drand48_ahead(unsigned long long state, int steps) {
+    while (steps-- > 0) state = DRAND48_NEXT(state);
+    return state;
+}
 #define DEFINE_DRAWS(NAME, T)                                                                    \
     static void NAME(const double *p, Py_ssize_t n, unsigned long long state, double *out) {   \
         double acc[3 * (T)] = {0.0};                                                             \
@@ -692,12 +697,8 @@ static PyObject *union_lcs(PyObject *Py_UNUSED(self), PyObject *args) {
     static void NAME(const double *p, Py_ssize_t n, unsigned long long sa, unsigned long long sb, \
                      double *oa, double *ob) {                                                   \
         double a[3 * (T)] = {0.0}, b[3 * (T)] = {0.0};                                           \
-        unsigned long long la = sa, lb = sb;                                                     \
+        unsigned long long la = drand48_ahead(sa, DRAWS_AHEAD), lb = drand48_ahead(sb, DRAWS_AHEAD); \
         Py_ssize_t k, c;                                                                         \
-        for (k = 0; k < DRAWS_AHEAD; k++) {                                                      \
-            la = DRAND48_NEXT(la);                                                               \
-            lb = DRAND48_NEXT(lb);                                                               \
-        }                                                                                        \
         for (k = 0; k < n; k++) {                                                                \
             const double *ra, *rb;                                                               \
             la = DRAND48_NEXT(la);                                                               \
@@ -747,16 +748,9 @@ DEFINE_DRAWS2(draws2_4, 4)
     static void NAME(const KEY *keys, const double *const *values, Py_ssize_t n,                \
                      unsigned long long sa, unsigned long long sb, double *oa, double *ob) {     \
         double a[3 * (T)] = {0.0}, b[3 * (T)] = {0.0};                                           \
-        unsigned long long la = sa, lb = sb, ma = sa, mb = sb;                                   \
+        unsigned long long la = drand48_ahead(sa, KEYS_AHEAD), lb = drand48_ahead(sb, KEYS_AHEAD); \
+        unsigned long long ma = drand48_ahead(sa, DRAWS_AHEAD), mb = drand48_ahead(sb, DRAWS_AHEAD); \
         Py_ssize_t k, c, t;                                                                      \
-        for (k = 0; k < KEYS_AHEAD; k++) {                                                       \
-            la = DRAND48_NEXT(la);                                                               \
-            lb = DRAND48_NEXT(lb);                                                               \
-        }                                                                                        \
-        for (k = 0; k < DRAWS_AHEAD; k++) {                                                      \
-            ma = DRAND48_NEXT(ma);                                                               \
-            mb = DRAND48_NEXT(mb);                                                               \
-        }                                                                                        \
         for (k = 0; k < n; k++) {                                                                \
             const KEY *ka, *kb;                                                                  \
             la = DRAND48_NEXT(la);                                                               \
