@@ -1068,32 +1068,25 @@ def main(argv: Optional[list[str]] = None) -> int:
         failed |= not api_vs_rust(args.workdir, out_dir, args.repeat, sizes, acceptance)
         sys.stdout.flush()
 
-    if chosen(LOOP):
-        print(f"\n{LOOP}: the rouge-score dialect's score() once per pair (scripts/bench_rouge_score.py)")
-        sys.stdout.flush()
-        failed |= (
-            _script("bench_rouge_score").main(
-                ["--workdir", str(args.workdir), "--repeat", str(max(3, args.repeat))], acceptance
-            )
-            != 0
-        )
-
-    if chosen(FLOOR):
-        print(f"\n{FLOOR}: the kernel against a plain C program doing the same work (scripts/bench_floor.py)")
-        sys.stdout.flush()
-        failed |= (
-            _script("bench_floor").main(
-                ["--workdir", str(args.workdir), "--repeat", str(max(3, args.repeat))], acceptance
-            )
-            != 0
-        )
-
-    if chosen(PARAEVAL):
-        print(f"\n{PARAEVAL}: ParaEval-3 against ROUGE-1 of the same run (scripts/bench_paraeval.py)")
-        sys.stdout.flush()
-        paraeval_args = ["--workdir", str(args.workdir), "--repeat", str(args.repeat)]
-        paraeval_args += ["--pairs", str(count(11490)), "--table-pairs", "100000", "--big-table-pairs", "0"]
-        failed |= _script("bench_paraeval").main(paraeval_args, acceptance) != 0
+    settled = ["--workdir", str(args.workdir), "--repeat", str(max(3, args.repeat))]
+    scripts = [
+        (LOOP, "the rouge-score dialect's score() once per pair", "bench_rouge_score", settled),
+        (FLOOR, "the kernel against a plain C program doing the same work", "bench_floor", settled),
+        (
+            PARAEVAL,
+            "ParaEval-3 against ROUGE-1 of the same run",
+            "bench_paraeval",
+            [
+                *("--workdir", str(args.workdir), "--repeat", str(args.repeat), "--pairs", str(count(11490))),
+                *("--table-pairs", "100000", "--big-table-pairs", "0"),
+            ],
+        ),
+    ]
+    for name, title, script, script_args in scripts:
+        if chosen(name):
+            print(f"\n{name}: {title} (scripts/{script}.py)")
+            sys.stdout.flush()
+            failed |= _script(script).main(script_args, acceptance) != 0
 
     if chosen(CLI):
         sizes = [count(int(n)) for n in args.cli_pairs.split(",")]
