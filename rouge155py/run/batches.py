@@ -565,17 +565,15 @@ def score_text_chunks(
 ) -> list[ScoredBatch]:
     """:func:`score_in_chunks` for texts held by columns: one batch of every item, scored
     ``size`` items at a time by :func:`score_texts`."""
-    merged: Optional[ScoredBatch] = None
     total = config.items
-    for start in range(0, total, size):
-        batch = score_texts(config, start, start + size, options)
-        if merged is None:
-            merged = batch
-        else:
-            merged.extend(batch)
-        if progress is not None:
-            progress("scoring", min(total, start + size), total)
-    return [] if merged is None else [merged]
+
+    def batches() -> Iterator[ScoredBatch]:
+        for start in range(0, total, size):
+            yield score_texts(config, start, start + size, options)
+            if progress is not None:
+                progress("scoring", min(total, start + size), total)
+
+    return _merged_batches(batches())
 
 
 def score_chunks(
@@ -588,21 +586,31 @@ def score_chunks(
     each chunk scored as it comes (texts by columns as :func:`score_texts` scores them, else its
     evals at their places) and merged, then dropped before the next is read; ``total`` tells
     ``progress`` about how many evals there will be."""
+
+    def batches() -> Iterator[ScoredBatch]:
+        done = 0
+        for config, places in chunks:
+            if isinstance(config, TextConfig):
+                yield score_texts(config, 0, config.items, options)
+            else:
+                yield scored_batch([EvalItem(place, ev) for place, ev in zip(places, config.evals)], options)
+            done += len(places)
+            del config, places
+            if progress is not None:
+                progress("scoring", done, max(done, total()))
+
+    return _merged_batches(batches())
+
+
+def _merged_batches(batches: Iterable[ScoredBatch]) -> list[ScoredBatch]:
+    """One batch of batches scored one after another, each merged as it comes (its rows grow the
+    first one's in place, and it is spent): ``[]`` for none."""
     merged: Optional[ScoredBatch] = None
-    done = 0
-    for config, places in chunks:
-        if isinstance(config, TextConfig):
-            batch = score_texts(config, 0, config.items, options)
-        else:
-            batch = scored_batch([EvalItem(place, ev) for place, ev in zip(places, config.evals)], options)
+    for batch in batches:
         if merged is None:
             merged = batch
         else:
             merged.extend(batch)
-        done += len(places)
-        del config, places, batch
-        if progress is not None:
-            progress("scoring", done, max(done, total()))
     return [] if merged is None else [merged]
 
 
@@ -696,20 +704,18 @@ def score_in_chunks(
     if owned:
         entries.clear()  # only the chunks hold the evals now
     chunks.reverse()
-    merged: Optional[ScoredBatch] = None
-    done = 0
-    while chunks:
-        chunk = chunks.pop()
-        batch = scored_batch([EvalItem(done + k, ev) for k, ev in enumerate(chunk)], options)
-        if merged is None:
-            merged = batch
-        else:
-            merged.extend(batch)
-        done += len(chunk)
-        del chunk, batch
-        if progress is not None:
-            progress("scoring", done, total)
-    return [] if merged is None else [merged]
+
+    def batches() -> Iterator[ScoredBatch]:
+        done = 0
+        while chunks:
+            chunk = chunks.pop()
+            yield scored_batch([EvalItem(done + k, ev) for k, ev in enumerate(chunk)], options)
+            done += len(chunk)
+            del chunk
+            if progress is not None:
+                progress("scoring", done, total)
+
+    return _merged_batches(batches())
 
 
 def summaries_here(
