@@ -15,7 +15,7 @@ import pytest
 import rouge155py
 from rouge155py import _kernel, score
 from rouge155py.metrics import paraeval
-from rouge155py.metrics.paraeval import PairMatch, Text, kernel_matches, match_pair
+from rouge155py.metrics.paraeval import PairMatch, Text, kernel_matches, match_pair, word_ids
 from rouge155py.metrics.paraphrases import PhraseTable, TableSpec, build_table
 
 needs_kernel = pytest.mark.skipif(
@@ -24,18 +24,6 @@ needs_kernel = pytest.mark.skipif(
 
 #: Random pairs compared per seed (each compared on a few settings of tier 1's bounds).
 CASES = int(os.environ.get("ROUGE155PY_PARAEVAL_KERNEL_CASES", "1500"))
-
-
-def _encoder(vocabulary: dict[str, int]) -> Any:
-    def encode(texts: list[Any]) -> tuple[array, array]:
-        ids, offsets = array("i"), array("i", [0])
-        for text in texts:
-            words = text.split() if isinstance(text, str) else list(text)
-            ids.extend(vocabulary.setdefault(w, len(vocabulary)) for w in words)
-            offsets.append(len(ids))
-        return ids, offsets
-
-    return encode
 
 
 def _python(
@@ -52,7 +40,7 @@ def _python(
 def _case(rng: random.Random) -> tuple[PhraseTable, list[tuple[array, array]]]:
     """A table and four texts over a small vocabulary (words repeat: candidates overlap)."""
     words = [f"w{i}" for i in range(rng.randint(2, 9))]
-    encode = _encoder({})
+    encode = word_ids({})
     longest = rng.choice((2, 3, 4, 6))
     pairs = [
         (
@@ -105,7 +93,7 @@ def test_long_texts_and_wide_groups(monkeypatch: pytest.MonkeyPatch) -> None:
     for _ in range(12):
         table, _ = _case(rng)
         words = [f"w{i}" for i in range(3)]
-        encode = _encoder({f"w{i}": i for i in range(9)})
+        encode = word_ids({f"w{i}": i for i in range(9)})
         texts = [encode([rng.choices(words, k=rng.randint(50, 400)) for _ in range(2)]) for _ in range(2)]
         for limit in (None, 50, 3000):
             found = kernel_matches(table, texts, [(0, 1)], limit)
@@ -175,7 +163,7 @@ def test_a_table_the_kernel_refuses_is_matched_in_python() -> None:
     kernel, and the caller then takes the Python path."""
     import numpy as np
 
-    encode = _encoder({})
+    encode = word_ids({})
     table = build_table(TableSpec("<pairs>"), encode, [(["a b", "d"], ["c", "e f"])])
     texts = [encode(["a b d c", "e f"]), encode(["c e f a b"])]
     assert len(table.hashes) == 4

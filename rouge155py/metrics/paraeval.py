@@ -37,7 +37,7 @@ import functools
 from array import array
 from bisect import bisect_left
 from collections import Counter
-from typing import TYPE_CHECKING, Any, Hashable, NamedTuple, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Any, Callable, Hashable, NamedTuple, Optional, Sequence, Union
 
 from .. import _kernel
 from ..errors import UsageError
@@ -68,6 +68,7 @@ __all__ = [
     "match_pair",
     "solve_phrases",
     "variant_labels",
+    "word_ids",
 ]
 
 #: The most states tier 1's exact search keeps for one pair of summaries, all its groups of
@@ -522,6 +523,22 @@ def match_pair(model: Text, peer: Text, table: PhraseTable, limit: Optional[int]
     )
 
 
+def word_ids(vocabulary: dict[Any, int]) -> Callable[[Sequence[Any]], tuple[array, array]]:
+    """An encoder of texts (each a string of words split at whitespace, or a list of words) into
+    their words' ids end to end and where each text starts, new words numbered as they come in
+    ``vocabulary``: the ids of :meth:`ParaEval.match_tokens`."""
+
+    def encode(texts: Sequence[Any]) -> tuple[array, array]:
+        ids, offsets = array("i"), array("i", [0])
+        for text in texts:
+            words = text.split() if isinstance(text, str) else list(text)
+            ids.extend(vocabulary.setdefault(w, len(vocabulary)) for w in words)
+            offsets.append(len(ids))
+        return ids, offsets
+
+    return encode
+
+
 def kernel_matches(
     table: PhraseTable, texts: list[Encoded], pairs: Sequence[tuple[int, int]], limit: Optional[int] = None
 ) -> Optional[list[PairMatch]]:
@@ -696,25 +713,14 @@ class ParaEval(Metric):
 
         from .paraphrases import TableSpec, build_table
 
-        vocabulary: dict[Any, int] = {}
-
-        def encode(texts: list[str]) -> tuple[Any, Any]:
-            from array import array
-
-            ids, offsets = array("i"), array("i", [0])
-            for text in texts:
-                words = text.split() if isinstance(text, str) else list(text)
-                ids.extend(vocabulary.setdefault(w, len(vocabulary)) for w in words)
-                offsets.append(len(ids))
-            return ids, offsets
-
+        encode = word_ids({})
         pairs = list(self.pairs or ())
         table = build_table(TableSpec("<pairs>"), encode, [([a for a, _ in pairs], [b for _, b in pairs])])
 
         def text(tokens: Sequence[Any], name: str) -> Text:
             items = given_list(tokens, name)
             sentences = [list(s) for s in items] if items and isinstance(items[0], (list, tuple)) else [items]
-            ids, offsets = encode(sentences)  # type: ignore[arg-type]
+            ids, offsets = encode(sentences)
             return Text(np.asarray(ids, np.int64), list(offsets), table)
 
         model_text = text(model, GIVEN_MODEL)
