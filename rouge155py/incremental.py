@@ -56,6 +56,7 @@ from .inputs.texts import (
 from .report import Report
 from .run.batches import TEXT_CHUNK, BatchMark, EvalTable, ScoredBatch, score_text_chunks, summarize_batches
 from .run.collector import paused_gc
+from .run.columns import IntColumn
 from .run.score import Grouped, RowTable
 from .settings.options import ROWS, HoldsOptions, Options, as_options
 
@@ -109,12 +110,12 @@ def _renumbered(batch: ScoredBatch, position: Callable[[int], int]) -> ScoredBat
         return out
 
     old = batch.table
-    positions = array("q", old.positions if same else (position(p) for p in old.positions))
+    positions = IntColumn(old.positions if same else [position(p) for p in old.positions])
     table = EvalTable(
         positions,
         [str(p + 1) for p in positions],
         list(old.peer_ids),
-        array("q", old.models),
+        IntColumn(old.models),
         dict(old.missing),
         dict(old.failures),
     )

@@ -4,7 +4,6 @@ the functions of :mod:`rouge155py.batches`, which every executor of a run calls.
 from __future__ import annotations
 
 import numbers
-import operator
 import threading
 from array import array
 from dataclasses import dataclass, field, fields
@@ -38,6 +37,7 @@ from ..metrics.plan import metric_plan
 from ..report import Report
 from ..report.results import Counts, Row, Summary, eval_id_of
 from ..settings.options import HoldsOptions, Options, as_options
+from .columns import IntColumn
 from .ids import IdColumn, Ids
 from .plan import (
     check_resamples,
@@ -145,10 +145,10 @@ class EvalTable:
     position, eval ID, peer IDs (equal tuples shared) and number of models; the first missing
     model file and the scoring error of the few evals that have one, by row."""
 
-    positions: array = field(default_factory=lambda: array("q"))
+    positions: IntColumn = field(default_factory=IntColumn)
     eval_ids: Ids = field(default_factory=list)
     peer_ids: list[tuple[str, ...]] = field(default_factory=list)
-    models: array = field(default_factory=lambda: array("q"))
+    models: IntColumn = field(default_factory=IntColumn)
     missing: dict[int, str] = field(default_factory=dict)
     failures: dict[int, Failure] = field(default_factory=dict)
 
@@ -547,8 +547,8 @@ def _text_batch(
 ) -> ScoredBatch:
     """The batch of the kernel's rows of items ``start`` to ``stop - 1`` (every item holds every peer)."""
     batch = ScoredBatch(options.rows_settings, tuple(metric.label for metric in plan))
-    positions = array("q", config.places[start:stop])
-    numbers = array("q", [k + 1 for k in positions])  # eval IDs str(k + 1), held as numbers
+    positions = IntColumn(config.places[start:stop])
+    numbers = IntColumn([k + 1 for k in positions])  # eval IDs str(k + 1), held as numbers
     groups = [(peer_id, IdColumn(numbers, "." + peer_id)) for peer_id in peers]
     batch.rows = kernel_grouped(len(plan), groups, values)
     table = batch.table
@@ -556,7 +556,7 @@ def _text_batch(
     table.eval_ids = IdColumn(numbers)
     table.peer_ids = [tuple(config.peer_texts)] * (stop - start)
     starts = config.starts
-    table.models = array("q", [starts[k + 1] - starts[k] for k in range(start, stop)])
+    table.models = IntColumn([starts[k + 1] - starts[k] for k in range(start, stop)])
     return batch
 
 
@@ -785,6 +785,7 @@ def summarize(
             differ = ", ".join(_differing(batch.settings, settings))
             raise UsageError(f"a batch was scored with other options ({differ}) than the summary's")
         merged.extend(batch)
+    batch = None  # the last batch's columns are merged's now: let them go with it
     evals, grouped, stemmed = merged.table, merged.rows, merged.stemmed_rows
     inexact = set(merged.inexact)
     del merged
@@ -853,7 +854,7 @@ def _warned_before(
 def _eval_order(evals: EvalTable) -> Sequence[int]:
     """The rows in the order of their positions; an eval in two batches is an error."""
     positions = evals.positions
-    if all(map(operator.lt, positions, positions[1:])) and _distinct(evals.eval_ids):
+    if positions.increasing() and _distinct(evals.eval_ids):
         return range(len(evals))  # the batches came in order (one process, threads), none twice
     order = sorted(range(len(evals)), key=positions.__getitem__)
     seen: set[str] = set()
@@ -868,8 +869,7 @@ def _eval_order(evals: EvalTable) -> Sequence[int]:
 def _distinct(eval_ids: Ids) -> bool:
     """Whether no eval ID is there twice (numbers in increasing order are not)."""
     if isinstance(eval_ids, IdColumn) and eval_ids.numbered():
-        numbers = eval_ids.numbers
-        if all(map(operator.lt, numbers, numbers[1:])):
+        if eval_ids.numbers.increasing():
             return True
     return len(set(eval_ids)) == len(eval_ids)
 

@@ -2,7 +2,8 @@
 
 Evals given in memory (and ``--jsonl`` chunks of plain pairs) are numbered: eval ``str(place + 1)``,
 its instance of peer P ``f"{place + 1}.{P}"``. A million such IDs as strings take about 110 MB;
-held as their numbers they take 8 MB a column, the strings made only when one is read.
+held as their numbers they take at most 8 MB a column (none while they count up by one, an
+:class:`~rouge155py.run.columns.IntColumn`), the strings made only when one is read.
 """
 
 from __future__ import annotations
@@ -11,17 +12,19 @@ import operator
 from array import array
 from typing import Iterable, Iterator, MutableSequence, Sequence, Union, overload
 
+from .columns import IntColumn
+
 __all__ = ["IdColumn", "Ids", "copied", "string_order"]
 
 
 class IdColumn(MutableSequence[str]):
-    """IDs ``f"{number}{suffix}"``, held as the numbers (int64) while every ID has that form; an
-    ID of another form appended or extended with turns the column into strings for good. A
+    """IDs ``f"{number}{suffix}"``, held as the numbers (an :class:`IntColumn`) while every ID has
+    that form; an ID of another form appended or extended with turns the column into strings for good. A
     mutable sequence of ``str`` as the lists of IDs it stands for are used: ``len``, indexing,
     slices, iteration, ``==``, ``append``, ``extend``, ``del column[k:]``."""
 
-    def __init__(self, numbers: array, suffix: str = "") -> None:
-        self.numbers: array = numbers
+    def __init__(self, numbers: Iterable[int], suffix: str = "") -> None:
+        self.numbers = numbers if isinstance(numbers, IntColumn) else IntColumn(numbers)
         self.suffix = suffix
         self._strings: Union[list[str], None] = None
 
@@ -94,7 +97,7 @@ class IdColumn(MutableSequence[str]):
         self._listed().extend(values)
 
     def copy(self) -> IdColumn:
-        column = IdColumn(array("q", self.numbers), self.suffix)
+        column = IdColumn(self.numbers.copy(), self.suffix)
         if self._strings is not None:
             column._strings = list(self._strings)
         return column
@@ -102,7 +105,7 @@ class IdColumn(MutableSequence[str]):
     def _listed(self) -> list[str]:
         if self._strings is None:
             self._strings = list(self)
-            self.numbers = array("q")
+            self.numbers = IntColumn()
         return self._strings
 
 
@@ -124,7 +127,7 @@ def string_order(ids: Sequence[str]) -> array:
     if isinstance(ids, IdColumn) and ids.numbered() and not ids.suffix[:1].isdigit():
         numbers = ids.numbers
         count = len(numbers)
-        if count and numbers[0] == 1 and numbers[-1] == count and all(map(operator.lt, numbers, numbers[1:])):
+        if count and numbers[0] == 1 and numbers[-1] == count and numbers.increasing():
             return _decimal_walk(count)
         keys = [str(n) for n in numbers]
         return array("q", sorted(range(count), key=keys.__getitem__))
