@@ -663,7 +663,8 @@ static PyObject *union_lcs(PyObject *Py_UNUSED(self), PyObject *args) {
 #endif
 /* DRAWS2 asks for the rows drawn DRAWS_AHEAD draws later while it adds this draw's (the draws
  * are known in advance): a table larger than the caches (100,000 instances of 3 tables: 7 MB)
- * is then read at the speed of a smaller one; the sums and their order are unchanged. */
+ * is then read at the speed of a smaller one; the sums and their order are unchanged.  Each
+ * draw is made once, when its row is asked for, and its row kept in a ring until it is added. */
 #define DRAWS_AHEAD 8
 #if defined(__GNUC__) || defined(__clang__)
 #define PREFETCH(address) __builtin_prefetch(address)
@@ -693,28 +694,39 @@ static inline unsigned long long drand48_ahead(unsigned long long state, int ste
         }                                                                                        \
         for (c = 0; c < 3 * (T); c++) out[c] = acc[c]; /* zeros when n is 0 */                  \
     }
+#define DRAWS_RING 16 /* a power of two above DRAWS_AHEAD: the rows of the draws on their way */
 #define DEFINE_DRAWS2(NAME, T)                                                                   \
     static void NAME(const double *p, Py_ssize_t n, unsigned long long sa, unsigned long long sb, \
                      double *oa, double *ob) {                                                   \
         double a[3 * (T)] = {0.0}, b[3 * (T)] = {0.0};                                           \
-        unsigned long long la = drand48_ahead(sa, DRAWS_AHEAD), lb = drand48_ahead(sb, DRAWS_AHEAD); \
-        Py_ssize_t k, c;                                                                         \
-        for (k = 0; k < n; k++) {                                                                \
-            const double *ra, *rb;                                                               \
-            la = DRAND48_NEXT(la);                                                               \
-            lb = DRAND48_NEXT(lb);                                                               \
-            PREFETCH(p + DRAWN_ROW(n, la, 3 * (T)));                                             \
-            PREFETCH(p + DRAWN_ROW(n, lb, 3 * (T)));                                             \
+        const double *ra[DRAWS_RING], *rb[DRAWS_RING];                                           \
+        Py_ssize_t k, c, ahead = n < DRAWS_AHEAD ? n : DRAWS_AHEAD;                              \
+        for (k = 0; k < ahead; k++) {                                                            \
             sa = DRAND48_NEXT(sa);                                                               \
             sb = DRAND48_NEXT(sb);                                                               \
-            ra = p + DRAWN_ROW(n, sa, 3 * (T));                                                  \
-            rb = p + DRAWN_ROW(n, sb, 3 * (T));                                                  \
+            ra[k] = p + DRAWN_ROW(n, sa, 3 * (T));                                               \
+            rb[k] = p + DRAWN_ROW(n, sb, 3 * (T));                                               \
+            PREFETCH(ra[k]);                                                                     \
+            PREFETCH(rb[k]);                                                                     \
+        }                                                                                        \
+        for (k = 0; k < n; k++) {                                                                \
+            const double *xa, *xb;                                                               \
+            if (k + DRAWS_AHEAD < n) {                                                           \
+                sa = DRAND48_NEXT(sa);                                                           \
+                sb = DRAND48_NEXT(sb);                                                           \
+                xa = ra[(k + DRAWS_AHEAD) & (DRAWS_RING - 1)] = p + DRAWN_ROW(n, sa, 3 * (T));   \
+                xb = rb[(k + DRAWS_AHEAD) & (DRAWS_RING - 1)] = p + DRAWN_ROW(n, sb, 3 * (T));   \
+                PREFETCH(xa);                                                                    \
+                PREFETCH(xb);                                                                    \
+            }                                                                                    \
+            xa = ra[k & (DRAWS_RING - 1)];                                                       \
+            xb = rb[k & (DRAWS_RING - 1)];                                                       \
             if (k == 0) {                                                                        \
-                UNROLLED for (c = 0; c < 3 * (T); c++) a[c] = ra[c];                             \
-                UNROLLED for (c = 0; c < 3 * (T); c++) b[c] = rb[c];                             \
+                UNROLLED for (c = 0; c < 3 * (T); c++) a[c] = xa[c];                             \
+                UNROLLED for (c = 0; c < 3 * (T); c++) b[c] = xb[c];                             \
             } else {                                                                             \
-                UNROLLED for (c = 0; c < 3 * (T); c++) a[c] += ra[c];                            \
-                UNROLLED for (c = 0; c < 3 * (T); c++) b[c] += rb[c];                            \
+                UNROLLED for (c = 0; c < 3 * (T); c++) a[c] += xa[c];                            \
+                UNROLLED for (c = 0; c < 3 * (T); c++) b[c] += xb[c];                            \
             }                                                                                    \
         }                                                                                        \
         for (c = 0; c < 3 * (T); c++) {                                                          \
@@ -742,33 +754,43 @@ DEFINE_DRAWS2(draws2_4, 4)
  * million CNN-like pairs of 3 tables have 6 MB of keys beside 72 MB of rows.  The values added,
  * and the order they are added in, are the rows' own, so the sums are the same bit for bit.
  * Two resamples at a time; the keys drawn KEYS_AHEAD later, and the values of those drawn
- * DRAWS_AHEAD later, asked for in advance. */
+ * DRAWS_AHEAD later, asked for in advance (each draw made once, its keys' place kept in a ring). */
 #define KEYS_AHEAD 16
+#define KEYS_RING 32 /* a power of two above KEYS_AHEAD: the keys of the draws on their way */
 #define DEFINE_KEYED2(NAME, T, KEY)                                                              \
     static void NAME(const KEY *keys, const double *const *values, Py_ssize_t n,                \
                      unsigned long long sa, unsigned long long sb, double *oa, double *ob) {     \
         double a[3 * (T)] = {0.0}, b[3 * (T)] = {0.0};                                           \
-        unsigned long long la = drand48_ahead(sa, KEYS_AHEAD), lb = drand48_ahead(sb, KEYS_AHEAD); \
-        unsigned long long ma = drand48_ahead(sa, DRAWS_AHEAD), mb = drand48_ahead(sb, DRAWS_AHEAD); \
-        Py_ssize_t k, c, t;                                                                      \
-        for (k = 0; k < n; k++) {                                                                \
-            const KEY *ka, *kb;                                                                  \
-            la = DRAND48_NEXT(la);                                                               \
-            lb = DRAND48_NEXT(lb);                                                               \
-            PREFETCH(keys + DRAWN_ROW(n, la, (T)));                                              \
-            PREFETCH(keys + DRAWN_ROW(n, lb, (T)));                                              \
-            ma = DRAND48_NEXT(ma);                                                               \
-            mb = DRAND48_NEXT(mb);                                                               \
-            ka = keys + DRAWN_ROW(n, ma, (T));                                                   \
-            kb = keys + DRAWN_ROW(n, mb, (T));                                                   \
-            UNROLLED for (t = 0; t < (T); t++) {                                                 \
-                PREFETCH(values[t] + 3 * (size_t)ka[t]);                                         \
-                PREFETCH(values[t] + 3 * (size_t)kb[t]);                                         \
-            }                                                                                    \
+        const KEY *ra[KEYS_RING], *rb[KEYS_RING];                                                \
+        Py_ssize_t k, c, t, ahead = n < KEYS_AHEAD ? n : KEYS_AHEAD;                             \
+        for (k = 0; k < ahead; k++) {                                                            \
             sa = DRAND48_NEXT(sa);                                                               \
             sb = DRAND48_NEXT(sb);                                                               \
-            ka = keys + DRAWN_ROW(n, sa, (T));                                                   \
-            kb = keys + DRAWN_ROW(n, sb, (T));                                                   \
+            ra[k] = keys + DRAWN_ROW(n, sa, (T));                                                \
+            rb[k] = keys + DRAWN_ROW(n, sb, (T));                                                \
+            PREFETCH(ra[k]);                                                                     \
+            PREFETCH(rb[k]);                                                                     \
+        }                                                                                        \
+        for (k = 0; k < n; k++) {                                                                \
+            const KEY *ka, *kb;                                                                  \
+            if (k + KEYS_AHEAD < n) {                                                            \
+                sa = DRAND48_NEXT(sa);                                                           \
+                sb = DRAND48_NEXT(sb);                                                           \
+                ka = ra[(k + KEYS_AHEAD) & (KEYS_RING - 1)] = keys + DRAWN_ROW(n, sa, (T));      \
+                kb = rb[(k + KEYS_AHEAD) & (KEYS_RING - 1)] = keys + DRAWN_ROW(n, sb, (T));      \
+                PREFETCH(ka);                                                                    \
+                PREFETCH(kb);                                                                    \
+            }                                                                                    \
+            if (k + DRAWS_AHEAD < n) {                                                           \
+                ka = ra[(k + DRAWS_AHEAD) & (KEYS_RING - 1)];                                    \
+                kb = rb[(k + DRAWS_AHEAD) & (KEYS_RING - 1)];                                    \
+                UNROLLED for (t = 0; t < (T); t++) {                                             \
+                    PREFETCH(values[t] + 3 * (size_t)ka[t]);                                     \
+                    PREFETCH(values[t] + 3 * (size_t)kb[t]);                                     \
+                }                                                                                \
+            }                                                                                    \
+            ka = ra[k & (KEYS_RING - 1)];                                                        \
+            kb = rb[k & (KEYS_RING - 1)];                                                        \
             UNROLLED for (t = 0; t < (T); t++) {                                                 \
                 const double *va = values[t] + 3 * (size_t)ka[t], *vb = values[t] + 3 * (size_t)kb[t]; \
                 if (k == 0) {                                                                    \

@@ -451,6 +451,43 @@ def test_keyed_rows_give_the_sums_of_the_rows(tables: int, ordered: bool) -> Non
 
 
 @needs_kernel
+@pytest.mark.parametrize("tables", [1, 2, 3, 5])
+def test_every_path_adds_the_perls_draws_in_order(tables: int) -> None:
+    """Packed, keyed and plain draws, with and without an order, for 1 to 40 instances (fewer
+    and more than the draws the kernel asks for ahead) and an odd number of resamples (the last
+    one alone): each sum is the drawn rows added one by one in the order of the Perl's draws
+    (plain integers), bit for bit."""
+    kernel = _kernel.accel
+    rng = random.Random(tables)
+    levels = [0.0, -0.0, 0.25, 1 / 3, 0.1 + 0.2, 1.0, 2 / 7, 1e-5]
+    for n in [*range(1, 41), 97]:
+        # rows from at most n / 4 + 1 distinct ones, so that keyed=1 keys them
+        pools = [[[rng.choice(levels) for _ in range(3)] for _ in range(n // 4 + 1)] for _ in range(tables)]
+        values = [array("d", [v for _ in range(n) for v in rng.choice(pool)]) for pool in pools]
+        order = rng.sample(range(n), n)
+        resamples, first, step = 5, rng.randrange(0, 9), rng.choice([1, 2])
+        for ordered in (False, True):
+            expected = []
+            for i in range(resamples):
+                for table in values:
+                    sums = None
+                    for k in perl_rand_ints(first + i * step, n, n):
+                        row = order[k] if ordered else k
+                        drawn = table[3 * row : 3 * row + 3]
+                        sums = list(drawn) if sums is None else [a + b for a, b in zip(sums, drawn)]
+                    expected.extend(sums)
+            for keyed in (0, 1):
+                out = array("d", bytes(8 * 3 * tables * resamples))
+                given_order = array("q", order) if ordered else None
+                kernel.bootstrap_sums(tuple(values), resamples, out, 0.0, first, step, given_order, keyed)
+                assert out.tobytes() == array("d", expected).tobytes(), (n, ordered, keyed)
+            if tables == 1 and not ordered:
+                out = array("d", bytes(24 * resamples))
+                kernel.bootstrap_sums(values[0], resamples, out, 0.0, first, step)
+                assert out.tobytes() == array("d", expected).tobytes(), n
+
+
+@needs_kernel
 def test_keyed_rows_of_a_large_table_match_numpy() -> None:
     """Rows large enough to be keyed by default (a table of 100,000 instances), of few distinct
     values as ROUGE's are: the numpy path's sums."""
