@@ -852,9 +852,10 @@ static int by_count(const void *x, const void *y) {
     return a->key < b->key ? -1 : a->key > b->key;
 }
 
-/* Table t's keys renumbered by how often they are drawn from, the most frequent first, so
- * that most draws find their values among the first few, in the nearest cache. */
-static int keys_by_count(unsigned *keys, Py_ssize_t size, Py_ssize_t n, double *values, size_t distinct) {
+/* A table's keys (one per instance) renumbered by how often they are drawn from, the most
+ * frequent first, so that most draws find their values among the first few, in the nearest
+ * cache. */
+static int keys_by_count(unsigned *keys, Py_ssize_t n, double *values, size_t distinct) {
     KeyCount *order = (KeyCount *)calloc(distinct, sizeof(KeyCount));
     double *moved = (double *)malloc(distinct * 3 * sizeof(double));
     unsigned *renamed = (unsigned *)malloc(distinct * sizeof(unsigned));
@@ -867,38 +868,51 @@ static int keys_by_count(unsigned *keys, Py_ssize_t size, Py_ssize_t n, double *
         return 0;
     }
     for (d = 0; d < distinct; d++) order[d].key = (unsigned)d;
-    for (r = 0; r < n; r++) order[keys[(size_t)size * (size_t)r]].count++;
+    for (r = 0; r < n; r++) order[keys[r]].count++;
     qsort(order, distinct, sizeof(KeyCount), by_count);
     for (d = 0; d < distinct; d++) {
         renamed[order[d].key] = (unsigned)d;
         memcpy(moved + 3 * d, values + 3 * (size_t)order[d].key, 3 * sizeof(double));
     }
     memcpy(values, moved, distinct * 3 * sizeof(double));
-    for (r = 0; r < n; r++) keys[(size_t)size * (size_t)r] = renamed[keys[(size_t)size * (size_t)r]];
+    for (r = 0; r < n; r++) keys[r] = renamed[keys[r]];
     free(order);
     free(moved);
     free(renamed);
     return 1;
 }
 
+/* The keys held so far in 2 bytes, moved to 4 (a table has more than 65,536 distinct rows). */
+static int widen_keys(Keyed *k, size_t all) {
+    size_t i;
+    k->keys = (unsigned *)malloc(all * sizeof(unsigned));
+    if (!k->keys) return 0;
+    for (i = 0; i < all; i++) k->keys[i] = k->shorts[i];
+    free(k->shorts);
+    k->shorts = NULL;
+    return 1;
+}
+
 /* Keys and distinct values of the tables (row r of each is row order[r], given order): 1 when
  * made, 0 when a table has more than n / 4 distinct rows (the keys would not save enough) or
- * memory is short, and then nothing is held. */
+ * memory is short, and then nothing is held.  Each table's keys are made in one scratch array
+ * of n and then placed among the group's, in 2 bytes while every table allows it. */
 static int keyed_rows(Keyed *k, const double *const *v, Py_ssize_t tables, Py_ssize_t n,
                       const long long *order) {
-    size_t slots = 1, mask, most = (size_t)n / 4 + 1, widest = 0, i;
-    unsigned *slot;
+    size_t slots = 1, mask, most = (size_t)n / 4 + 1, all = (size_t)n * (size_t)tables;
+    unsigned *slot = NULL, *scratch = NULL;
     Py_ssize_t t, r;
     memset(k, 0, sizeof *k);
     if (n <= 0 || (unsigned long long)n > 0x7fffffffULL) return 0;
-    while (slots < 2 * (size_t)n) slots <<= 1;
+    while (slots < 2 * most) slots <<= 1; /* at most half full */
     mask = slots - 1;
     slot = (unsigned *)malloc(slots * sizeof(unsigned));
-    k->keys = (unsigned *)malloc((size_t)n * (size_t)tables * sizeof(unsigned));
-    if (!slot || !k->keys) goto no;
+    scratch = (unsigned *)malloc((size_t)n * sizeof(unsigned));
+    k->shorts = (unsigned short *)malloc(all * sizeof(unsigned short));
+    if (!slot || !scratch || !k->shorts) goto no;
     for (t = 0; t < tables; t++) {
         Py_ssize_t first = t - t % 4, size = tables - first < 4 ? tables - first : 4;
-        unsigned *keys = k->keys + (size_t)n * (size_t)first;
+        size_t at_group = (size_t)n * (size_t)first + (size_t)(t - first);
         double *values = (double *)malloc(most * 3 * sizeof(double));
         size_t distinct = 0;
         if (!values) goto no;
@@ -914,24 +928,21 @@ static int keyed_rows(Keyed *k, const double *const *v, Py_ssize_t tables, Py_ss
                 memcpy(values + 3 * distinct, row, 3 * sizeof(double));
                 slot[at] = (unsigned)++distinct;
             }
-            keys[(size_t)size * (size_t)r + (size_t)(t - first)] = slot[at] - 1;
+            scratch[r] = slot[at] - 1;
         }
-        if (!keys_by_count(keys + (t - first), size, n, values, distinct)) goto no;
-        if (distinct > widest) widest = distinct;
+        if (!keys_by_count(scratch, n, values, distinct)) goto no;
+        if (k->shorts && distinct > 65536 && !widen_keys(k, all)) goto no;
+        if (k->shorts)
+            for (r = 0; r < n; r++) k->shorts[at_group + (size_t)size * (size_t)r] = (unsigned short)scratch[r];
+        else
+            for (r = 0; r < n; r++) k->keys[at_group + (size_t)size * (size_t)r] = scratch[r];
     }
     free(slot);
-    if (widest <= 65536) {
-        size_t all = (size_t)n * (size_t)tables;
-        k->shorts = (unsigned short *)malloc(all * sizeof(unsigned short));
-        if (k->shorts) {
-            for (i = 0; i < all; i++) k->shorts[i] = (unsigned short)k->keys[i];
-            free(k->keys);
-            k->keys = NULL;
-        }
-    }
+    free(scratch);
     return 1;
 no:
     free(slot);
+    free(scratch);
     keyed_free(k, tables);
     memset(k, 0, sizeof *k);
     return 0;

@@ -488,6 +488,23 @@ def test_every_path_adds_the_perls_draws_in_order(tables: int) -> None:
 
 
 @needs_kernel
+def test_keys_past_two_bytes_give_the_sums_of_the_rows() -> None:
+    """A table of more than 65,536 distinct rows (but at most a quarter of its instances) is keyed
+    in 4 bytes, after a table of few kept in 2 (its keys then widened): the rows' sums bit for bit."""
+    rng = np.random.default_rng(11)
+    n = 300_000
+    few = rng.integers(0, 10, (n, 3)) / 7
+    many = rng.integers(0, 70_000, n)[:, None] / np.array([3.0, 5.0, 11.0])
+    assert len(np.unique(many, axis=0)) > 65_536
+    tables = (np.ascontiguousarray(few), np.ascontiguousarray(many), np.ascontiguousarray(few[::-1]))
+    order = array("q", rng.permutation(n).tolist())
+    keyed, plain = np.zeros((3, 9)), np.zeros((3, 9))
+    _kernel.accel.bootstrap_sums(tables, 3, keyed, float(n), 4, 1, order, 1)
+    _kernel.accel.bootstrap_sums(tables, 3, plain, float(n), 4, 1, order, 0)
+    assert keyed.tobytes() == plain.tobytes()
+
+
+@needs_kernel
 def test_keyed_rows_of_a_large_table_match_numpy() -> None:
     """Rows large enough to be keyed by default (a table of 100,000 instances), of few distinct
     values as ROUGE's are: the numpy path's sums."""
