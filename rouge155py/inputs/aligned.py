@@ -4,19 +4,22 @@ line i of each reference file."""
 from __future__ import annotations
 
 import os
+from contextlib import ExitStack
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar, Optional, Sequence, Union
+from itertools import islice, zip_longest
+from typing import TYPE_CHECKING, BinaryIO, ClassVar, Iterable, Iterator, Optional, Sequence, Union
 
-from ..errors import InputError, UsageError
-from .config import EvalConfig, config_from_documents
-from .readers import SummaryText
-from .sources import CommandLine, empty_note, file_lines, is_empty, nothing_read
-from .texts import DEFAULT_PEER_ID, summary_document
+from ..errors import ConfigError, InputError, UsageError
+from .config import Eval, EvalConfig, TextConfig
+from .files import MAX_CONFIG_BYTES, MAX_FILE_BYTES, line_stream, lines_of, too_large
+from .readers import Document, SummaryText
+from .sources import Chunk, CommandLine, StreamedEvals, blank, empty_note, file_lines, nothing_read
+from .texts import DEFAULT_PEER_ID
 
 if TYPE_CHECKING:
     from .sources import DoorSettings
 
-__all__ = ["AlignedFiles", "hypothesis_systems", "read_aligned_files"]
+__all__ = ["AlignedFiles", "AlignedStream", "hypothesis_systems", "read_aligned_files"]
 
 
 def hypothesis_systems(specs: Sequence[str]) -> tuple[tuple[str, str], ...]:
@@ -71,38 +74,28 @@ def read_aligned_files(
 
     ``hypotheses``: one file (system ``1``) or (peer ID, file) pairs, one per system;
     ``separator`` (e.g. ``<q>``) splits a line into sentences. Empty lines are named in the
-    config's notes; ``skip_empty`` leaves out every item where a line is empty.
+    config's notes; ``skip_empty`` leaves out every item where a line is empty. Each file is
+    read whole, as a configuration is (:meth:`AlignedFiles.read_in_chunks` reads regular files
+    of any size).
     """
-    systems = [(DEFAULT_PEER_ID, hypotheses)] if isinstance(hypotheses, str) else list(hypotheses)
-    files = [path for _, path in systems] + list(references)
-    lines = [file_lines(path) for path in files]
-    if len({len(found) for found in lines}) > 1:
-        counts = ", ".join(f"{path}: {len(found)}" for path, found in zip(files, lines))
-        raise InputError(f"line-aligned files must have the same number of lines ({counts})")
-    cut = separator.encode("utf-8", "surrogateescape") if separator else None
-
-    def document(line: bytes, path: str, number: int) -> SummaryText:
-        return summary_document(line.replace(cut, b"\n") if cut else line, "SPL", f"{path}:{number}")
-
-    documents = [
-        [document(line, path, i + 1) for i, line in enumerate(found)] for path, found in zip(files, lines)
-    ]
+    systems = ((DEFAULT_PEER_ID, hypotheses),) if isinstance(hypotheses, str) else tuple(hypotheses)
+    source = AlignedFiles(systems, tuple(references), separator, skip_empty)
+    lines = [file_lines(path) for path in source.files]
+    counts = [len(found) for found in lines]
+    if len(set(counts)) > 1:
+        raise _different_lengths(source.files, counts)
+    if not references and counts[0]:
+        raise ConfigError(f"peer {systems[0][0]!r} has {counts[0]} summaries for 0 sets of references")
+    stream = AlignedStream(source, lines, max(1, counts[0]))
     del lines
-    peers = {peer_id: found for (peer_id, _), found in zip(systems, documents)}
-    models = [list(item) for item in zip(*documents[len(systems) :])] if references else []
-    config = config_from_documents(peers, models)
-    skipped: set[int] = set()
-    for path, found in zip(files, documents):
-        empty = [i + 1 for i, doc in enumerate(found) if is_empty(doc)]
-        if empty:
-            config.notes.append(empty_note(path, f"of {len(found)} lines empty", empty, skip_empty))
-            skipped.update(empty)
-    if skip_empty and skipped:
-        config.evals = [ev for number, ev in enumerate(config.evals, start=1) if number not in skipped]
-        config.peer_ids = {peer_id for ev in config.evals for peer_id in ev.peers}
-    if not config.evals:
-        raise nothing_read(", ".join(files), "lines", len(skipped))
-    return config
+    evals = [ev for config, _ in stream.chunks() for ev in config.evals]
+    whole = stream.whole()
+    return EvalConfig(evals, whole.peer_ids, whole.notes)
+
+
+def _different_lengths(files: Sequence[str], counts: Sequence[int]) -> InputError:
+    listed = ", ".join(f"{path}: {count}" for path, count in zip(files, counts))
+    return InputError(f"line-aligned files must have the same number of lines ({listed})")
 
 
 @dataclass(frozen=True)
@@ -130,8 +123,33 @@ class AlignedFiles:
     def name(self) -> str:
         return f"{', '.join(path for _, path in self.hypotheses)} against {', '.join(self.references)}"
 
+    @property
+    def files(self) -> tuple[str, ...]:
+        """Every file: the hypotheses' in system order, then the references'."""
+        return (*(path for _, path in self.hypotheses), *self.references)
+
     def read(self) -> EvalConfig:
         return read_aligned_files(self.hypotheses, self.references, self.separator, self.skip_empty)
+
+    def read_in_chunks(self, size: int) -> Optional[AlignedStream]:
+        """The files read ``size`` lines at a time, in step, as the run scores them
+        (:class:`AlignedStream`): regular files, of any size; None where one is standard input or
+        a pipe, or where no reference file is given (all read whole: :meth:`read`)."""
+        if not self.references:
+            return None
+        with ExitStack() as opened:  # each file closed again unless the stream takes them all
+            handles = []
+            for path in self.files:
+                handle = line_stream(path, InputError, f"Cannot open {path}")
+                if handle is None:
+                    return None
+                handles.append(opened.enter_context(handle))
+            opened.pop_all()
+        lines = [
+            lines_of(handle, path, InputError, f"Cannot read {path}", MAX_CONFIG_BYTES)
+            for handle, path in zip(handles, self.files)
+        ]
+        return AlignedStream(self, lines, size, handles[0])
 
     @classmethod
     def applies(cls, options: DoorSettings) -> bool:
@@ -145,3 +163,121 @@ class AlignedFiles:
             else ((DEFAULT_PEER_ID, str(options.hypothesis_path)),)
         )
         return cls(hypotheses, options.reference_paths, options.sentence_separator, options.skip_empty)
+
+
+class AlignedStream(StreamedEvals):
+    """The evals of line-aligned files, read a chunk of lines at a time, every file in step, as
+    the run scores them (each chunk dropped before the next is read): every check and note of
+    the door (:func:`read_aligned_files` reads files whole through it). A chunk of one
+    hypothesis file against one reference file is held by columns (:class:`~.config.TextConfig`),
+    which the C kernel scores as it scores the API's lists; any other holds its lines'
+    documents. An eval's place in the files is its line's number less one; its documents are
+    named ``FILE:LINE``."""
+
+    def __init__(
+        self,
+        source: AlignedFiles,
+        lines: Sequence[Iterable[bytes]],
+        size: int,
+        handle: Optional[BinaryIO] = None,
+    ) -> None:
+        super().__init__(size, handle)
+        self.source = source
+        self._lines = [iter(found) for found in lines]  # each file's, in source.files' order
+        # A line of each file (None from a file that ended); None once every file ended.
+        self._rows: Optional[Iterator[tuple[bytes, ...]]] = zip_longest(*self._lines)
+        self._cut = source.separator.encode("utf-8", "surrogateescape") if source.separator else None
+        self.lines = 0  # read so far, in each file
+        self.kept = 0  # evals made so far
+        self._empty: list[list[int]] = [[] for _ in self._lines]  # each file's empty lines
+
+    def estimated_total(self) -> int:
+        """About how many lines the files hold, from the bytes read so far."""
+        return self._estimated(self.lines)
+
+    def whole(self) -> EvalConfig:
+        """The files read (and checked) to their end: every peer and the notes (each file's empty
+        lines, in the files' order), with no eval (those were handed out in chunks)."""
+        while self._read() is not None:
+            pass
+        source = self.source
+        notes = [
+            empty_note(path, f"of {self.lines} lines empty", empty, source.skip_empty)
+            for path, empty in zip(source.files, self._empty)
+            if empty
+        ]
+        peer_ids = {peer_id for peer_id, _ in source.hypotheses} if self.kept else set()
+        return EvalConfig([], peer_ids, notes)
+
+    def _read(self) -> Optional[Chunk]:
+        """The next chunk of lines (None at the files' end): one with an eval, where
+        ``skip_empty`` leaves out every line of some."""
+        while self._rows is not None:
+            rows = list(islice(self._rows, self.size))
+            if rows and None in rows[-1]:  # a file ended before another: count every file's lines
+                counts = [
+                    self.lines + sum(row[k] is not None for row in rows) + sum(1 for _ in lines)
+                    for k, lines in enumerate(self._lines)
+                ]
+                raise _different_lengths(self.source.files, counts)
+            first = self.lines
+            self.lines += len(rows)
+            chunk = self._chunk(rows, first) if rows else None
+            if len(rows) < self.size:
+                self._rows = None
+                if not self.kept:  # every line left out by --skip-empty, if there was one
+                    raise nothing_read(", ".join(self.source.files), "lines", self.lines)
+            if chunk is not None:
+                return chunk
+        return None
+
+    def _chunk(self, rows: list[tuple[bytes, ...]], first: int) -> Optional[Chunk]:
+        """The evals of lines ``first + 1`` on (a row: a line of each file), file by file: each line
+        a summary as its SPL file would hold it (at most :data:`~.files.MAX_FILE_BYTES`)."""
+        source, cut = self.source, self._cut
+        files = source.files
+        columns: list[list[str]] = []
+        left_out: set[int] = set()
+        for path, found in zip(files, zip(*rows)):
+            if cut:
+                found = tuple(line.replace(cut, b"\n") for line in found)
+            if max(map(len, found)) > MAX_FILE_BYTES:
+                number = next(n for n, line in enumerate(found, first + 1) if len(line) > MAX_FILE_BYTES)
+                raise too_large(f"{path}:{number}")
+            texts = [line.decode("latin-1") for line in found]  # the bytes, one character each
+            columns.append(texts)
+            empty = [number for number, text in enumerate(texts, start=first + 1) if blank(text)]
+            self._empty[len(columns) - 1].extend(empty)
+            if source.skip_empty:
+                left_out.update(empty)
+        kept = [k for k in range(len(rows)) if first + k + 1 not in left_out]
+        if not kept:
+            return None
+        self.kept += len(kept)
+        places = [first + k for k in kept]
+        systems = source.hypotheses
+        if len(systems) == 1 and len(columns) == 2:  # one system, one reference file: by columns
+            peer_texts, model_texts = ([texts[k] for k in kept] for texts in columns) if left_out else columns
+            config = TextConfig(
+                {systems[0][0]: peer_texts},
+                model_texts,
+                range(len(model_texts) + 1),
+                "SPL",
+                _line_names(files[0]),
+                _line_names(files[1]),
+                places,
+            )
+            return config, places
+        evals = []
+        for k, place in zip(kept, places):
+            documents: list[Document] = [
+                SummaryText(texts[k], "SPL", f"{path}:{place + 1}") for path, texts in zip(files, columns)
+            ]
+            peers = {peer_id: document for (peer_id, _), document in zip(systems, documents)}
+            evals.append(Eval(str(place + 1), peers, documents[len(systems) :]))
+        return EvalConfig(evals, {peer_id for peer_id, _ in systems}), places
+
+
+def _line_names(path: str) -> str:
+    """How :class:`~.config.TextConfig` names the lines of a file, ``FILE:LINE`` (its ``item``)."""
+    return path.replace("{", "{{").replace("}", "}}") + ":{item}"

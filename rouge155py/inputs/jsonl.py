@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, BinaryIO, ClassVar, Iterable, Iterator, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Any, BinaryIO, ClassVar, Iterable, Optional, Union
 
 from ..errors import ConfigError, InputError, UsageError, described
 from .config import Eval, EvalConfig
 from .files import MAX_CONFIG_BYTES, MAX_FILE_BYTES, json_value, line_stream, lines_of
-from .sources import CommandLine, blank, empty_note, file_lines, is_empty, nothing_read
+from .sources import Chunk, CommandLine, StreamedEvals, blank, empty_note, file_lines, is_empty, nothing_read
 from .texts import DEFAULT_PEER_ID, config_from_texts, item_eval, text_format
 
 if TYPE_CHECKING:
@@ -132,73 +131,32 @@ def read_jsonl(
 _WHOLE_CHUNK = 2048
 
 
-#: A chunk of the stream: its evals (texts by columns where every object is one plain pair) and
-#: each one's place (its object's number less one) in the file.
-Chunk = tuple[EvalConfig, Sequence[int]]
-
-
-class JsonlStream:
+class JsonlStream(StreamedEvals):
     """The evals of a JSONL file, read a chunk of objects at a time as the run scores them (each
     chunk dropped before the next is read): every check and note of the door (:func:`read_jsonl`
     reads a file whole through it). A chunk whose objects each hold one prediction and ASCII
     reference strings (and no ID) is held by columns (:class:`~.config.TextConfig`), which the
-    C kernel scores as it scores the API's lists.
-
-    The :class:`~rouge155py.run.executors.Evals` of a run: :meth:`first` reads ahead,
-    :meth:`whole` reads (and checks) the rest and gives the peers and notes, no eval."""
+    C kernel scores as it scores the API's lists. An eval's place in the file is its object's
+    number less one."""
 
     def __init__(
         self, source: JsonlFile, lines: Iterable[bytes], size: int, handle: Optional[BinaryIO] = None
     ) -> None:
-        self.source, self.size = source, size
+        super().__init__(size, handle)
+        self.source = source
         self._keys = {role: dict(source.fields).get(role, role) for role in FIELDS}
         self._lines = enumerate(lines, start=1)
-        self._handle = handle  # the file the lines come from, for estimated_total
-        self._bytes = 1
-        if handle is not None:
-            try:
-                self._bytes = max(1, os.fstat(handle.fileno()).st_size)
-            except OSError:
-                pass
         self.peer_ids: set[str] = set()
         self.objects = 0  # read so far
         self.kept = 0  # evals made so far
         self._empty: list[int] = []
         self._given: set[str] = set()  # IDs an object's "id" gave
         self._numbered = bytearray()  # 1 at k: object k's ID is its number k + 1
-        self._ahead: list[Chunk] = []  # read for first(), not yet handed out
         self._ended = False
-
-    def chunks(self) -> Iterator[Chunk]:
-        """Every chunk, in the file's order; the file's end checks that something was read."""
-        while True:
-            chunk = self._ahead.pop(0) if self._ahead else self._read()
-            if chunk is None:
-                return
-            yield chunk
 
     def estimated_total(self) -> int:
         """About how many objects the file holds, from the bytes read so far."""
-        if self._handle is None:
-            return self.objects
-        try:
-            done = self._handle.tell() if not self._handle.closed else self._bytes
-        except (OSError, ValueError):
-            return self.objects
-        return max(self.objects, round(self.objects * self._bytes / max(1, done)))
-
-    def first(self, count: int) -> list[Eval]:
-        """Up to ``count`` of the first evals (read ahead, for the chunks to come)."""
-        found: list[Eval] = []
-        for config, _ in self._ahead:
-            found.extend(config.first(count - len(found)))
-        while len(found) < count:
-            chunk = self._read()
-            if chunk is None:
-                break
-            self._ahead.append(chunk)
-            found.extend(chunk[0].first(count - len(found)))
-        return found[:count]
+        return self._estimated(self.objects)
 
     def whole(self) -> EvalConfig:
         """The file read (and checked) to its end: every peer and the notes, with no eval (those

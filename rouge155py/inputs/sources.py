@@ -22,27 +22,34 @@ To add a door:
 3. its settings: the fields of :class:`~rouge155py.Options` it reads (marked as door
    fields there), and the command-line options that set them (``parse_command_line``).
 
+A source that can be scored as it is read has ``read_in_chunks(size)`` too: a
+:class:`StreamedEvals`, or None where it is read whole (standard input, a pipe).
+
 :func:`~rouge155py.inputs.doors.command_line_door` runs the doors' command-line rules: one
 door named at most, its own ``check``, no configuration file or ``-z`` besides, and a setting
 flag only with a door that takes it.
 
-Helpers more than one door reads (a file's lines, the note naming empty summaries) are here.
+Helpers more than one door reads (a file's lines, the note naming empty summaries, the stream
+of a source read a chunk at a time) are here.
 """
 
 from __future__ import annotations
 
-from typing import Mapping, NamedTuple, Optional, Protocol, Sequence
+import os
+from typing import BinaryIO, Iterator, Mapping, NamedTuple, Optional, Protocol, Sequence
 
 from ..errors import InputError
-from .config import EvalConfig
+from .config import Eval, EvalConfig
 from .files import MAX_CONFIG_BYTES, read_file, read_stdin
 from .readers import SummaryText
 
 __all__ = [
+    "Chunk",
     "CommandLine",
     "Door",
     "DoorSettings",
     "Source",
+    "StreamedEvals",
     "blank",
     "empty_note",
     "file_lines",
@@ -136,6 +143,77 @@ class Door(Protocol):
     def from_options(self, options: DoorSettings) -> Source:
         """The source ``options`` describe (where :meth:`applies`)."""
         ...
+
+
+#: A chunk of a source read a chunk at a time: its evals (texts by columns where the door can
+#: hold them so) and each one's place (0-based) in the source.
+Chunk = tuple[EvalConfig, Sequence[int]]
+
+
+class StreamedEvals:
+    """A source's evals read a chunk at a time as the run scores them, each chunk dropped before
+    the next is read (:class:`~rouge155py.inputs.jsonl.JsonlStream`,
+    :class:`~rouge155py.inputs.aligned.AlignedStream`).
+
+    The :class:`~rouge155py.run.executors.Evals` of a run, which scores its :meth:`chunks`:
+    :meth:`first` reads ahead, :meth:`whole` reads (and checks) the rest and gives the peers
+    and notes, no eval. A door's stream reads its next chunk in :meth:`_read`; ``handle``, the
+    file it reads (the first of them), tells :meth:`estimated_total` how far it has come."""
+
+    def __init__(self, size: int, handle: Optional[BinaryIO] = None) -> None:
+        self.size = size
+        self._handle = handle
+        self._bytes = 1
+        if handle is not None:
+            try:
+                self._bytes = max(1, os.fstat(handle.fileno()).st_size)
+            except OSError:
+                pass
+        self._ahead: list[Chunk] = []  # read for first(), not yet handed out
+
+    def chunks(self) -> Iterator[Chunk]:
+        """Every chunk, in the source's order; its end checks that something was read."""
+        while True:
+            chunk = self._ahead.pop(0) if self._ahead else self._read()
+            if chunk is None:
+                return
+            yield chunk
+
+    def first(self, count: int) -> list[Eval]:
+        """Up to ``count`` of the first evals (read ahead, for the chunks to come)."""
+        found: list[Eval] = []
+        for config, _ in self._ahead:
+            found.extend(config.first(count - len(found)))
+        while len(found) < count:
+            chunk = self._read()
+            if chunk is None:
+                break
+            self._ahead.append(chunk)
+            found.extend(chunk[0].first(count - len(found)))
+        return found[:count]
+
+    def estimated_total(self) -> int:
+        """About how many items the source holds, from the bytes read so far."""
+        raise NotImplementedError
+
+    def whole(self) -> EvalConfig:
+        """The source read (and checked) to its end: every peer and the notes, with no eval (those
+        were handed out in chunks)."""
+        raise NotImplementedError
+
+    def _read(self) -> Optional[Chunk]:
+        """The next chunk (None at the source's end)."""
+        raise NotImplementedError
+
+    def _estimated(self, read: int) -> int:
+        """About how many items the source holds, ``read`` of them read so far."""
+        if self._handle is None:
+            return read
+        try:
+            done = self._handle.tell() if not self._handle.closed else self._bytes
+        except (OSError, ValueError):
+            return read
+        return max(read, round(read * self._bytes / max(1, done)))
 
 
 def file_lines(path: str) -> list[bytes]:

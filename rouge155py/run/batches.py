@@ -582,7 +582,7 @@ def score_chunks(
     progress: Optional[ProgressFn],
     total: Callable[[], int],
 ) -> list[ScoredBatch]:
-    """Step 1 on a source read a chunk at a time (:class:`~rouge155py.inputs.jsonl.JsonlStream`):
+    """Step 1 on a source read a chunk at a time (:class:`~rouge155py.inputs.sources.StreamedEvals`):
     each chunk scored as it comes (texts by columns as :func:`score_texts` scores them, else its
     evals at their places) and merged, then dropped before the next is read; ``total`` tells
     ``progress`` about how many evals there will be."""

@@ -51,9 +51,9 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, Protocol, Union
 
 from ..errors import RougeError, UsageError, WorkerStopped
 from ..inputs.config import Eval, EvalConfig, TextConfig, XmlEval, XmlEvalStream
-from ..inputs.jsonl import JsonlStream
 from ..inputs.readers.document import Document, SummaryFile
 from ..inputs.selection import select_models
+from ..inputs.sources import StreamedEvals
 from ..report.results import Counts, Summary
 from ..settings.options import Options
 from .batches import (
@@ -182,13 +182,13 @@ class _Read:
         return self.config.first(count)
 
 
-def _streamed(options: Options) -> Optional[JsonlStream]:
-    """The options' source read a chunk at a time as it is scored, where it can be (a JSONL
-    file; not under ``-v``, whose lines walk every eval once all are read)."""
+def _streamed(options: Options) -> Optional[StreamedEvals]:
+    """The options' source read a chunk at a time as it is scored, where it can be (a JSONL file,
+    line-aligned files; not under ``-v``, whose lines walk every eval once all are read)."""
     reader = getattr(options.source, "read_in_chunks", None)
     if reader is None or options.verbose:
         return None
-    stream: Optional[JsonlStream] = reader(TEXT_CHUNK)
+    stream: Optional[StreamedEvals] = reader(TEXT_CHUNK)
     return stream
 
 
@@ -214,7 +214,7 @@ class ThisProcess:
         """One batch of every eval, scored a chunk at a time and merged as it goes
         (:func:`~rouge155py.run.batches.score_in_chunks`); the evals are dropped as they are scored
         where the run read them, and a source read a chunk at a time is scored as it is read."""
-        if isinstance(evals, JsonlStream):
+        if isinstance(evals, StreamedEvals):
             return score_chunks(evals.chunks(), options, progress, evals.estimated_total)
         config = evals.whole()
         if isinstance(config, TextConfig):
