@@ -154,7 +154,7 @@ def test_files_larger_than_a_configuration_may_be_are_read_a_line_at_a_time(
     """Regular files have no size limit (a line has); standard input, and any file under -j or
     -v (all read whole), keep the configuration's."""
     limit = 4000
-    monkeypatch.setattr(sources_module, "MAX_CONFIG_BYTES", limit)
+    monkeypatch.setattr(sources_module, "MAX_CONFIG_BYTES", limit)  # the whole read's and a line's
     monkeypatch.setattr(executors, "TEXT_CHUNK", 3)
     hyp, ref = tmp_path / "h.txt", tmp_path / "r.txt"
     hyp.write_bytes(b"the cat sat on the mat\n" * 400)
@@ -168,7 +168,6 @@ def test_files_larger_than_a_configuration_may_be_are_read_a_line_at_a_time(
     assert _outcome(["-v", *args])[::2] == (LIMIT_EXIT, refused)
     whole = _outcome([*args[:3], "--hyp", "-", "--ref", str(ref)], hyp.read_bytes())
     assert whole == (LIMIT_EXIT, b"", b"rouge155py: error: standard input is larger than 0 MiB: refused\n")
-    monkeypatch.setattr(aligned_module, "MAX_CONFIG_BYTES", limit)  # a line's limit
     with hyp.open("ab") as appended:
         appended.write(b"the cat " * limit + b"\n")
     ref.write_bytes(ref.read_bytes() + b"a cat\n")

@@ -13,7 +13,6 @@ from typing import Any
 
 import pytest
 
-import rouge155py.inputs.jsonl as jsonl_module
 import rouge155py.inputs.sources as sources_module
 import rouge155py.run.executors as executors
 from rouge155py import RougeError, evaluate_args, format_legacy
@@ -118,8 +117,7 @@ def test_a_file_larger_than_a_configuration_may_be_is_read_a_line_at_a_time(
 ) -> None:
     """A regular file has no size limit (a line has); standard input, read whole, keeps it."""
     limit = 4000
-    monkeypatch.setattr(jsonl_module, "MAX_CONFIG_BYTES", limit)
-    monkeypatch.setattr(sources_module, "MAX_CONFIG_BYTES", limit)
+    monkeypatch.setattr(sources_module, "MAX_CONFIG_BYTES", limit)  # the whole read's and a line's
     item = {"prediction": "the cat sat on the mat", "reference": "a cat sat on a mat"}
     data = ("\n".join(json.dumps(item) for _ in range(400)) + "\n").encode()
     assert len(data) > 5 * limit

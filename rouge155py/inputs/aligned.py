@@ -9,11 +9,20 @@ from dataclasses import dataclass
 from itertools import islice, zip_longest
 from typing import TYPE_CHECKING, BinaryIO, ClassVar, Iterable, Iterator, Optional, Sequence, Union
 
-from ..errors import ConfigError, InputError, UsageError
-from .config import Eval, EvalConfig, TextConfig
-from .files import MAX_CONFIG_BYTES, MAX_FILE_BYTES, line_stream, lines_of, too_large
+from ..errors import InputError, UsageError
+from .config import Eval, EvalConfig, TextConfig, items_differ
+from .files import MAX_FILE_BYTES, too_large
 from .readers import Document, SummaryText
-from .sources import Chunk, CommandLine, StreamedEvals, blank, empty_note, file_lines, nothing_read
+from .sources import (
+    Chunk,
+    CommandLine,
+    StreamedEvals,
+    blank,
+    empty_note,
+    file_lines,
+    nothing_read,
+    streamed_lines,
+)
 from .texts import DEFAULT_PEER_ID
 
 if TYPE_CHECKING:
@@ -85,12 +94,10 @@ def read_aligned_files(
     if len(set(counts)) > 1:
         raise _different_lengths(source.files, counts)
     if not references and counts[0]:
-        raise ConfigError(f"peer {systems[0][0]!r} has {counts[0]} summaries for 0 sets of references")
+        raise items_differ(systems[0][0], counts[0], 0)
     stream = AlignedStream(source, lines, max(1, counts[0]))
     del lines
-    evals = [ev for config, _ in stream.chunks() for ev in config.evals]
-    whole = stream.whole()
-    return EvalConfig(evals, whole.peer_ids, whole.notes)
+    return stream.read_whole()
 
 
 def _different_lengths(files: Sequence[str], counts: Sequence[int]) -> InputError:
@@ -138,17 +145,14 @@ class AlignedFiles:
         if not self.references:
             return None
         with ExitStack() as opened:  # each file closed again unless the stream takes them all
-            handles = []
+            handles, lines = [], []
             for path in self.files:
-                handle = line_stream(path, InputError, f"Cannot open {path}")
-                if handle is None:
+                found = streamed_lines(path)
+                if found is None:
                     return None
-                handles.append(opened.enter_context(handle))
+                handles.append(opened.enter_context(found[0]))
+                lines.append(found[1])
             opened.pop_all()
-        lines = [
-            lines_of(handle, path, InputError, f"Cannot read {path}", MAX_CONFIG_BYTES)
-            for handle, path in zip(handles, self.files)
-        ]
         return AlignedStream(self, lines, size, handles[0])
 
     @classmethod

@@ -34,6 +34,7 @@ __all__ = [
     "XmlEval",
     "XmlEvalStream",
     "config_from_documents",
+    "items_differ",
     "read_file_list",
     "read_xml_config",
     "read_xml_evals",
@@ -753,6 +754,11 @@ def read_file_list(path: str, input_format: str, peer_id: str) -> EvalConfig:
     return EvalConfig(evals, {peer_id})
 
 
+def items_differ(peer_id: str, summaries: int, items: int) -> ConfigError:
+    """The error of a peer given another number of summaries than there are items."""
+    return ConfigError(f"peer {peer_id!r} has {summaries} summaries for {items} sets of references")
+
+
 def config_from_documents(
     peers: Mapping[str, Sequence[Document]], models: Sequence[Sequence[Document]]
 ) -> EvalConfig:
@@ -762,9 +768,7 @@ def config_from_documents(
     """
     for peer_id, documents in peers.items():
         if len(documents) != len(models):
-            raise ConfigError(
-                f"peer {peer_id!r} has {len(documents)} summaries for {len(models)} sets of references"
-            )
+            raise items_differ(peer_id, len(documents), len(models))
     evals = [
         Eval(str(i + 1), {peer_id: documents[i] for peer_id, documents in peers.items()}, list(item_models))
         for i, item_models in enumerate(models)

@@ -5,10 +5,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, BinaryIO, ClassVar, Iterable, Optional, Union
 
-from ..errors import ConfigError, InputError, UsageError, described
+from ..errors import ConfigError, UsageError, described
 from .config import Eval, EvalConfig
-from .files import MAX_CONFIG_BYTES, MAX_FILE_BYTES, json_value, line_stream, lines_of
-from .sources import Chunk, CommandLine, StreamedEvals, blank, empty_note, file_lines, is_empty, nothing_read
+from .files import MAX_FILE_BYTES, json_value
+from .sources import (
+    Chunk,
+    CommandLine,
+    StreamedEvals,
+    blank,
+    empty_note,
+    file_lines,
+    is_empty,
+    nothing_read,
+    streamed_lines,
+)
 from .texts import DEFAULT_PEER_ID, config_from_texts, item_eval, text_format
 
 if TYPE_CHECKING:
@@ -59,10 +69,10 @@ class JsonlFile:
     def read_in_chunks(self, size: int) -> Optional[JsonlStream]:
         """The file read ``size`` objects at a time as the run scores them (:class:`JsonlStream`):
         a regular file, of any size; None for standard input or a pipe, read whole (:meth:`read`)."""
-        handle = line_stream(self.path, InputError, f"Cannot open {self.path}")
-        if handle is None:
+        found = streamed_lines(self.path)
+        if found is None:
             return None
-        lines = lines_of(handle, self.path, InputError, f"Cannot read {self.path}", MAX_CONFIG_BYTES)
+        handle, lines = found
         return JsonlStream(self, lines, size, handle)
 
     @classmethod
@@ -121,10 +131,7 @@ def read_jsonl(
     to the key it is read from (:func:`field_keys`).
     """
     source = JsonlFile(path, separator, input_format, skip_empty, tuple((fields or {}).items()))
-    stream = JsonlStream(source, file_lines(path), _WHOLE_CHUNK)
-    evals = [ev for config, _ in stream.chunks() for ev in config.evals]
-    whole = stream.whole()
-    return EvalConfig(evals, whole.peer_ids, whole.notes)
+    return JsonlStream(source, file_lines(path), _WHOLE_CHUNK).read_whole()
 
 
 #: Objects a chunk of a file read whole (:func:`read_jsonl`) holds on its way to the evals.

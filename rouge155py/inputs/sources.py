@@ -40,7 +40,7 @@ from typing import BinaryIO, Iterator, Mapping, NamedTuple, Optional, Protocol, 
 
 from ..errors import InputError
 from .config import Eval, EvalConfig
-from .files import MAX_CONFIG_BYTES, read_file, read_stdin
+from .files import MAX_CONFIG_BYTES, line_stream, lines_of, read_file, read_stdin
 from .readers import SummaryText
 
 __all__ = [
@@ -55,6 +55,7 @@ __all__ = [
     "file_lines",
     "is_empty",
     "nothing_read",
+    "streamed_lines",
 ]
 
 
@@ -192,6 +193,12 @@ class StreamedEvals:
             found.extend(chunk[0].first(count - len(found)))
         return found[:count]
 
+    def read_whole(self) -> EvalConfig:
+        """Every eval (the chunks at once), its peers and the notes: the source read whole."""
+        evals = [ev for config, _ in self.chunks() for ev in config.evals]
+        whole = self.whole()
+        return EvalConfig(evals, whole.peer_ids, whole.notes)
+
     def estimated_total(self) -> int:
         """About how many items the source holds, from the bytes read so far."""
         raise NotImplementedError
@@ -214,6 +221,16 @@ class StreamedEvals:
         except (OSError, ValueError):
             return read
         return max(read, round(read * self._bytes / max(1, done)))
+
+
+def streamed_lines(path: str) -> Optional[tuple[BinaryIO, Iterator[bytes]]]:
+    """A regular file open, and its lines (without line ends) read as they are asked for, each at
+    most what a configuration may hold; None for standard input or a pipe (:func:`file_lines`
+    reads those whole)."""
+    handle = line_stream(path, InputError, f"Cannot open {path}")
+    if handle is None:
+        return None
+    return handle, lines_of(handle, path, InputError, f"Cannot read {path}", MAX_CONFIG_BYTES)
 
 
 def file_lines(path: str) -> list[bytes]:
