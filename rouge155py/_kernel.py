@@ -55,6 +55,7 @@ if TYPE_CHECKING:
             first: int = 0,
             step: int = 1,
             order: Optional[ReadableBuffer] = None,
+            keyed: int = -1,
             /,
         ) -> None: ...
 

@@ -166,9 +166,7 @@ class IntColumn(MutableSequence[int]):
 
     def copy(self) -> IntColumn:
         """A column of the same values that grows apart from this one."""
-        if self._array is None:
-            return IntColumn.progression(self._first, self._step, self._count)
-        return IntColumn(array("q", self._array))
+        return IntColumn(self)
 
     def _arrayed(self) -> array:
         """The values as an int64 array, from now on."""
