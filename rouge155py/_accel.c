@@ -1989,94 +1989,6 @@ done:
     return result;
 }
 
-/* ---- The Perl's tokens of texts, as the run's token ids ---- */
-
-static int is_alnum(unsigned char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-}
-
-/* encode(texts, table, drop) -> (ids, offsets), both int32 bytes
- *   texts: a list of str holding bytes one-to-one (latin-1); a token is a maximal
- *   run of ASCII letters and digits that starts with a lowercase letter or a digit;
- *   table: token -> id (a dict, its __missing__ called for a new token);
- *   drop: leave out tokens whose id is negative (stopwords).
- *   offsets: where each text's ids start, and the end (len(texts) + 1 values).
- */
-static PyObject *encode(PyObject *Py_UNUSED(self), PyObject *args) {
-    PyObject *texts, *table, *result = NULL;
-    int drop;
-    int *ids = NULL, *offsets = NULL;
-    Py_ssize_t count = 0, capacity = 256, n, t;
-    if (!PyArg_ParseTuple(args, "O!Op", &PyList_Type, &texts, &table, &drop)) return NULL;
-    n = PyList_GET_SIZE(texts);
-    ids = (int *)malloc((size_t)capacity * sizeof(int));
-    offsets = (int *)malloc((size_t)(n + 1) * sizeof(int));
-    if (!ids || !offsets) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    offsets[0] = 0;
-    for (t = 0; t < n; t++) {
-        PyObject *text = PyList_GET_ITEM(texts, t);
-        const unsigned char *data;
-        Py_ssize_t len, i = 0;
-        if (!PyUnicode_Check(text) || PyUnicode_READY(text) < 0 || PyUnicode_KIND(text) != PyUnicode_1BYTE_KIND) {
-            PyErr_SetString(PyExc_TypeError, "encode: texts must be str of latin-1 characters");
-            goto done;
-        }
-        data = PyUnicode_1BYTE_DATA(text);
-        len = PyUnicode_GET_LENGTH(text);
-        while (i < len) {
-            Py_ssize_t start;
-            if (!is_alnum(data[i])) {
-                i++;
-                continue;
-            }
-            start = i;
-            while (i < len && is_alnum(data[i])) i++;
-            if (data[start] >= 'A' && data[start] <= 'Z') continue; /* not a counted token */
-            {
-                PyObject *token = PyUnicode_FromStringAndSize((const char *)data + start, i - start);
-                PyObject *found;
-                long id;
-                if (!token) goto done;
-                found = PyObject_GetItem(table, token);
-                Py_DECREF(token);
-                if (!found) goto done;
-                id = PyLong_AsLong(found);
-                Py_DECREF(found);
-                if (id == -1 && PyErr_Occurred()) goto done;
-                if (id < 0 && drop) continue;
-                if (id < INT_MIN || id > INT_MAX) {
-                    PyErr_SetString(PyExc_OverflowError, "encode: token id out of range");
-                    goto done;
-                }
-                if (count == capacity) {
-                    int *grown = (int *)realloc(ids, (size_t)capacity * 2 * sizeof(int));
-                    if (!grown) {
-                        PyErr_NoMemory();
-                        goto done;
-                    }
-                    ids = grown;
-                    capacity *= 2;
-                }
-                ids[count++] = (int)id;
-            }
-        }
-        if (count > INT_MAX) {
-            PyErr_SetString(PyExc_OverflowError, "encode: too many tokens");
-            goto done;
-        }
-        offsets[t + 1] = (int)count;
-    }
-    result = Py_BuildValue("(y#y#)", (const char *)ids, count * (Py_ssize_t)sizeof(int), (const char *)offsets,
-                           (n + 1) * (Py_ssize_t)sizeof(int));
-done:
-    free(ids);
-    free(offsets);
-    return result;
-}
-
 /* ---- ROUGE-1.5.5's Porter stemmer variant (-m), for words of a-z and 0-9 ---- */
 
 /* The letter classes of rouge155py/text/stem.py, one bit each.  A consonant run opens with
@@ -2645,6 +2557,237 @@ static int token_id(TextState *st, const char *s, Py_ssize_t len, unsigned long 
         t->slots[strtab_slot(t, s, len, h)].stem = form; /* the slots may have moved */
         return form;
     }
+}
+
+/* ---- The run's token ids of texts (Corpus.encode), each token asked of the run once ----
+ *
+ * A memo holds, for one dict of token -> id (a Corpus's TokenIds, whose __missing__ numbers
+ * a new token), the id of every token met: the dict is asked once per distinct token, not
+ * once per token read.  The dict never changes an id it has given, so the memo's ids are
+ * the dict's. */
+
+typedef struct {
+    StrTable tokens;    /* tokens met: entry k's id is ids[k] */
+    long *ids;
+    Py_ssize_t room;
+    const void *table;  /* the dict it remembers (compared, never dereferenced) */
+} TokenMemo;
+
+static const char MEMO_NAME[] = "rouge155py.TokenMemo";
+
+static void token_memo_free(PyObject *capsule) {
+    TokenMemo *m = (TokenMemo *)PyCapsule_GetPointer(capsule, MEMO_NAME);
+    if (!m) return;
+    strtab_free(&m->tokens);
+    free(m->ids);
+    free(m);
+}
+
+/* token_memo(table) -> capsule: an empty memo of the dict `table`. */
+static PyObject *token_memo(PyObject *Py_UNUSED(self), PyObject *table) {
+    TokenMemo *m = (TokenMemo *)calloc(1, sizeof(TokenMemo));
+    PyObject *capsule;
+    if (!m) return PyErr_NoMemory();
+    m->table = table;
+    capsule = PyCapsule_New(m, MEMO_NAME, token_memo_free);
+    if (!capsule) free(m);
+    return capsule;
+}
+
+/* The id of a token (s, padded, of len bytes of ASCII letters and digits): from the memo, or
+ * asked of the dict and remembered.  0, or -1 with an exception set. */
+static int memo_id(TokenMemo *m, PyObject *table, const char *s, Py_ssize_t len, long *id) {
+    unsigned long long h = str_hash(s, len);
+    PyObject *token, *found;
+    int k = strtab_find(&m->tokens, s, len, h);
+    long value;
+    if (k >= 0) {
+        *id = m->ids[k];
+        return 0;
+    }
+    token = PyUnicode_FromStringAndSize(s, len);
+    if (!token) return -1;
+    found = PyObject_GetItem(table, token); /* may run Python code (the dict's __missing__) */
+    Py_DECREF(token);
+    if (!found) return -1;
+    value = PyLong_AsLong(found);
+    Py_DECREF(found);
+    if (value == -1 && PyErr_Occurred()) return -1;
+    if (value < INT_MIN || value > INT_MAX) {
+        PyErr_SetString(PyExc_OverflowError, "encode: token id out of range");
+        return -1;
+    }
+    k = strtab_add(&m->tokens, s, len, h);
+    if (k >= 0 && k >= m->room) {
+        Py_ssize_t room = 2 * (Py_ssize_t)k + 64;
+        long *grown = (long *)realloc(m->ids, (size_t)room * sizeof(long));
+        if (grown) {
+            m->ids = grown;
+            m->room = room;
+        } else {
+            k = -1;
+        }
+    }
+    if (k < 0) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    m->ids[k] = value;
+    *id = value;
+    return 0;
+}
+
+/* Appends the ids of the tokens of data[0..len) to out: each maximal run of ASCII letters and
+ * digits, lowercased under `lower` (the Perl's lc); else only a run that starts with a
+ * lowercase letter or a digit counts, as it is.  drop: leave out negative ids (stopwords).
+ * `pad` is scratch of *pad_room bytes.  0, or -1 with an exception set. */
+static int memo_tokens(TokenMemo *m, PyObject *table, const unsigned char *data, Py_ssize_t len, int lower,
+                       int drop, RsInts *out, char **pad, size_t *pad_room) {
+    Py_ssize_t i = 0;
+    while (i < len) {
+        Py_ssize_t start, n, q;
+        long id;
+        if (!TOKEN_BYTE[data[i]]) {
+            i++;
+            continue;
+        }
+        start = i;
+        while (i < len && TOKEN_BYTE[data[i]]) i++;
+        if (!lower && data[start] >= 'A' && data[start] <= 'Z') continue; /* not a counted token */
+        n = i - start;
+        if (PADDED(n) > *pad_room) {
+            size_t room = 2 * PADDED(n);
+            char *grown = (char *)realloc(*pad, room);
+            if (!grown) {
+                PyErr_NoMemory();
+                return -1;
+            }
+            *pad = grown;
+            *pad_room = room;
+        }
+        for (q = 0; q < n; q++) (*pad)[q] = (char)(lower ? TOKEN_BYTE[data[start + q]] : data[start + q]);
+        memset(*pad + n, 0, PADDED(n) - (size_t)n);
+        if (memo_id(m, table, *pad, n, &id) < 0) return -1;
+        if (id < 0 && drop) continue;
+        if (rs_ints_push(out, (int)id) < 0 || out->count > INT_MAX / 2) {
+            PyErr_NoMemory();
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* The memo of a call's arguments, checked to be the table's. */
+static TokenMemo *memo_of(PyObject *capsule, PyObject *table) {
+    TokenMemo *m = (TokenMemo *)PyCapsule_GetPointer(capsule, MEMO_NAME);
+    if (m && m->table != (const void *)table) {
+        PyErr_SetString(PyExc_ValueError, "encode: the memo is another table's");
+        return NULL;
+    }
+    return m;
+}
+
+/* The ids and the offsets as int32 bytes. */
+static PyObject *ids_and_offsets(const RsInts *ids, const RsInts *offsets) {
+    /* y# makes None of a NULL pointer: no ids are empty bytes */
+    return Py_BuildValue("(y#y#)", ids->items ? (const char *)ids->items : "", ids->count * (Py_ssize_t)sizeof(int),
+                         (const char *)offsets->items, offsets->count * (Py_ssize_t)sizeof(int));
+}
+
+/* A str's bytes (one a character), or NULL with an exception set. */
+static const unsigned char *latin1_bytes(PyObject *text, Py_ssize_t *len) {
+    if (!PyUnicode_Check(text) || PyUnicode_READY(text) < 0 || PyUnicode_KIND(text) != PyUnicode_1BYTE_KIND) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "encode: texts must be str of latin-1 characters");
+        return NULL;
+    }
+    *len = PyUnicode_GET_LENGTH(text);
+    return PyUnicode_1BYTE_DATA(text);
+}
+
+/* encode(texts, table, drop, memo) -> (ids, offsets), both int32 bytes
+ *   texts: a list of str holding bytes one-to-one (latin-1); a token is a maximal run of
+ *   ASCII letters and digits that starts with a lowercase letter or a digit;
+ *   table: token -> id (a dict, its __missing__ called for a new token), memo: its memo;
+ *   drop: leave out tokens whose id is negative (stopwords).
+ *   offsets: where each text's ids start, and the end (len(texts) + 1 values).
+ */
+static PyObject *encode(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *list, *texts = NULL, *table, *capsule, *result = NULL;
+    int drop;
+    TokenMemo *m;
+    RsInts ids = {NULL, 0, 0}, offsets = {NULL, 0, 0};
+    char *pad = NULL;
+    size_t pad_room = 0;
+    Py_ssize_t t;
+    if (!PyArg_ParseTuple(args, "O!OpO", &PyList_Type, &list, &table, &drop, &capsule)) return NULL;
+    if (!(m = memo_of(capsule, table))) return NULL;
+    texts = PyList_AsTuple(list); /* held as it is: the dict's __missing__ runs Python code */
+    if (!texts) return NULL;
+    if (rs_ints_push(&offsets, 0) < 0) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (t = 0; t < PyTuple_GET_SIZE(texts); t++) {
+        Py_ssize_t len;
+        const unsigned char *data = latin1_bytes(PyTuple_GET_ITEM(texts, t), &len);
+        if (!data || memo_tokens(m, table, data, len, 0, drop, &ids, &pad, &pad_room) < 0) goto done;
+        if (rs_ints_push(&offsets, (int)ids.count) < 0) {
+            PyErr_NoMemory();
+            goto done;
+        }
+    }
+    result = ids_and_offsets(&ids, &offsets);
+done:
+    Py_XDECREF(texts);
+    free(pad);
+    rs_ints_free(&ids);
+    rs_ints_free(&offsets);
+    return result;
+}
+
+/* encode_lines(text, table, drop, memo) -> (ids, offsets), both int32 bytes
+ *   The sentences of an SPL text (its lines that are not empty) lowercased and encoded as
+ *   encode() encodes them; offsets: where each sentence's ids start, and the end.
+ *   None where the text is not a str of latin-1 characters. */
+static PyObject *encode_lines(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *text, *table, *capsule, *result = NULL;
+    int drop;
+    TokenMemo *m;
+    RsInts ids = {NULL, 0, 0}, offsets = {NULL, 0, 0};
+    char *pad = NULL;
+    size_t pad_room = 0;
+    const unsigned char *data;
+    Py_ssize_t len, at = 0;
+    if (!PyArg_ParseTuple(args, "UOpO", &text, &table, &drop, &capsule)) return NULL;
+    if (!(m = memo_of(capsule, table))) return NULL;
+    if (PyUnicode_READY(text) < 0) return NULL;
+    if (PyUnicode_KIND(text) != PyUnicode_1BYTE_KIND) Py_RETURN_NONE;
+    data = PyUnicode_1BYTE_DATA(text);
+    len = PyUnicode_GET_LENGTH(text);
+    Py_INCREF(text);
+    if (rs_ints_push(&offsets, 0) < 0) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    while (at < len) {
+        const unsigned char *end = (const unsigned char *)memchr(data + at, '\n', (size_t)(len - at));
+        Py_ssize_t stop = end ? end - data : len;
+        if (stop > at) {
+            if (memo_tokens(m, table, data + at, stop - at, 1, drop, &ids, &pad, &pad_room) < 0) goto done;
+            if (rs_ints_push(&offsets, (int)ids.count) < 0) {
+                PyErr_NoMemory();
+                goto done;
+            }
+        }
+        at = stop + 1;
+    }
+    result = ids_and_offsets(&ids, &offsets);
+done:
+    Py_DECREF(text);
+    free(pad);
+    rs_ints_free(&ids);
+    rs_ints_free(&offsets);
+    return result;
 }
 
 /* The documents of a batch as token ids: per document its tokens (tok[first[d] ..
@@ -3673,6 +3816,8 @@ static PyMethodDef methods[] = {
     {"average_ranks", average_ranks, METH_VARARGS, "Each row's ranks, ties given their mean rank."},
     {"unit_hits", unit_hits, METH_VARARGS, "Clipped n-gram or skip-bigram hits of a peer against its models."},
     {"encode", encode, METH_VARARGS, "Token ids of texts split as the Perl splits them."},
+    {"encode_lines", encode_lines, METH_VARARGS, "Token ids of an SPL text's sentences, lowercased."},
+    {"token_memo", token_memo, METH_O, "An empty memo of a dict of token ids, for encode."},
     {"text_state", text_state, METH_VARARGS, "A run's text stage state: stopwords, exceptions, tokens met."},
     {"score_pairs", score_pairs, METH_VARARGS, "Rows of a batch of pairs of SPL texts, every metric, in one call."},
     {"rs_score_pairs", rs_score_pairs, METH_VARARGS, "rouge-score's scores of pairs of texts, every metric, in one call."},

@@ -82,10 +82,19 @@ def unit_hits(
     """Per model (hit, model units, peer units): n-grams of size n (mode 0) or skip-bigrams
     within ``reach`` (mode 1; -1 any), with ``unigrams``."""
 
-def encode(texts: list[str], table: dict[str, int], drop: bool, /) -> tuple[bytes, bytes]:
+def token_memo(table: dict[str, int], /) -> CapsuleType:
+    """An empty memo of ``table``'s ids, for :func:`encode` and :func:`encode_lines`."""
+
+def encode(texts: list[str], table: dict[str, int], drop: bool, memo: CapsuleType, /) -> tuple[bytes, bytes]:
     """The int32 token ids of the texts as the Perl splits them, and where each text's ids start
-    (``table``: token -> id, its ``__missing__`` called for a new token; ``drop``: no
-    negative ids)."""
+    (``table``: token -> id, its ``__missing__`` called for a new token, asked once per distinct
+    token with ``memo``, its :func:`token_memo`; ``drop``: no negative ids)."""
+
+def encode_lines(
+    text: str, table: dict[str, int], drop: bool, memo: CapsuleType, /
+) -> Optional[tuple[bytes, bytes]]:
+    """:func:`encode` of an SPL text's sentences (its lines that are not empty), lowercased, and
+    where each sentence's ids start; None where ``text`` holds a character past latin-1."""
 
 def text_state(stopwords: Iterable[str], exceptions: dict[str, str], /) -> CapsuleType:
     """A run's text stage for :func:`score_pairs`: the stopwords, the WordNet exceptions."""

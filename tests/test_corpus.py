@@ -6,6 +6,7 @@ Every test runs on the C kernel's encoder and on the pure-Python one.
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,11 +26,15 @@ READS: Counter[str] = Counter()
 
 @dataclass(frozen=True)
 class CountedText(SummaryText):
-    """A text in memory that counts how often its lines are read."""
+    """A text in memory that counts how often it is read (its lines, or its text whole)."""
 
     def lines(self) -> list[str]:
         READS[self.text] += 1
         return super().lines()
+
+    def content(self) -> str:
+        READS[self.text] += 1
+        return super().content()
 
 
 def doc(text: str) -> CountedText:
@@ -175,3 +180,59 @@ def test_existence_is_asked_once(make_corpus: Callable[..., Corpus], tmp_path: P
     assert not corpus.exists(model)  # the Perl tests each model once, before anything is read
     corpus.clear()
     assert corpus.exists(model)
+
+
+def _random_spl(rng: random.Random) -> str:
+    pieces = ["the", "The", "CATS", "cats", "Running", "ran", "a1", "9b", "x", "on", "OF", "of", "mat"]
+    pieces += ["was", "an", "it", "\n", "\n\n", " ", ", ", "...", "\r", "\t", "\xe9t\xe9", "caf\xe9", "-"]
+    return "".join(rng.choice(pieces) + rng.choice(("", " ", "")) for _ in range(rng.randrange(0, 40)))
+
+
+@pytest.mark.parametrize("stopwords", [False, True])
+def test_an_spl_text_read_whole_by_the_kernel_gives_the_python_ids(
+    stopwords: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The kernel splits an SPL text's lines and lowercases them itself: the same sentences, ids
+    and ids' numbering as the Python reader and encoder, stemmed or not, with or without -s."""
+    if rouge155py._kernel.accel is None:
+        pytest.skip("the C kernel is not built")
+    data = load_data(None)
+    rng = random.Random(7)
+    texts = [_random_spl(rng) for _ in range(300)] + ["", "\n", "A\n\nB", "no newline at the end"]
+    kernel = Corpus(Tokenizer(data, stopwords), 0, 0)
+    found = [[kernel.sentence_ids(SummaryText(t, "spl"), stem) for stem in (False, True)] for t in texts]
+    monkeypatch.setattr(rouge155py._kernel, "accel", None)
+    python = Corpus(Tokenizer(data, stopwords), 0, 0)
+    expected = [[python.sentence_ids(SummaryText(t, "spl"), stem) for stem in (False, True)] for t in texts]
+    assert found == expected
+    assert kernel.vocabulary == python.vocabulary
+
+
+def test_the_kernel_asks_the_table_once_per_distinct_token() -> None:
+    accel = rouge155py._kernel.accel
+    if accel is None:
+        pytest.skip("the C kernel is not built")
+    asked: list[str] = []
+
+    class Table(dict):  # type: ignore[type-arg]
+        def __missing__(self, token: str) -> int:
+            asked.append(token)
+            self[token] = {"cat": 0, "of": -1, "dog": 1}[token]
+            return self[token]
+
+    table = Table()
+    memo = accel.token_memo(table)
+    ids, offsets = accel.encode(["cat of dog", "Cat of cat", "dog"], table, True, memo)
+    assert (list(memoryview(ids).cast("i")), list(memoryview(offsets).cast("i"))) == (
+        [0, 1, 0, 1],
+        [0, 2, 3, 4],
+    )
+    ids, offsets = accel.encode_lines("CAT\n\nof dog cat\n", table, False, memo)
+    assert (list(memoryview(ids).cast("i")), list(memoryview(offsets).cast("i"))) == (
+        [0, -1, 1, 0],
+        [0, 1, 4],
+    )
+    assert asked == ["cat", "of", "dog"]
+    with pytest.raises(ValueError, match="another table"):
+        accel.encode(["cat"], Table(), False, memo)
+    assert accel.encode_lines("caf\u0100", table, False, memo) is None  # past latin-1: read in Python

@@ -364,10 +364,30 @@ def test_encode_kernel_splits_as_the_perl(texts, drop) -> None:
         found = [expected_table[t] for t in counted_tokens(text)]
         expected_ids += [i for i in found if i >= 0 or not drop]
         expected_offsets.append(len(expected_ids))
-    found_ids, found_offsets = _kernel.accel.encode(texts, table, drop)
+    found_ids, found_offsets = _kernel.accel.encode(texts, table, drop, _kernel.accel.token_memo(table))
     assert array("i", found_ids).tolist() == expected_ids
     assert array("i", found_offsets).tolist() == expected_offsets
     assert table == expected_table
+
+
+@needs_kernel
+@settings(max_examples=500, deadline=None)
+@given(texts, st.booleans())
+def test_encode_lines_reads_an_spl_text_as_the_spl_reader(texts, drop) -> None:
+    """An SPL text read whole: its lines that are not empty, lowercased, encoded as encode()
+    encodes the reader's sentences (one memo across calls, as a run keeps it)."""
+    from rouge155py.inputs.readers import SummaryText, read_sentences
+
+    text = "\n".join(texts)
+    expected_table, table = _Table(), _Table()
+    memo = _kernel.accel.token_memo(table)
+    for _ in range(2):
+        sentences = read_sentences(SummaryText(text, "SPL"))
+        expected = _kernel.accel.encode(
+            sentences, expected_table, drop, _kernel.accel.token_memo(expected_table)
+        )
+        assert _kernel.accel.encode_lines(text, table, drop, memo) == expected
+        assert table == expected_table
 
 
 SPL_WORDS = [

@@ -10,7 +10,7 @@ says how a text splits into tokens and what each token counts as.
 from __future__ import annotations
 
 from array import array
-from typing import Callable, Hashable, TypeVar
+from typing import TYPE_CHECKING, Callable, Hashable, Optional, TypeVar
 
 from .. import _kernel
 from ..inputs.readers import (
@@ -20,8 +20,12 @@ from ..inputs.readers import (
     limit_for_ngrams,
     read_be_lines,
     read_sentences,
+    spl_text,
 )
 from .stage import TextStage
+
+if TYPE_CHECKING:
+    from typing_extensions import CapsuleType
 
 __all__ = ["Corpus", "Encoded", "TokenIds", "Vocabulary"]
 
@@ -47,6 +51,14 @@ class TokenIds(dict[str, int]):
         self._stage = stage
         self._stem = stem
         self._vocabulary = vocabulary
+        self._memo: Optional[CapsuleType] = None
+
+    def memo(self) -> CapsuleType:
+        """The kernel's memo of these ids (made once): it asks this dict once per distinct token."""
+        if self._memo is None:
+            assert _kernel.accel is not None  # asked for only where the kernel splits
+            self._memo = _kernel.accel.token_memo(self)
+        return self._memo
 
     def __missing__(self, token: str) -> int:
         form = self._stage.counted(token, self._stem)
@@ -58,6 +70,14 @@ class TokenIds(dict[str, int]):
 _MAX_REMEMBERED = 1 << 21
 
 Encoded = tuple[array, array]  # token ids end to end, and where each text's ids start (len + 1 offsets)
+
+
+def _arrays(found: tuple[bytes, bytes]) -> Encoded:
+    """The kernel's int32 ids and offsets as arrays."""
+    ids, offsets = array("i"), array("i")
+    ids.frombytes(found[0])
+    offsets.frombytes(found[1])
+    return ids, offsets
 
 
 class Corpus:
@@ -132,11 +152,8 @@ class Corpus:
         """The ids of the counted tokens of each text, end to end, and where each text's ids start."""
         table = self._token_ids[stem]
         if self._kernel_splits:
-            found, starts = _kernel.accel.encode(texts, table, self.tokenizer.removes_stopwords)  # type: ignore[union-attr]
-            ids, offsets = array("i"), array("i")
-            ids.frombytes(found)
-            offsets.frombytes(starts)
-            return ids, offsets
+            found = _kernel.accel.encode(texts, table, self.tokenizer.removes_stopwords, table.memo())  # type: ignore[union-attr]
+            return _arrays(found)
         split = self.tokenizer.split
         ids, offsets = array("i"), array("i", [0])
         if self.tokenizer.removes_stopwords:
@@ -154,8 +171,21 @@ class Corpus:
         key = (document, stem)  # asked for by every metric and pair: a plain dict, no closure
         found = self._encoded.get(key)
         if found is None:
-            found = self._encoded[key] = self.encode(self.sentences(document), stem)
+            found = self._encoded[key] = self._read_ids(document, stem)
         return found
+
+    def _read_ids(self, document: Document, stem: bool) -> Encoded:
+        """:meth:`encode` of the document's sentences; an SPL document's text goes to the kernel
+        whole, which splits its lines and lowercases them as :func:`read_sentences` does."""
+        accel = _kernel.accel
+        if self._kernel_splits and not self._limited and accel is not None:
+            text = spl_text(document)
+            if text is not None:
+                table = self._token_ids[stem]
+                found = accel.encode_lines(text, table, self.tokenizer.removes_stopwords, table.memo())
+                if found is not None:
+                    return _arrays(found)
+        return self.encode(self.sentences(document), stem)
 
     def token_ids(self, document: Document, stem: bool) -> array:
         """The n-gram reader's token ids (``-l``/``-b`` applied across sentences)."""

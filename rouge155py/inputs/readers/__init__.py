@@ -26,6 +26,7 @@ __all__ = [
     "read_be_lines",
     "read_sentences",
     "sentence_text",
+    "spl_text",
 ]
 
 _READERS: dict[str, Callable[[list[str]], list[str]]] = {
@@ -64,6 +65,14 @@ def sentence_text(document: Document) -> str:
     if kind == "SPL":
         return document.content()
     return "\n".join(read_sentences(document))
+
+
+def spl_text(document: Document) -> Optional[str]:
+    """An SPL document's text (its lines are its sentences, as :func:`read_sentences` reads them
+    before lowercasing: those not empty); None for a document of any other format."""
+    if _format(document.input_format, tuple(_READERS)) != "SPL":
+        return None
+    return document.content()
 
 
 def read_be_lines(document: Document) -> list[str]:
