@@ -184,6 +184,51 @@ if TYPE_CHECKING:
             /,
         ) -> list[_Match]: ...
 
+        def reader(self) -> CapsuleType: ...
+
+        def pairs(
+            self,
+            reader: CapsuleType,
+            block: bytes,
+            at: int,
+            number: int,
+            ppdb: bool,
+            key: bytes,
+            threshold: object,
+            max_lines: int,
+            max_bytes: int,
+            /,
+        ) -> tuple[int, int, bool]: ...
+
+        def reader_add(
+            self,
+            reader: CapsuleType,
+            phrase: bytes,
+            paraphrase: bytes,
+            length: int,
+            max_lines: int,
+            max_bytes: int,
+            /,
+        ) -> bool: ...
+
+        def reader_chunk(self, reader: CapsuleType, /) -> tuple[list[str], bytes, int]: ...
+
+        def builder(self) -> CapsuleType: ...
+
+        def builder_add(
+            self,
+            builder: CapsuleType,
+            tokens: ReadableBuffer,
+            starts: ReadableBuffer,
+            phrases: Optional[ReadableBuffer],
+            count: int,
+            /,
+        ) -> bool: ...
+
+        def builder_arrays(
+            self, builder: CapsuleType, /
+        ) -> tuple[bool, bytearray, bytearray, bytearray, bytearray]: ...
+
 
 __all__ = [
     "KERNEL_MISSING",

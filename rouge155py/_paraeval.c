@@ -1478,6 +1478,675 @@ static PyObject *py_match(PyObject *self, PyObject *args) {
     return result;
 }
 
+/* -- loading a table (rouge155py.metrics.paraphrases) -------------------------------------
+ *
+ * A reader takes a table's lines as read_pairs does, those it is sure of (pairs()): a line it
+ * would refuse, or any line before the format is known, is left to the Python code, which
+ * reads it and raises what it raises, or hands its pair over (reader_add()).  The kept pairs
+ * of a chunk are held as indices into its distinct phrases, lowercased as summaries are.
+ * A builder does build_table's work on the token ids of each chunk: the phrases hashed, the
+ * pairs whose two sides hash alike dropped, the phrases kept once (where each first occurs),
+ * the pairs as sorted keys.
+ */
+
+/* The other hash of a phrase (paraphrases._BASES[1]). */
+#define BASE2 0xC2B2AE3D27D4EB4FULL
+
+/* Where `needle` first occurs in s[from:n], or -1. */
+static Py_ssize_t load_find(const char *s, Py_ssize_t n, Py_ssize_t from, const char *needle, Py_ssize_t len) {
+    Py_ssize_t at;
+    if (len == 0) return from <= n ? from : -1;
+    for (at = from; at + len <= n; at++) {
+        const char *hit = memchr(s + at, needle[0], (size_t)(n - len - at + 1));
+        if (!hit) return -1;
+        at = hit - s;
+        if (memcmp(hit, needle, (size_t)len) == 0) return at;
+    }
+    return -1;
+}
+
+/* Where " ||| " first occurs in s[from:n], or -1. */
+static Py_ssize_t load_separator(const char *s, Py_ssize_t n, Py_ssize_t from) {
+    Py_ssize_t at = from + 1;
+    while (at + 4 <= n) {
+        const char *bar = memchr(s + at, '|', (size_t)(n - 4 - at + 1));
+        if (!bar) return -1;
+        at = bar - s;
+        if (bar[-1] == ' ' && bar[1] == '|' && bar[2] == '|' && bar[3] == ' ') return at - 1;
+        at++;
+    }
+    return -1;
+}
+
+/* Whether s[0:n] as a number (as float() reads bytes) is at least `threshold`: 1 or 0, 2 where
+ * it is no number, -1 on an exception. */
+static int load_at_least(const char *s, Py_ssize_t n, PyObject *threshold) {
+    PyObject *text = PyBytes_FromStringAndSize(s, n), *value;
+    int kept;
+    if (!text) return -1;
+    value = PyFloat_FromString(text);
+    Py_DECREF(text);
+    if (!value) {
+        if (!PyErr_ExceptionMatches(PyExc_ValueError)) return -1;
+        PyErr_Clear();
+        return 2;
+    }
+    kept = PyObject_RichCompareBool(value, threshold, Py_GE);
+    Py_DECREF(value);
+    return kept;
+}
+
+/* Whether a PPDB line's features (s[0:n]) keep it: 1 or 0, 2 where the Python code is to
+ * read it (no such feature, or no number), -1 on an exception. */
+static int load_feature_kept(const char *s, Py_ssize_t n, const char *key, Py_ssize_t klen, PyObject *threshold) {
+    Py_ssize_t at = load_find(s, n, 0, key, klen), end;
+    while (at > 0 && s[at - 1] != ' ') at = load_find(s, n, at + 1, key, klen);
+    if (at < 0) return 2;
+    end = load_find(s, n, at, " ", 1);
+    if (end < 0) end = n;
+    if (end < at + klen) return 2;
+    return load_at_least(s + at + klen, end - at - klen, threshold);
+}
+
+typedef struct {
+    PyObject *texts;      /* list of str: the chunk's distinct phrases */
+    char *bytes;          /* their bytes (lowercased) end to end */
+    size_t nbytes, bytes_room;
+    size_t *ends;         /* where each ends among the bytes */
+    uint64_t *text_hash;  /* the hash of each (of its bytes) */
+    size_t ntexts, texts_room, ends_room;
+    uint64_t *slots;      /* index of the texts: the hash's low 32 bits, then text + 1; 0 empty */
+    uint64_t slot_mask;
+    int slot_shift;
+    int32_t *lefts, *rights; /* each pair's phrase and paraphrase */
+    size_t npairs, lefts_room, rights_room;
+    Py_ssize_t held; /* the bytes of the lines of the chunk's pairs */
+} Reader;
+
+static const char READER_NAME[] = "rouge155py._paraeval.reader";
+
+static void reader_clear(Reader *r) {
+    Py_CLEAR(r->texts);
+    free(r->bytes);
+    free(r->ends);
+    free(r->text_hash);
+    free(r->slots);
+    free(r->lefts);
+    free(r->rights);
+    memset(r, 0, sizeof(Reader));
+}
+
+static void reader_capsule_free(PyObject *capsule) {
+    Reader *r = (Reader *)PyCapsule_GetPointer(capsule, READER_NAME);
+    if (!r) return;
+    reader_clear(r);
+    free(r);
+}
+
+/* Makes room for `want` items of `size` bytes in *at (holding *room): -1 on no memory. */
+static int load_grow(void **at, size_t *room, size_t want, size_t size) {
+    size_t next;
+    void *moved;
+    if (want <= *room) return 0;
+    next = *room ? *room : 64;
+    while (next < want) next *= 2;
+    if (next > SIZE_MAX / size) return -1;
+    moved = realloc(*at, next * size);
+    if (!moved) return -1;
+    *at = moved;
+    *room = next;
+    return 0;
+}
+
+/* A reader's index of its texts, on 2^bits slots: -1 on no memory. */
+static int reader_index(Reader *r, int bits) {
+    uint64_t mask = ((uint64_t)1 << bits) - 1;
+    uint64_t *slots = calloc((size_t)mask + 1, sizeof(uint64_t));
+    size_t k;
+    if (!slots) return -1;
+    for (k = 0; k < r->ntexts; k++) {
+        uint64_t h = r->text_hash[k], at = (h * SPREAD) >> (64 - bits);
+        while (slots[at]) at = (at + 1) & mask;
+        slots[at] = (h << 32) | (k + 1);
+    }
+    free(r->slots);
+    r->slots = slots;
+    r->slot_mask = mask;
+    r->slot_shift = 64 - bits;
+    return 0;
+}
+
+/* A new reader, or an emptied one (-1: no memory). */
+static int reader_start(Reader *r) {
+    reader_clear(r);
+    if (!(r->texts = PyList_New(0))) return -1;
+    if (reader_index(r, 10) < 0 || load_grow((void **)&r->ends, &r->ends_room, 1, sizeof(size_t)) < 0) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    r->ends[0] = 0;
+    return 0;
+}
+
+/* The index of the text of s[0:n] (ASCII letters lowercased) among the chunk's, added where it
+ * is new: -1 on an exception. */
+static int64_t reader_text(Reader *r, const char *s, Py_ssize_t n) {
+    size_t k, from = r->nbytes, words = (size_t)n / 8;
+    uint64_t h = 0x84222325CBF29CE4ULL ^ (uint64_t)n, at, found;
+    char *to;
+    if (load_grow((void **)&r->bytes, &r->bytes_room, from + (size_t)n + 8, 1) < 0) goto no_memory;
+    to = r->bytes + from;
+    for (k = 0; k < (size_t)n; k++) {
+        char c = s[k];
+        to[k] = (c >= 'A' && c <= 'Z') ? (char)(c + ('a' - 'A')) : c;
+    }
+    memset(to + n, 0, 8);
+    for (k = 0; k <= words; k++) {
+        uint64_t w;
+        memcpy(&w, to + 8 * k, 8);
+        h = (h ^ w) * 0x9FB21C651E98DF25ULL;
+        h ^= h >> 29;
+    }
+    at = (h * SPREAD) >> r->slot_shift;
+    while ((found = r->slots[at]) != 0) {
+        size_t t = (size_t)(found & 0xFFFFFFFFu) - 1;
+        if ((found >> 32) == (h & 0xFFFFFFFFu) && r->ends[t + 1] - r->ends[t] == (size_t)n &&
+            memcmp(r->bytes + r->ends[t], to, (size_t)n) == 0)
+            return (int64_t)t;
+        at = (at + 1) & r->slot_mask;
+    }
+    if (r->ntexts >= INT32_MAX - 1) goto no_memory;
+    if (load_grow((void **)&r->ends, &r->ends_room, r->ntexts + 2, sizeof(size_t)) < 0 ||
+        load_grow((void **)&r->text_hash, &r->texts_room, r->ntexts + 1, sizeof(uint64_t)) < 0)
+        goto no_memory;
+    {
+        PyObject *text = PyUnicode_DecodeLatin1(to, n, NULL);
+        int failed = !text || PyList_Append(r->texts, text) < 0;
+        Py_XDECREF(text);
+        if (failed) return -1;
+    }
+    r->nbytes += (size_t)n;
+    r->text_hash[r->ntexts] = h;
+    r->ends[++r->ntexts] = r->nbytes;
+    r->slots[at] = (h << 32) | r->ntexts;
+    if (r->ntexts * 2 > r->slot_mask && reader_index(r, 64 - r->slot_shift + 1) < 0) goto no_memory;
+    return (int64_t)r->ntexts - 1;
+no_memory:
+    PyErr_NoMemory();
+    return -1;
+}
+
+/* A kept pair (phrase, paraphrase, the length of its line): 1 where the chunk is full, -1 on
+ * an exception. */
+static int reader_pair(Reader *r, const char *left, Py_ssize_t left_n, const char *right, Py_ssize_t right_n,
+                       Py_ssize_t length, Py_ssize_t max_lines, Py_ssize_t max_bytes) {
+    int64_t a, b;
+    if ((a = reader_text(r, left, left_n)) < 0 || (b = reader_text(r, right, right_n)) < 0) return -1;
+    if (load_grow((void **)&r->lefts, &r->lefts_room, r->npairs + 1, sizeof(int32_t)) < 0 ||
+        load_grow((void **)&r->rights, &r->rights_room, r->npairs + 1, sizeof(int32_t)) < 0) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    r->lefts[r->npairs] = (int32_t)a;
+    r->rights[r->npairs] = (int32_t)b;
+    r->npairs++;
+    r->held += length;
+    return (Py_ssize_t)r->npairs >= max_lines || r->held >= max_bytes;
+}
+
+static Reader *reader_of(PyObject *capsule) { return (Reader *)PyCapsule_GetPointer(capsule, READER_NAME); }
+
+/* reader() -> a capsule that holds a chunk of pairs as they are read */
+static PyObject *py_reader(PyObject *self, PyObject *args) {
+    Reader *r = calloc(1, sizeof(Reader));
+    PyObject *capsule;
+    (void)self;
+    (void)args;
+    if (!r) return PyErr_NoMemory();
+    if (reader_start(r) < 0) {
+        reader_clear(r);
+        free(r);
+        return NULL;
+    }
+    capsule = PyCapsule_New(r, READER_NAME, reader_capsule_free);
+    if (!capsule) {
+        reader_clear(r);
+        free(r);
+    }
+    return capsule;
+}
+
+/* pairs(reader, block, at, number, ppdb, key, threshold, max_lines, max_bytes)
+ *   -> (at, number, full): the lines of a block (lines joined by newlines) from byte `at` (line
+ *   `number`) read, up to a full chunk (full: True), or the end of the block (at: its length
+ *   + 1), or a line left to the Python code (at: where it starts). */
+static PyObject *py_pairs(PyObject *self, PyObject *args) {
+    PyObject *capsule, *block, *threshold;
+    const char *key, *data;
+    Py_ssize_t klen, at, number, max_lines, max_bytes, size;
+    int ppdb, full = 0;
+    Reader *r;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OO!nniy#Onn", &capsule, &PyBytes_Type, &block, &at, &number, &ppdb, &key, &klen,
+                          &threshold, &max_lines, &max_bytes))
+        return NULL;
+    if (!(r = reader_of(capsule))) return NULL;
+    data = PyBytes_AS_STRING(block);
+    size = PyBytes_GET_SIZE(block);
+    if (at < 0 || at > size + 1) {
+        PyErr_SetString(PyExc_ValueError, "pairs: no line starts there");
+        return NULL;
+    }
+    while (at <= size) {
+        const char *s = data + at, *end = memchr(s, '\n', (size_t)(size - at)), *left, *right;
+        Py_ssize_t n = end ? end - s : size - at, whole = n, k, left_n, right_n;
+        int kept = 1;
+        while (n > 0 && (s[n - 1] == '\r' || s[n - 1] == '\n')) n--;
+        for (k = 0; k < n && Py_ISSPACE(s[k]); k++) {
+        }
+        if (k < n) {
+            if (ppdb) {
+                Py_ssize_t sep[4];
+                int f;
+                sep[0] = load_separator(s, n, 0);
+                for (f = 1; f < 4; f++) sep[f] = sep[f - 1] < 0 ? -1 : load_separator(s, n, sep[f - 1] + 5);
+                if (sep[2] < 0) break; /* fewer than 4 fields */
+                if (sep[3] < 0) sep[3] = n;
+                left = s + sep[0] + 5;
+                left_n = sep[1] - sep[0] - 5;
+                right = s + sep[1] + 5;
+                right_n = sep[2] - sep[1] - 5;
+                if (memchr(left, '[', (size_t)left_n) || memchr(right, '[', (size_t)right_n))
+                    kept = 0; /* a syntactic rule */
+                else if (threshold != Py_None)
+                    kept = load_feature_kept(s + sep[2] + 5, sep[3] - sep[2] - 5, key, klen, threshold);
+            } else {
+                const char *tab = memchr(s, '\t', (size_t)n), *second;
+                if (!tab) break;
+                second = memchr(tab + 1, '\t', (size_t)(s + n - tab - 1));
+                if (second && memchr(second + 1, '\t', (size_t)(s + n - second - 1))) break;
+                left = s;
+                left_n = tab - s;
+                right = tab + 1;
+                right_n = (second ? second : s + n) - right;
+                if (threshold != Py_None) kept = second ? load_at_least(second + 1, s + n - second - 1, threshold) : 2;
+            }
+            if (kept < 0) return NULL;
+            if (kept == 2) break;
+            if (kept && (full = reader_pair(r, left, left_n, right, right_n, n, max_lines, max_bytes)) < 0) return NULL;
+        }
+        at += whole + 1;
+        number++;
+        if (full) break;
+    }
+    return Py_BuildValue("nnO", at, number, full ? Py_True : Py_False);
+}
+
+/* reader_add(reader, phrase, paraphrase, length, max_lines, max_bytes) -> full: a pair read by
+ * the Python code */
+static PyObject *py_reader_add(PyObject *self, PyObject *args) {
+    PyObject *capsule;
+    const char *left, *right;
+    Py_ssize_t left_n, right_n, length, max_lines, max_bytes;
+    Reader *r;
+    int full;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "Oy#y#nnn", &capsule, &left, &left_n, &right, &right_n, &length, &max_lines,
+                          &max_bytes))
+        return NULL;
+    if (!(r = reader_of(capsule))) return NULL;
+    if ((full = reader_pair(r, left, left_n, right, right_n, length, max_lines, max_bytes)) < 0) return NULL;
+    return PyBool_FromLong(full);
+}
+
+/* reader_chunk(reader) -> (texts, phrases, count): the chunk's distinct phrases in the order
+ * they first occur among its pairs' phrases then their paraphrases, the int32 indices of its
+ * pairs' phrases then of their paraphrases, its number of pairs; the reader is emptied */
+static PyObject *py_reader_chunk(PyObject *self, PyObject *args) {
+    PyObject *capsule, *sides = NULL, *result = NULL, **items, **moved = NULL;
+    Reader *r;
+    int32_t *to, *renamed = NULL, next = 0, used;
+    size_t n, k;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "O", &capsule)) return NULL;
+    if (!(r = reader_of(capsule))) return NULL;
+    n = r->npairs;
+    renamed = malloc(sizeof(int32_t) * (r->ntexts ? r->ntexts : 1));
+    moved = malloc(sizeof(PyObject *) * (r->ntexts ? r->ntexts : 1));
+    if (!renamed || !moved) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (k = 0; k < r->ntexts; k++) renamed[k] = -1;
+    if (!(sides = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(2 * n * sizeof(int32_t))))) goto done;
+    to = (int32_t *)PyBytes_AS_STRING(sides);
+    items = ((PyListObject *)r->texts)->ob_item;
+    for (k = 0; k < 2 * n; k++) {
+        int32_t text = k < n ? r->lefts[k] : r->rights[k - n];
+        if (renamed[text] < 0) {
+            moved[next] = items[text];
+            renamed[text] = next++;
+        }
+        to[k] = renamed[text];
+    }
+    /* the texts reordered in place (each still held once); one whose pair was not held (the
+     * reader raised in between) last, then dropped */
+    used = next;
+    for (k = 0; k < r->ntexts; k++)
+        if (renamed[k] < 0) moved[next++] = items[k];
+    memcpy(items, moved, sizeof(PyObject *) * r->ntexts);
+    if ((size_t)used < r->ntexts && PyList_SetSlice(r->texts, used, (Py_ssize_t)r->ntexts, NULL) < 0) goto done;
+    result = Py_BuildValue("OOn", r->texts, sides, (Py_ssize_t)n);
+    if (result && reader_start(r) < 0) Py_CLEAR(result);
+done:
+    free(renamed);
+    free(moved);
+    Py_XDECREF(sides);
+    return result;
+}
+
+typedef struct {
+    uint64_t h1, h2, chunk_h2; /* chunk_h2: the other hash of its first phrase in the chunk */
+    int32_t phrase;            /* -1: empty */
+    int32_t chunk;             /* the last chunk that held the hash */
+} LoadSlot;
+
+typedef struct {
+    LoadSlot *slots;
+    uint64_t slot_mask;
+    int slot_shift;
+    Py_ssize_t phrases;
+    int32_t *tokens; /* the phrases' ids end to end */
+    size_t ntokens, tokens_room;
+    int64_t *starts; /* phrases + 1 */
+    uint64_t *hashes;
+    size_t starts_room, hashes_room;
+    int32_t *pairs; /* (left phrase, right phrase) */
+    size_t npairs, pairs_room;
+    int32_t chunk;
+    int collided; /* two chunks hold different phrases of one hash */
+} Builder;
+
+static const char BUILDER_NAME[] = "rouge155py._paraeval.builder";
+
+static void builder_capsule_free(PyObject *capsule) {
+    Builder *b = (Builder *)PyCapsule_GetPointer(capsule, BUILDER_NAME);
+    if (!b) return;
+    free(b->slots);
+    free(b->tokens);
+    free(b->starts);
+    free(b->hashes);
+    free(b->pairs);
+    free(b);
+}
+
+static int builder_rehash(Builder *b, int bits) {
+    LoadSlot *slots = malloc(sizeof(LoadSlot) << bits), *old = b->slots;
+    uint64_t mask = ((uint64_t)1 << bits) - 1, k;
+    if (!slots) return -1;
+    for (k = 0; k <= mask; k++) slots[k].phrase = -1;
+    if (old) {
+        for (k = 0; k <= b->slot_mask; k++) {
+            uint64_t at;
+            if (old[k].phrase < 0) continue;
+            at = (old[k].h1 * SPREAD) >> (64 - bits);
+            while (slots[at].phrase >= 0) at = (at + 1) & mask;
+            slots[at] = old[k];
+        }
+    }
+    free(old);
+    b->slots = slots;
+    b->slot_mask = mask;
+    b->slot_shift = 64 - bits;
+    return 0;
+}
+
+/* builder() -> a capsule to which chunks are added */
+static PyObject *py_builder(PyObject *self, PyObject *args) {
+    Builder *b;
+    PyObject *capsule;
+    (void)self;
+    (void)args;
+    b = calloc(1, sizeof(Builder));
+    if (!b || builder_rehash(b, 10) < 0 || load_grow((void **)&b->starts, &b->starts_room, 1, sizeof(int64_t)) < 0) {
+        if (b) free(b->slots);
+        free(b);
+        return PyErr_NoMemory();
+    }
+    b->starts[0] = 0;
+    capsule = PyCapsule_New(b, BUILDER_NAME, builder_capsule_free);
+    if (!capsule) {
+        free(b->slots);
+        free(b->starts);
+        free(b);
+    }
+    return capsule;
+}
+
+/* The phrase of tokens[0:n] (hashes h1, h2), added where it is new: -1 on no memory, -2 where
+ * a phrase of this chunk has the same h1 and another h2. */
+static int64_t builder_phrase(Builder *b, const int32_t *tokens, Py_ssize_t n, uint64_t h1, uint64_t h2) {
+    uint64_t at = (h1 * SPREAD) >> b->slot_shift;
+    LoadSlot *slot;
+    while ((slot = &b->slots[at])->phrase >= 0) {
+        if (slot->h1 == h1) {
+            if (slot->chunk != b->chunk) {
+                slot->chunk = b->chunk;
+                slot->chunk_h2 = h2;
+                if (h2 != slot->h2) b->collided = 1;
+            } else if (h2 != slot->chunk_h2) {
+                return -2;
+            }
+            return slot->phrase;
+        }
+        at = (at + 1) & b->slot_mask;
+    }
+    if (b->phrases >= INT32_MAX) return -1;
+    if (load_grow((void **)&b->tokens, &b->tokens_room, b->ntokens + (size_t)n, sizeof(int32_t)) < 0) return -1;
+    if (load_grow((void **)&b->starts, &b->starts_room, (size_t)b->phrases + 2, sizeof(int64_t)) < 0) return -1;
+    if (load_grow((void **)&b->hashes, &b->hashes_room, (size_t)b->phrases + 1, sizeof(uint64_t)) < 0) return -1;
+    memcpy(b->tokens + b->ntokens, tokens, (size_t)n * sizeof(int32_t));
+    b->ntokens += (size_t)n;
+    b->hashes[b->phrases] = h1;
+    b->starts[++b->phrases] = (int64_t)b->ntokens;
+    slot->h1 = h1;
+    slot->h2 = slot->chunk_h2 = h2;
+    slot->phrase = (int32_t)(b->phrases - 1);
+    slot->chunk = b->chunk;
+    if ((uint64_t)b->phrases * 2 > b->slot_mask && builder_rehash(b, 64 - b->slot_shift + 1) < 0) return -1;
+    return b->phrases - 1;
+}
+
+/* builder_add(builder, tokens, starts, phrases, count) -> False where two phrases of the chunk
+ * have the same hash and not the same other hash.  The chunk's texts are int32 token ids end to
+ * end and the int32 start of each, as an encoder gives them; its pairs' phrases then their
+ * paraphrases are texts `phrases` (int32 indices, 2 * count), or (None) the texts in order. */
+static PyObject *py_builder_add(PyObject *self, PyObject *args) {
+    static const char *bad = "builder_add: starts and phrases are not those of the tokens and of 2 * count phrases";
+    PyObject *capsule, *tokens_obj, *starts_obj, *phrases_obj, *result = NULL;
+    Py_buffer tokens_view, starts_view, phrases_view = {0};
+    Py_ssize_t count, n, texts, ntokens, i, kept = 0;
+    const int32_t *tokens, *starts, *phrases = NULL;
+    uint64_t *h = NULL;
+    int32_t *ids = NULL, *known = NULL;
+    Builder *b;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OOOOn", &capsule, &tokens_obj, &starts_obj, &phrases_obj, &count)) return NULL;
+    if (!(b = (Builder *)PyCapsule_GetPointer(capsule, BUILDER_NAME))) return NULL;
+    if (get_view(tokens_obj, &tokens_view, 4, "tokens") < 0) return NULL;
+    if (get_view(starts_obj, &starts_view, 4, "starts") < 0) {
+        PyBuffer_Release(&tokens_view);
+        return NULL;
+    }
+    if (phrases_obj != Py_None) {
+        if (get_view(phrases_obj, &phrases_view, 4, "phrases") < 0) goto done;
+        phrases = (const int32_t *)phrases_view.buf;
+    }
+    tokens = (const int32_t *)tokens_view.buf;
+    starts = (const int32_t *)starts_view.buf;
+    ntokens = tokens_view.len / 4;
+    texts = starts_view.len / 4 - 1;
+    n = 2 * count;
+    if (count < 0 || texts < 0 || starts[0] != 0 || starts[texts] != ntokens ||
+        (phrases ? phrases_view.len / 4 != n : texts != n)) {
+        PyErr_SetString(PyExc_ValueError, bad);
+        goto done;
+    }
+    for (i = 0; i < texts; i++) {
+        if (starts[i + 1] < starts[i]) {
+            PyErr_SetString(PyExc_ValueError, bad);
+            goto done;
+        }
+    }
+    for (i = 0; phrases && i < n; i++) {
+        if (phrases[i] < 0 || phrases[i] >= texts) {
+            PyErr_SetString(PyExc_ValueError, bad);
+            goto done;
+        }
+    }
+    h = malloc(sizeof(uint64_t) * 2 * (size_t)(texts ? texts : 1));
+    ids = malloc(sizeof(int32_t) * (size_t)(n ? n : 1));
+    known = malloc(sizeof(int32_t) * (size_t)(texts ? texts : 1));
+    if (!h || !ids || !known) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (i = 0; i < texts; i++) {
+        uint64_t h1 = 0, h2 = 0;
+        int32_t k;
+        for (k = starts[i]; k < starts[i + 1]; k++) {
+            uint64_t v = (uint64_t)(int64_t)tokens[k] + 1;
+            h1 = h1 * BASE + v;
+            h2 = h2 * BASE2 + v;
+        }
+        h[2 * i] = h1;
+        h[2 * i + 1] = h2;
+        known[i] = -1;
+    }
+    /* room for every text a new phrase: the index grows once at most */
+    {
+        int bits = 64 - b->slot_shift;
+        while (((uint64_t)1 << bits) < 2 * ((uint64_t)b->phrases + (uint64_t)texts + 1)) bits++;
+        if (bits > 64 - b->slot_shift && builder_rehash(b, bits) < 0) {
+            PyErr_NoMemory();
+            goto done;
+        }
+    }
+    b->chunk++;
+    /* the kept pairs' phrases, then their paraphrases, each side in the order of its lines */
+    for (i = 0; i < n; i++) {
+        Py_ssize_t j = i < count ? i : i - count;
+        int32_t left = phrases ? phrases[j] : (int32_t)j, right = phrases ? phrases[j + count] : (int32_t)(j + count);
+        int32_t text = i < count ? left : right;
+        int64_t phrase;
+        if (starts[left + 1] == starts[left] || starts[right + 1] == starts[right]) continue;
+        if (h[2 * left] == h[2 * right] && h[2 * left + 1] == h[2 * right + 1]) continue;
+        /* a text met again in the chunk is the same phrase (its lookup changes nothing) */
+        phrase = known[text] >= 0 ? known[text]
+                                  : builder_phrase(b, tokens + starts[text], starts[text + 1] - starts[text],
+                                                   h[2 * text], h[2 * text + 1]);
+        if (phrase >= 0) known[text] = (int32_t)phrase;
+        if (phrase == -1) {
+            PyErr_NoMemory();
+            goto done;
+        }
+        if (phrase == -2) {
+            result = Py_False;
+            goto done;
+        }
+        ids[kept++] = (int32_t)phrase;
+    }
+    /* kept / 2 pairs: their phrases, then their paraphrases */
+    if (load_grow((void **)&b->pairs, &b->pairs_room, 2 * b->npairs + (size_t)kept, sizeof(int32_t)) < 0) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (i = 0; i < kept / 2; i++) {
+        b->pairs[2 * b->npairs] = ids[i];
+        b->pairs[2 * b->npairs + 1] = ids[kept / 2 + i];
+        b->npairs++;
+    }
+    result = Py_True;
+done:
+    free(h);
+    free(ids);
+    free(known);
+    PyBuffer_Release(&tokens_view);
+    PyBuffer_Release(&starts_view);
+    if (phrases) PyBuffer_Release(&phrases_view);
+    Py_XINCREF(result);
+    return result;
+}
+
+/* A new bytearray of n bytes, its contents to be written (NULL: an exception). */
+static PyObject *load_bytes(size_t n, char **at) {
+    PyObject *made = PyByteArray_FromStringAndSize(NULL, (Py_ssize_t)n);
+    if (made) *at = PyByteArray_AS_STRING(made);
+    return made;
+}
+
+/* builder_arrays(builder) -> (collided, tokens, starts, hashes, keys): bytearrays of the
+ * phrases' int32 token ids end to end, their int64 starts and uint64 hashes (by phrase, each
+ * where it first occurs), the int64 keys a * phrases + b of the pairs (a, b), each way, sorted
+ * and each once; collided: two chunks hold different phrases of one hash */
+static PyObject *py_builder_arrays(PyObject *self, PyObject *args) {
+    PyObject *capsule, *arrays[4] = {NULL, NULL, NULL, NULL}, *result = NULL;
+    char *at[4];
+    Builder *b;
+    size_t m, k, nkeys = 0, *count = NULL;
+    int32_t *by_second = NULL;
+    int64_t *keys = NULL, phrases;
+    int a;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "O", &capsule)) return NULL;
+    if (!(b = (Builder *)PyCapsule_GetPointer(capsule, BUILDER_NAME))) return NULL;
+    phrases = b->phrases;
+    m = 2 * b->npairs;
+    count = calloc((size_t)phrases + 1, sizeof(size_t));
+    by_second = malloc(sizeof(int32_t) * 2 * (m ? m : 1));
+    keys = malloc(sizeof(int64_t) * (m ? m : 1));
+    if (!count || !by_second || !keys) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    /* each pair both ways, (a, b) and (b, a): counted out by b, then (stably) by a */
+    for (k = 0; k < m; k++) count[b->pairs[k] + 1]++;
+    for (k = 0; k < (size_t)phrases; k++) count[k + 1] += count[k];
+    for (k = 0; k < b->npairs; k++) {
+        int32_t x = b->pairs[2 * k], y = b->pairs[2 * k + 1];
+        size_t to = count[y]++;
+        by_second[2 * to] = x;
+        by_second[2 * to + 1] = y;
+        to = count[x]++;
+        by_second[2 * to] = y;
+        by_second[2 * to + 1] = x;
+    }
+    memset(count, 0, sizeof(size_t) * ((size_t)phrases + 1));
+    for (k = 0; k < m; k++) count[by_second[2 * k] + 1]++;
+    for (k = 0; k < (size_t)phrases; k++) count[k + 1] += count[k];
+    for (k = 0; k < m; k++) {
+        int32_t x = by_second[2 * k];
+        keys[count[x]++] = (int64_t)x * phrases + by_second[2 * k + 1];
+    }
+    for (k = 0; k < m; k++)
+        if (!nkeys || keys[k] != keys[nkeys - 1]) keys[nkeys++] = keys[k];
+    if (!(arrays[0] = load_bytes(b->ntokens * sizeof(int32_t), &at[0]))) goto done;
+    if (!(arrays[1] = load_bytes(((size_t)phrases + 1) * sizeof(int64_t), &at[1]))) goto done;
+    if (!(arrays[2] = load_bytes((size_t)phrases * sizeof(uint64_t), &at[2]))) goto done;
+    if (!(arrays[3] = load_bytes(nkeys * sizeof(int64_t), &at[3]))) goto done;
+    if (b->ntokens) memcpy(at[0], b->tokens, b->ntokens * sizeof(int32_t));
+    memcpy(at[1], b->starts, ((size_t)phrases + 1) * sizeof(int64_t));
+    if (phrases) memcpy(at[2], b->hashes, (size_t)phrases * sizeof(uint64_t));
+    if (nkeys) memcpy(at[3], keys, nkeys * sizeof(int64_t));
+    result = Py_BuildValue("OOOOO", b->collided ? Py_True : Py_False, arrays[0], arrays[1], arrays[2], arrays[3]);
+done:
+    for (a = 0; a < 4; a++) Py_XDECREF(arrays[a]);
+    free(count);
+    free(by_second);
+    free(keys);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"table", py_table, METH_VARARGS,
      "table(tokens, starts, hashes, order, keys) -> the table's state for match (int32, int64, uint64, int32, "
@@ -1485,6 +2154,19 @@ static PyMethodDef methods[] = {
     {"match", py_match, METH_VARARGS,
      "match(table, texts, pairs, limit, search_bytes, state_bytes, candidate_bytes, match_type, candidate_type) -> "
      "ParaEval's tiers of each (model, peer) pair of texts, as match_type tuples."},
+    {"reader", py_reader, METH_NOARGS, "reader() -> a chunk of a table's pairs as they are read (pairs)."},
+    {"pairs", py_pairs, METH_VARARGS,
+     "pairs(reader, block, at, number, ppdb, key, threshold, max_lines, max_bytes) -> (at, number, full): a "
+     "block's lines read as read_pairs reads them, up to a full chunk or a line left to it."},
+    {"reader_add", py_reader_add, METH_VARARGS,
+     "reader_add(reader, phrase, paraphrase, length, max_lines, max_bytes) -> whether the chunk is full."},
+    {"reader_chunk", py_reader_chunk, METH_VARARGS,
+     "reader_chunk(reader) -> (texts, phrases, count): the chunk read (then emptied)."},
+    {"builder", py_builder, METH_NOARGS, "builder() -> a table being built from chunks of pairs (builder_add)."},
+    {"builder_add", py_builder_add, METH_VARARGS,
+     "builder_add(builder, tokens, starts, phrases, count) -> False where two phrases of the chunk have one hash."},
+    {"builder_arrays", py_builder_arrays, METH_VARARGS,
+     "builder_arrays(builder) -> (collided, tokens, starts, hashes, keys) of the table built."},
     {NULL, NULL, 0, NULL},
 };
 

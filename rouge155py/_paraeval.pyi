@@ -41,3 +41,53 @@ def match(
     fields of ``PairMatch`` and ``Candidate``. The limit and bytes are tier 1's bounds
     (``paraeval.MAX_STATES`` or the caller's, ``MAX_SEARCH_BYTES`` and the bytes it counts per
     state and candidate)."""
+
+def reader() -> CapsuleType:
+    """A chunk of a table's pairs as they are read (:func:`pairs`, :func:`reader_add`)."""
+
+def pairs(
+    reader: CapsuleType,
+    block: bytes,
+    at: int,
+    number: int,
+    ppdb: bool,
+    key: bytes,
+    threshold: object,
+    max_lines: int,
+    max_bytes: int,
+    /,
+) -> tuple[int, int, bool]:
+    """The lines of a block (lines joined by newlines) from byte ``at`` (line ``number``) read as
+    ``read_pairs`` reads them: (where it stopped, its line, whether the chunk is full). It stops
+    at a full chunk, at the end of the block (its length + 1), or at a line it leaves to the
+    caller (a line it would refuse)."""
+
+def reader_add(
+    reader: CapsuleType, phrase: bytes, paraphrase: bytes, length: int, max_lines: int, max_bytes: int, /
+) -> bool:
+    """A pair read by the caller (its line's length); whether the chunk is full."""
+
+def reader_chunk(reader: CapsuleType, /) -> tuple[list[str], bytes, int]:
+    """The chunk read: its distinct phrases (lowercased; in the order they first occur among its
+    phrases then its paraphrases), the int32 indices of its phrases then its paraphrases, its
+    number of pairs. The reader is emptied."""
+
+def builder() -> CapsuleType:
+    """A table built from chunks of pairs (:func:`builder_add`)."""
+
+def builder_add(
+    builder: CapsuleType,
+    tokens: ReadableBuffer,
+    starts: ReadableBuffer,
+    phrases: ReadableBuffer | None,
+    count: int,
+    /,
+) -> bool:
+    """A chunk of ``count`` pairs: its texts' int32 token ids end to end and int32 starts, its
+    phrases then paraphrases as int32 indices of texts (None: the texts in order); False where
+    two of its phrases have the same first hash and not the same second."""
+
+def builder_arrays(builder: CapsuleType, /) -> tuple[bool, bytearray, bytearray, bytearray, bytearray]:
+    """(collided, tokens, starts, hashes, keys): whether phrases of two chunks have the same
+    first hash and not the same second; the phrases' int32 token ids, int64 starts and uint64
+    first hashes, each where it first occurs; the int64 keys of the pairs, each way, sorted."""

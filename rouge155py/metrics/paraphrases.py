@@ -61,6 +61,7 @@ DEFAULT_PPDB_FEATURE = "PPDB2.0Score"
 #: Lines read, tokenized and hashed at once while a table loads: a bound on the memory it takes.
 _CHUNK_LINES = 1 << 18
 _SEPARATOR = " ||| "
+_SEPARATOR_BYTES = _SEPARATOR.encode()
 # Two independent polynomial hashes of a phrase's token ids (each id + 1), modulo 2^64.
 _BASES = (0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F)
 
@@ -145,29 +146,38 @@ class TableFile:
 
     def lines(self) -> Iterator[tuple[int, list[bytes]]]:
         """The file's lines, without their newline, a block at a time with the number of the
-        block's first line; a line over :data:`MAX_LINE_BYTES` is a :class:`LimitError` (met
-        within a block or two of reading: never all held), a file that cannot be read (a
+        block's first line (:meth:`blocks`, split)."""
+        for number, block in self.blocks():
+            yield number, block.split(b"\n")
+
+    def blocks(self) -> Iterator[tuple[int, bytes]]:
+        """The file's lines, a block of whole lines joined by newlines at a time, with the number
+        of the block's first line; a line over :data:`MAX_LINE_BYTES` is a :class:`LimitError`
+        (met within a block or two of reading: never all held), a file that cannot be read (a
         corrupt ``.gz`` too) an :class:`InputError`. At the end the file's digest is what
         :func:`table_digest` gives for its path."""
         number, carry = 1, b""
         try:
             for data in iter(functools.partial(self._text.read, MAX_LINE_BYTES), b""):
-                lines = (carry + data).split(b"\n")
-                carry = lines.pop()
+                data = carry + data
+                end = data.rfind(b"\n")
+                carry = data[end + 1 :]
                 # A block holds no whole line longer than itself: only one joined to the carry can be.
-                if len(carry) > MAX_LINE_BYTES or (lines and len(lines[0]) > MAX_LINE_BYTES):
-                    long = number + len(lines) if len(carry) > MAX_LINE_BYTES else number
+                first = data.find(b"\n")
+                if len(carry) > MAX_LINE_BYTES or first > MAX_LINE_BYTES:
+                    long = number + data.count(b"\n") if len(carry) > MAX_LINE_BYTES else number
                     raise LimitError(
                         f"paraphrase table {self.path}, line {long}: longer than "
                         f"{MAX_LINE_BYTES >> 20} MiB: refused"
                     )
-                if lines:
-                    yield number, lines
-                    number += len(lines)
+                if end >= 0:
+                    block = data[:end]
+                    yield number, block
+                    number += block.count(b"\n") + 1
         except (OSError, EOFError, zlib.error) as exc:
             raise InputError(f"cannot read paraphrase table {self.path}: {exc}") from None
         if carry:
-            yield number, [carry]
+            yield number, carry
         self.digest()
 
     def digest(self) -> str:
@@ -238,58 +248,112 @@ def read_pairs(spec: TableSpec) -> Iterator[tuple[list[str], list[str]]]:
     are left out) when it holds `` ||| ``, else TSV (``phrase<TAB>paraphrase
     [<TAB>score]``). Bytes are read as the summaries' are (one character a byte).
     """
-    path, threshold = spec.path, spec.threshold
-    feature = (spec.feature or DEFAULT_PPDB_FEATURE).encode("utf-8", "surrogateescape")
-    ppdb: Optional[bool] = None
+    from .._kernel import paraeval_kernel
+
+    kernel = paraeval_kernel()
+    if kernel is None:
+        yield from _read_pairs(spec)
+        return
+    for texts, phrases, count in _read_indexed(spec, kernel):
+        at = array("i")
+        at.frombytes(phrases)
+        yield [texts[i] for i in at[:count]], [texts[i] for i in at[count:]]
+
+
+class _Lines:
+    """A table's lines read one at a time: its format is its first non-blank line's."""
+
+    def __init__(self, spec: TableSpec) -> None:
+        self.spec = spec
+        self.feature = (spec.feature or DEFAULT_PPDB_FEATURE).encode("utf-8", "surrogateescape")
+        self.ppdb: Optional[bool] = None
+
+    def pair(self, raw: bytes, number: int) -> Optional[tuple[bytes, bytes, int]]:
+        """The pair a line keeps (phrase, paraphrase, the length of the line), or None."""
+        path, threshold = self.spec.path, self.spec.threshold
+        line = raw.rstrip(b"\r\n")
+        if not line.strip():
+            return None
+        if self.ppdb is None:
+            self.ppdb = _SEPARATOR_BYTES in line
+            if not self.ppdb and self.spec.feature is not None:
+                raise UsageError(f"--paraphrase-feature {self.spec.feature}: {path} is a TSV table, not PPDB")
+        if self.ppdb:
+            fields = line.split(_SEPARATOR_BYTES)
+            if len(fields) < 4:
+                raise InputError(
+                    f"paraphrase table {path}, line {number}: expected "
+                    "LHS ||| phrase ||| paraphrase ||| features (PPDB)"
+                )
+            if b"[" in fields[1] or b"[" in fields[2]:
+                return None  # a syntactic rule: its nonterminals ([NN,1]) are no words
+            if (
+                threshold is not None
+                and not _feature_value(fields[3], self.feature, path, number) >= threshold
+            ):
+                return None
+            return fields[1], fields[2], len(line)
+        fields = line.split(b"\t")
+        if len(fields) not in (2, 3):
+            raise InputError(
+                f"paraphrase table {path}, line {number}: expected phrase<TAB>paraphrase[<TAB>score] (TSV)"
+            )
+        if threshold is not None and not _score(fields, path, number) >= threshold:
+            return None
+        return fields[0], fields[1], len(line)
+
+
+def _read_pairs(spec: TableSpec) -> Iterator[tuple[list[str], list[str]]]:
+    """:func:`read_pairs` without the kernel."""
+    lines = _Lines(spec)
     lefts: list[bytes] = []
     rights: list[bytes] = []
-    separator = _SEPARATOR.encode()
     held = 0
-    with TableFile(path) as table:
-        for first, block in table.lines():
-            for number, raw in enumerate(block, first):
-                line = raw.rstrip(b"\r\n")
-                if not line.strip():
+    with TableFile(spec.path) as table:
+        for first, block in table.blocks():
+            for number, raw in enumerate(block.split(b"\n"), first):
+                kept = lines.pair(raw, number)
+                if kept is None:
                     continue
-                if ppdb is None:
-                    ppdb = separator in line
-                    if not ppdb and spec.feature is not None:
-                        raise UsageError(
-                            f"--paraphrase-feature {spec.feature}: {path} is a TSV table, not PPDB"
-                        )
-                if ppdb:
-                    fields = line.split(separator)
-                    if len(fields) < 4:
-                        raise InputError(
-                            f"paraphrase table {path}, line {number}: expected "
-                            "LHS ||| phrase ||| paraphrase ||| features (PPDB)"
-                        )
-                    if b"[" in fields[1] or b"[" in fields[2]:
-                        continue  # a syntactic rule: its nonterminals ([NN,1]) are no words
-                    if (
-                        threshold is not None
-                        and not _feature_value(fields[3], feature, path, number) >= threshold
-                    ):
-                        continue
-                    lefts.append(fields[1])
-                    rights.append(fields[2])
-                else:
-                    fields = line.split(b"\t")
-                    if len(fields) not in (2, 3):
-                        raise InputError(
-                            f"paraphrase table {path}, line {number}: expected phrase<TAB>paraphrase"
-                            "[<TAB>score] (TSV)"
-                        )
-                    if threshold is not None and not _score(fields, path, number) >= threshold:
-                        continue
-                    lefts.append(fields[0])
-                    rights.append(fields[1])
-                held += len(line)
+                lefts.append(kept[0])
+                rights.append(kept[1])
+                held += kept[2]
                 if len(lefts) >= _CHUNK_LINES or held >= _CHUNK_BYTES:
                     yield _lowered(lefts), _lowered(rights)
                     lefts, rights, held = [], [], 0
     if lefts:
         yield _lowered(lefts), _lowered(rights)
+
+
+def _read_indexed(spec: TableSpec, kernel: ParaEvalKernel) -> Iterator[tuple[list[str], bytes, int]]:
+    """The chunks of :func:`read_pairs`, read by the kernel: each its distinct phrases
+    (lowercased), the int32 indices of its pairs' phrases then of their paraphrases, and its
+    number of pairs."""
+    lines = _Lines(spec)
+    key = lines.feature + b"="
+    reader = kernel.reader()
+    with TableFile(spec.path) as table:
+        for number, block in table.blocks():
+            at, end = 0, len(block)
+            while at <= end:
+                full = False
+                if lines.ppdb is not None:
+                    # The kernel reads the lines up to a full chunk, or to one it leaves to pair().
+                    at, number, full = kernel.pairs(
+                        reader, block, at, number, lines.ppdb, key, spec.threshold, _CHUNK_LINES, _CHUNK_BYTES
+                    )
+                if not full and at <= end:
+                    stop = block.find(b"\n", at)
+                    stop = end if stop < 0 else stop
+                    kept = lines.pair(block[at:stop], number)
+                    at, number = stop + 1, number + 1
+                    if kept is not None:
+                        full = kernel.reader_add(reader, *kept, _CHUNK_LINES, _CHUNK_BYTES)
+                if full:
+                    yield kernel.reader_chunk(reader)
+    chunk = kernel.reader_chunk(reader)
+    if chunk[2]:
+        yield chunk
 
 
 def phrase_hashes(tokens: np.ndarray, starts: np.ndarray, base: int) -> np.ndarray:
@@ -458,6 +522,10 @@ def _encoded(texts: list[str], encode: Encoder) -> tuple[np.ndarray, np.ndarray]
     return np.frombuffer(ids, np.int32).copy(), np.frombuffer(offsets, np.int32).astype(np.int64)
 
 
+def _collision(path: str) -> InputError:
+    return InputError(f"paraphrase table {path}: two phrases have the same 64-bit hash; use a smaller table")
+
+
 def _unique_phrases(
     h1: np.ndarray, h2: np.ndarray, tokens: np.ndarray, starts: np.ndarray, path: str
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -467,9 +535,7 @@ def _unique_phrases(
 
     _, first, inverse = np.unique(h1, return_index=True, return_inverse=True)
     if not np.array_equal(h2[first][inverse.reshape(-1)], h2):
-        raise InputError(
-            f"paraphrase table {path}: two phrases have the same 64-bit hash; use a smaller table"
-        )
+        raise _collision(path)
     del inverse
     keep = np.zeros(len(h1), bool)
     keep[first] = True
@@ -485,6 +551,11 @@ def build_table(
     """Load a table, each phrase tokenized by ``encode`` (texts -> token ids end to end, and
     where each text's start, as :meth:`rouge155py.text.corpus.Corpus.encode`); ``chunks`` of
     (phrases, paraphrases) instead of the file's."""
+    from .._kernel import paraeval_kernel
+
+    kernel = paraeval_kernel()
+    if kernel is not None:
+        return _built_table(kernel, spec, encode, chunks)
     import numpy as np
 
     phrase_parts: list[tuple[np.ndarray, ...]] = []
@@ -534,6 +605,45 @@ def build_table(
     del pair_parts
     keys = np.unique(np.concatenate((left * phrases + right, right * phrases + left)))
     return PhraseTable(tokens, starts, hashes, order, keys)
+
+
+def _built_table(
+    kernel: ParaEvalKernel,
+    spec: TableSpec,
+    encode: Encoder,
+    chunks: Optional[Iterable[tuple[list[Any], list[Any]]]],
+) -> PhraseTable:
+    """:func:`build_table` by the kernel: the same arrays, the same errors where they are raised
+    (each chunk's distinct phrases tokenized once, where the kernel reads the file)."""
+    import numpy as np
+
+    builder = kernel.builder()
+    indexed: Iterable[tuple[list[Any], Optional[bytes], int]] = (
+        _read_indexed(spec, kernel)
+        if chunks is None
+        else ((left + right, None, len(left)) for left, right in chunks)
+    )
+    for texts, phrases, count in indexed:
+        ids, offsets = encode(texts)
+        del texts
+        if not kernel.builder_add(builder, ids, offsets, phrases, count):
+            raise _collision(spec.path)
+    collided, tokens, starts, h1, keys = kernel.builder_arrays(builder)
+    del builder
+    if collided:
+        raise _collision(spec.path)
+    hashes = np.frombuffer(h1, np.uint64)
+    if not len(hashes):
+        none = np.zeros(0, np.int64)
+        return PhraseTable(np.zeros(0, np.int32), np.zeros(1, np.int64), np.zeros(0, np.uint64), none, none)
+    order = np.argsort(hashes).astype(np.int32)
+    return PhraseTable(
+        np.frombuffer(tokens, np.int32),
+        np.frombuffer(starts, np.int64),
+        hashes[order],
+        order,
+        np.frombuffer(keys, np.int64),
+    )
 
 
 def corpus_table(corpus: Corpus, spec: TableSpec, stem: bool) -> PhraseTable:
