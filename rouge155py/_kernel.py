@@ -227,7 +227,7 @@ if TYPE_CHECKING:
 
         def builder_arrays(
             self, builder: CapsuleType, /
-        ) -> tuple[bool, bytearray, bytearray, bytearray, bytearray]: ...
+        ) -> tuple[bool, bytearray, bytearray, bytearray, bytearray, bytearray, int]: ...
 
 
 __all__ = [

@@ -2085,17 +2085,77 @@ static PyObject *load_bytes(size_t n, char **at) {
     return made;
 }
 
-/* builder_arrays(builder) -> (collided, tokens, starts, hashes, keys): bytearrays of the
- * phrases' int32 token ids end to end, their int64 starts and uint64 hashes (by phrase, each
- * where it first occurs), the int64 keys a * phrases + b of the pairs (a, b), each way, sorted
- * and each once; collided: two chunks hold different phrases of one hash */
+/* A phrase's hash and the phrase. */
+typedef struct {
+    uint64_t hash;
+    int32_t phrase;
+} HashAt;
+
+static int hash_at_cmp(const void *a, const void *b) {
+    uint64_t x = ((const HashAt *)a)->hash, y = ((const HashAt *)b)->hash;
+    return x < y ? -1 : x > y;
+}
+
+/* The n (at least 1) distinct hashes ascending into sorted, and the phrase of each into order:
+ * counted out by their top bits (about one a bucket), then each bucket sorted, by insertion
+ * where it is small.  0, or -1 on no memory. */
+static int sorted_hashes(const uint64_t *hashes, Py_ssize_t n, uint64_t *sorted, int32_t *order) {
+    int bits = 1;
+    size_t *count, k, buckets;
+    HashAt *at;
+    while (bits < 40 && ((Py_ssize_t)1 << bits) < n) bits++;
+    buckets = (size_t)1 << bits;
+    count = (size_t *)calloc(buckets + 1, sizeof(size_t));
+    at = (HashAt *)malloc((size_t)n * sizeof(HashAt));
+    if (!count || !at) {
+        free(count);
+        free(at);
+        return -1;
+    }
+    for (k = 0; k < (size_t)n; k++) count[(hashes[k] >> (64 - bits)) + 1]++;
+    for (k = 0; k < buckets; k++) count[k + 1] += count[k];
+    for (k = 0; k < (size_t)n; k++) {
+        HashAt *to = &at[count[hashes[k] >> (64 - bits)]++];
+        to->hash = hashes[k];
+        to->phrase = (int32_t)k;
+    }
+    for (k = 0; k < buckets; k++) { /* bucket k is at[start .. count[k]) */
+        size_t start = k ? count[k - 1] : 0, end = count[k], i;
+        if (end - start > 32) {
+            qsort(at + start, end - start, sizeof(HashAt), hash_at_cmp);
+            continue;
+        }
+        for (i = start + 1; i < end; i++) {
+            HashAt x = at[i];
+            size_t j = i;
+            while (j > start && at[j - 1].hash > x.hash) {
+                at[j] = at[j - 1];
+                j--;
+            }
+            at[j] = x;
+        }
+    }
+    for (k = 0; k < (size_t)n; k++) {
+        sorted[k] = at[k].hash;
+        order[k] = at[k].phrase;
+    }
+    free(count);
+    free(at);
+    return 0;
+}
+
+/* builder_arrays(builder) -> (collided, tokens, starts, hashes, order, keys, longest): bytes
+ * of the phrases' int32 token ids end to end and their int64 starts (by phrase, each where it
+ * first occurs), their uint64 hashes ascending and the int32 phrase of each, the int64 keys
+ * a * phrases + b of the pairs (a, b), each way, sorted and each once; longest: the most
+ * tokens of a phrase; collided: two chunks hold different phrases of one hash */
 static PyObject *py_builder_arrays(PyObject *self, PyObject *args) {
-    PyObject *capsule, *arrays[4] = {NULL, NULL, NULL, NULL}, *result = NULL;
-    char *at[4];
+    PyObject *capsule, *arrays[5] = {NULL, NULL, NULL, NULL, NULL}, *result = NULL;
+    char *at[5];
     Builder *b;
     size_t m, k, nkeys = 0, *count = NULL;
     int32_t *by_second = NULL;
-    int64_t *keys = NULL, phrases;
+    int64_t *keys = NULL, phrases, longest = 0;
     int a;
     (void)self;
     if (!PyArg_ParseTuple(args, "O", &capsule)) return NULL;
@@ -2133,14 +2193,21 @@ static PyObject *py_builder_arrays(PyObject *self, PyObject *args) {
     if (!(arrays[0] = load_bytes(b->ntokens * sizeof(int32_t), &at[0]))) goto done;
     if (!(arrays[1] = load_bytes(((size_t)phrases + 1) * sizeof(int64_t), &at[1]))) goto done;
     if (!(arrays[2] = load_bytes((size_t)phrases * sizeof(uint64_t), &at[2]))) goto done;
-    if (!(arrays[3] = load_bytes(nkeys * sizeof(int64_t), &at[3]))) goto done;
+    if (!(arrays[3] = load_bytes((size_t)phrases * sizeof(int32_t), &at[3]))) goto done;
+    if (!(arrays[4] = load_bytes(nkeys * sizeof(int64_t), &at[4]))) goto done;
     if (b->ntokens) memcpy(at[0], b->tokens, b->ntokens * sizeof(int32_t));
     memcpy(at[1], b->starts, ((size_t)phrases + 1) * sizeof(int64_t));
-    if (phrases) memcpy(at[2], b->hashes, (size_t)phrases * sizeof(uint64_t));
-    if (nkeys) memcpy(at[3], keys, nkeys * sizeof(int64_t));
-    result = Py_BuildValue("OOOOO", b->collided ? Py_True : Py_False, arrays[0], arrays[1], arrays[2], arrays[3]);
+    if (phrases && sorted_hashes(b->hashes, (Py_ssize_t)phrases, (uint64_t *)at[2], (int32_t *)at[3]) < 0) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (nkeys) memcpy(at[4], keys, nkeys * sizeof(int64_t));
+    for (k = 0; k < (size_t)phrases; k++)
+        if (b->starts[k + 1] - b->starts[k] > longest) longest = b->starts[k + 1] - b->starts[k];
+    result = Py_BuildValue("OOOOOOL", b->collided ? Py_True : Py_False, arrays[0], arrays[1], arrays[2], arrays[3],
+                           arrays[4], (long long)longest);
 done:
-    for (a = 0; a < 4; a++) Py_XDECREF(arrays[a]);
+    for (a = 0; a < 5; a++) Py_XDECREF(arrays[a]);
     free(count);
     free(by_second);
     free(keys);
@@ -2166,7 +2233,7 @@ static PyMethodDef methods[] = {
     {"builder_add", py_builder_add, METH_VARARGS,
      "builder_add(builder, tokens, starts, phrases, count) -> False where two phrases of the chunk have one hash."},
     {"builder_arrays", py_builder_arrays, METH_VARARGS,
-     "builder_arrays(builder) -> (collided, tokens, starts, hashes, keys) of the table built."},
+     "builder_arrays(builder) -> (collided, tokens, starts, hashes, order, keys, longest) of the table built."},
     {NULL, NULL, 0, NULL},
 };
 

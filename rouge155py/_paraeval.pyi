@@ -87,7 +87,10 @@ def builder_add(
     phrases then paraphrases as int32 indices of texts (None: the texts in order); False where
     two of its phrases have the same first hash and not the same second."""
 
-def builder_arrays(builder: CapsuleType, /) -> tuple[bool, bytearray, bytearray, bytearray, bytearray]:
-    """(collided, tokens, starts, hashes, keys): whether phrases of two chunks have the same
-    first hash and not the same second; the phrases' int32 token ids, int64 starts and uint64
-    first hashes, each where it first occurs; the int64 keys of the pairs, each way, sorted."""
+def builder_arrays(
+    builder: CapsuleType, /
+) -> tuple[bool, bytearray, bytearray, bytearray, bytearray, bytearray, int]:
+    """(collided, tokens, starts, hashes, order, keys, longest): whether phrases of two chunks
+    have the same first hash and not the same second; the phrases' int32 token ids and int64
+    starts, each where it first occurs; their uint64 first hashes ascending and the int32 phrase
+    of each; the int64 keys of the pairs, each way, sorted; the most tokens of a phrase."""

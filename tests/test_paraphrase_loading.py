@@ -8,6 +8,8 @@ from __future__ import annotations
 import gzip
 import os
 import random
+import subprocess
+import sys
 from array import array
 from pathlib import Path
 from typing import Any, Callable, Optional
@@ -203,7 +205,7 @@ def _reference_table(chunks: list[Any], encode: Callable[[list[Any]], Any], path
             np.zeros(0, np.int32),
             np.zeros(1, np.int64),
             np.zeros(0, np.uint64),
-            np.zeros(0, np.int64),
+            np.zeros(0, np.int32),
             np.zeros(0, np.int64),
         )
     first = [_hashes(t)[0] for t in phrases]
@@ -416,3 +418,47 @@ def test_colliding_phrases_are_refused_where_they_were(
     assert "line 3" in str(_outcome(lambda: build_table(TableSpec(str(path)), _encoder())))
     path.write_text(f"x\t{a}\ny\t{b}\n")
     assert "64-bit hash" in str(_outcome(lambda: build_table(TableSpec(str(path)), _encoder())))
+
+
+def test_hashes_sharing_their_top_bits_are_ordered(path_taken: str, tmp_path: Path) -> None:
+    """A one-word phrase's hash is its id + 1: a table of many one-word phrases puts them all in
+    the first bucket of the kernel's sort by top bits (and two-word ones in others), which must
+    order them as the reference does; the table's ``longest`` is its longest phrase."""
+    words = [f"w{k}" for k in range(300)]
+    rng = random.Random(5)
+    lines = [f"{rng.choice(words)}\t{rng.choice(words)}" for _ in range(400)]
+    lines += [f"{rng.choice(words)} {rng.choice(words)}\t{rng.choice(words)}" for _ in range(200)]
+    lines.append("a b c d e f g\th")
+    path = tmp_path / "t.tsv"
+    path.write_text("\n".join(lines) + "\n")
+    spec = TableSpec(str(path))
+    want = _reference_table(_reference_pairs(spec, 2**20, 1 << 18, 2**26), _encoder(), str(path))
+    built = build_table(spec, _encoder())
+    assert _same_arrays(built, want)
+    assert list(built.hashes) == sorted(built.hashes) and built.longest == 7
+
+
+def test_a_table_loaded_and_matched_on_the_kernel_needs_no_numpy(tmp_path: Path) -> None:
+    """numpy's import (a tenth of a ParaEval run over a corpus) is left to the Python path."""
+    if _kernel.paraeval_kernel() is None:
+        if os.environ.get("ROUGE155PY_REQUIRE_KERNEL"):
+            pytest.fail("ParaEval's C kernel is not built")
+        pytest.skip("ParaEval's C kernel is not in use")
+    path = tmp_path / "t.ppdb"
+    path.write_text(
+        "[X] ||| the cat ||| a feline ||| PPDB2.0Score=3 ||| 0-0\n[X] ||| sat ||| sits ||| PPDB2.0Score=2\n"
+    )
+    script = f"""
+import sys
+from rouge155py.metrics.paraeval import kernel_matches
+from rouge155py.metrics.paraphrases import TableSpec, corpus_table
+from rouge155py.text.corpus import Corpus
+from rouge155py.text.stage import TextSettings, text_stage
+corpus = Corpus(text_stage(TextSettings()), 0, 0)
+table = corpus_table(corpus, TableSpec({str(path)!r}), False)
+texts = [corpus.encode(["the cat sat"], False), corpus.encode(["a feline sits"], False)]
+found = kernel_matches(table, texts, [(0, 1)])
+print(found[0].tier1, found[0].tier2, "numpy" in sys.modules)
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["(2,", "2)", "(1,", "1)", "False"]

@@ -31,7 +31,7 @@ import stat
 import zlib
 from array import array
 from dataclasses import dataclass
-from typing import IO, TYPE_CHECKING, Any, Callable, Iterable, Iterator, Optional
+from typing import IO, TYPE_CHECKING, Any, Callable, Iterable, Iterator, Optional, Sequence
 
 from ..errors import InputError, LimitError, UsageError, described
 
@@ -383,20 +383,72 @@ def span_hashes(ids: np.ndarray, length: int, base: int, previous: Optional[np.n
     return previous[: len(last)] * np.uint64(base) + last
 
 
+#: The item formats of a table's arrays (tokens, starts, hashes, order, keys), as the kernel holds them.
+_FORMATS = ("i", "q", "Q", "i", "q")
+
+
+class _Held:
+    """A table's array k as numpy (made from the kernel's buffer when it is first read)."""
+
+    def __init__(self, k: int) -> None:
+        self.k = k
+
+    def __get__(self, table: PhraseTable, owner: object = None) -> np.ndarray:
+        return table._array(self.k)
+
+
 class PhraseTable:
-    """The pairs of a table, as token ids of one run's vocabulary (see the module docstring)."""
+    """The pairs of a table, as token ids of one run's vocabulary (see the module docstring).
+
+    Its arrays are numpy arrays, or buffers of the kernel's item formats (:data:`_FORMATS`) that
+    the kernel's loader made: those become numpy arrays only where the Python path reads them,
+    so a run on the kernel need not import numpy.
+    """
 
     def __init__(
-        self, tokens: np.ndarray, starts: np.ndarray, hashes: np.ndarray, order: np.ndarray, keys: np.ndarray
+        self,
+        tokens: np.ndarray,
+        starts: np.ndarray,
+        hashes: np.ndarray,
+        order: np.ndarray,
+        keys: np.ndarray,
+        longest: Optional[int] = None,
     ) -> None:
-        """Phrase i is tokens[starts[i]:starts[i + 1]]; ``hashes`` ascending, ``order`` their phrases."""
-        self.tokens, self.starts, self.hashes, self.order, self.keys = tokens, starts, hashes, order, keys
+        """Phrase i is tokens[starts[i]:starts[i + 1]]; ``hashes`` ascending, ``order`` their phrases;
+        ``longest``: the most tokens of a phrase (worked out where not given)."""
+        self._held: list[Any] = [tokens, starts, hashes, order, keys]
         self.phrases = len(starts) - 1
         #: Distinct unordered pairs.
         self.pairs = len(keys) // 2
-        lengths = starts[1:] - starts[:-1]
-        self.longest = int(lengths.max()) if len(lengths) else 0
+        if longest is None:
+            lengths = starts[1:] - starts[:-1]
+            longest = int(lengths.max()) if len(lengths) else 0
+        self.longest = longest
         self._kernel_state: Optional[tuple[ParaEvalKernel, Optional[CapsuleType]]] = None
+
+    @classmethod
+    def from_buffers(cls, arrays: Sequence[Any], longest: int) -> PhraseTable:
+        """A table of the kernel loader's buffers (tokens, starts, hashes, order, keys), held as
+        they are."""
+        tokens, starts, hashes, order, keys = (
+            memoryview(a).cast("B").cast(f)  # type: ignore[call-overload]
+            for a, f in zip(arrays, _FORMATS)
+        )
+        return cls(tokens, starts, hashes, order, keys, longest)
+
+    def _array(self, k: int) -> np.ndarray:
+        held = self._held[k]
+        if isinstance(held, memoryview):
+            import numpy as np
+
+            held = self._held[k] = np.asarray(held)
+        return held
+
+    tokens = _Held(0)
+    starts = _Held(1)
+    hashes = _Held(2)
+    order = _Held(3)
+    keys = _Held(4)
 
     def kernel_state(self, kernel: ParaEvalKernel) -> Optional[CapsuleType]:
         """The table as ParaEval's C kernel holds it (made once), or None where the kernel refuses
@@ -404,20 +456,18 @@ class PhraseTable:
         made = self._kernel_state
         if made is not None and made[0] is kernel:
             return made[1]
-        import numpy as np
+        arrays: list[Any] = []
+        for k, wanted in enumerate(_FORMATS):
+            held = self._held[k]
+            if not (isinstance(held, memoryview) and held.format == wanted):
+                import numpy as np
 
-        arrays = []
-        for values, kind in (
-            (self.tokens, np.int32),
-            (self.starts, np.int64),
-            (self.hashes, np.uint64),
-            (self.order, np.int32),
-            (self.keys, np.int64),
-        ):
-            held = np.ascontiguousarray(values, kind)
-            if held is not values and not np.array_equal(held, values):
-                return None  # values the kernel's types do not hold
-            arrays.append(held.data)
+                values = self._array(k)
+                held = np.ascontiguousarray(values, wanted)
+                if held is not values and not np.array_equal(held, values):
+                    return None  # values the kernel's types do not hold
+                held = held.data
+            arrays.append(held)
         try:
             state: Optional[CapsuleType] = kernel.table(*arrays)
         except ValueError:
@@ -428,7 +478,7 @@ class PhraseTable:
     @property
     def nbytes(self) -> int:
         """The bytes its arrays hold."""
-        return sum(a.nbytes for a in (self.tokens, self.starts, self.hashes, self.order, self.keys))
+        return sum(a.nbytes for a in self._held)
 
     def find(self, ids: np.ndarray, starts: np.ndarray, length: int, hashes: np.ndarray) -> np.ndarray:
         """The phrase of each span (``length`` tokens of ``ids`` from each of ``starts``, whose
@@ -583,9 +633,14 @@ def build_table(
         phrase_parts.append(
             _unique_phrases(h1[wanted], h2[wanted], tokens[token_mask], starts_kept, spec.path)
         )
-    if not phrase_parts:
-        none = np.zeros(0, np.int64)
-        return PhraseTable(np.zeros(0, np.int32), np.zeros(1, np.int64), np.zeros(0, np.uint64), none, none)
+    if not phrase_parts:  # the arrays' types as a table with phrases has them
+        return PhraseTable(
+            np.zeros(0, np.int32),
+            np.zeros(1, np.int64),
+            np.zeros(0, np.uint64),
+            np.zeros(0, np.int32),
+            np.zeros(0, np.int64),
+        )
     h1 = np.concatenate([p[0] for p in phrase_parts])
     h2 = np.concatenate([p[1] for p in phrase_parts])
     offsets = np.cumsum([0] + [len(p[2]) for p in phrase_parts[:-1]])
@@ -614,9 +669,8 @@ def _built_table(
     chunks: Optional[Iterable[tuple[list[Any], list[Any]]]],
 ) -> PhraseTable:
     """:func:`build_table` by the kernel: the same arrays, the same errors where they are raised
-    (each chunk's distinct phrases tokenized once, where the kernel reads the file)."""
-    import numpy as np
-
+    (each chunk's distinct phrases tokenized once, where the kernel reads the file), held as the
+    kernel made them."""
     builder = kernel.builder()
     indexed: Iterable[tuple[list[Any], Optional[bytes], int]] = (
         _read_indexed(spec, kernel)
@@ -628,22 +682,11 @@ def _built_table(
         del texts
         if not kernel.builder_add(builder, ids, offsets, phrases, count):
             raise _collision(spec.path)
-    collided, tokens, starts, h1, keys = kernel.builder_arrays(builder)
+    collided, *arrays, longest = kernel.builder_arrays(builder)
     del builder
     if collided:
         raise _collision(spec.path)
-    hashes = np.frombuffer(h1, np.uint64)
-    if not len(hashes):
-        none = np.zeros(0, np.int64)
-        return PhraseTable(np.zeros(0, np.int32), np.zeros(1, np.int64), np.zeros(0, np.uint64), none, none)
-    order = np.argsort(hashes).astype(np.int32)
-    return PhraseTable(
-        np.frombuffer(tokens, np.int32),
-        np.frombuffer(starts, np.int64),
-        hashes[order],
-        order,
-        np.frombuffer(keys, np.int64),
-    )
+    return PhraseTable.from_buffers(arrays, longest)
 
 
 def corpus_table(corpus: Corpus, spec: TableSpec, stem: bool) -> PhraseTable:
