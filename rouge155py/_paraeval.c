@@ -2,8 +2,10 @@
  *
  * table() takes a PhraseTable's arrays once: it holds them, and adds an index of the phrases'
  * hashes, a filter of the hashes of their proper prefixes (a span that is no phrase's prefix
- * is not extended: a false positive costs a lookup, never a phrase), and where each phrase's
- * partners begin among the sorted pair keys.
+ * is not extended: a false positive costs a lookup, never a phrase), the one-word phrase of
+ * each token id and whether a longer phrase starts with it (the first word of a span is
+ * looked up by id, not hashed), and where each phrase's partners begin among the sorted pair
+ * keys.
  *
  * match() finds each text's phrases once (the spans of one sentence whose hash, then tokens,
  * are a phrase's), then per pair of texts does what match_pair does in Python, in the same
@@ -61,6 +63,10 @@ typedef struct {
     uint64_t prefix_mask;
     int prefix_shift;
     int32_t *partners; /* phrases + 1: the first key of each phrase's pairs */
+    /* Per token id below `words` (a span of one word looked up without hashing): */
+    Py_ssize_t words;
+    int32_t *word_phrase; /* the phrase of that one word, -1 none */
+    unsigned char *leads; /* some phrase of two words or more starts with it */
 } Table;
 
 static const char TABLE_NAME[] = "rouge155py._paraeval.table";
@@ -72,6 +78,8 @@ static void table_free(Table *t) {
     free(t->slots);
     free(t->prefix);
     free(t->partners);
+    free(t->word_phrase);
+    free(t->leads);
     free(t);
 }
 
@@ -209,6 +217,36 @@ static PyObject *py_table(PyObject *self, PyObject *args) {
                 bit = (h * SPREAD) >> t->prefix_shift;
                 t->prefix[bit >> 6] |= (uint64_t)1 << (bit & 63);
             }
+        }
+    }
+    /* The one-word spans by id: the phrase the index finds for the hash of that word, and
+     * whether a longer phrase the index finds starts with it (ids past `words` are hashed). */
+    {
+        int32_t top = -1;
+        for (i = 0; i < t->nhashes; i++) {
+            int32_t phrase = t->order[i];
+            if (t->starts[phrase + 1] > t->starts[phrase] && t->tokens[t->starts[phrase]] > top)
+                top = t->tokens[t->starts[phrase]];
+        }
+        t->words = (Py_ssize_t)top + 1;
+        if (t->words > 4 * ntokens + 65536) t->words = 4 * ntokens + 65536;
+        t->word_phrase = (int32_t *)malloc(((size_t)t->words + 1) * sizeof(int32_t));
+        t->leads = (unsigned char *)calloc((size_t)t->words + 1, 1);
+        if (!t->word_phrase || !t->leads) {
+            table_free(t);
+            return PyErr_NoMemory();
+        }
+        memset(t->word_phrase, 0xFF, ((size_t)t->words + 1) * sizeof(int32_t));
+        for (i = 0; i < t->nhashes; i++) {
+            int32_t phrase = t->order[i], first;
+            int64_t length = t->starts[phrase + 1] - t->starts[phrase];
+            if (!length) continue;
+            first = t->tokens[t->starts[phrase]];
+            if (first < 0 || first >= t->words) continue;
+            if (length > 1)
+                t->leads[first] = 1;
+            else if (t->hashes[i] == (uint64_t)(int64_t)first + 1)
+                t->word_phrase[first] = phrase;
         }
     }
     k = 0;
@@ -379,13 +417,44 @@ static int text_spans(const Table *t, Text *x, SpanWork *w) {
     x->length_first = (Py_ssize_t *)calloc((size_t)top + 2, sizeof(Py_ssize_t));
     if (!x->length_first) return -1;
     if (GROW(w->hash, w->hash_room, n + 1) < 0 || GROW(w->alive, w->alive_room, n + 1) < 0) return -1;
+    /* Length 1: the words the table knows by id, the others hashed as longer spans are. */
     alive = 0;
-    for (s = 0; s < n; s++) {
-        w->alive[alive++] = (int32_t)s;
-        w->hash[s] = 0;
-    }
     x->spans = 0;
-    for (L = 1; L <= top && alive; L++) {
+    if (top) x->length_first[1] = 0;
+    for (s = 0; s < n && top; s++) {
+        int32_t id = x->ids[s], phrase = -1;
+        uint64_t h = w->hash[s] = (uint64_t)(int64_t)id + 1;
+        int lead;
+        if (id >= 0 && id < t->words) {
+            phrase = t->word_phrase[id];
+            lead = t->leads[id];
+        } else {
+            if (t->has_length[1]) {
+                Py_ssize_t at = table_find(t, h);
+                if (at >= 0) {
+                    int32_t found = t->order[at];
+                    if (t->starts[found + 1] - t->starts[found] == 1 && t->tokens[t->starts[found]] == id)
+                        phrase = found;
+                }
+            }
+            lead = t->longest > 1 && prefix_has(t, h);
+        }
+        if (phrase >= 0) {
+            if (x->spans >= room) {
+                size_t r1 = (size_t)room, r2 = (size_t)room, r3 = (size_t)room;
+                if (GROW(x->span_start, r1, x->spans + 1) < 0 || GROW(x->span_length, r2, x->spans + 1) < 0 ||
+                    GROW(x->span_phrase, r3, x->spans + 1) < 0)
+                    return -1;
+                room = (Py_ssize_t)r1;
+            }
+            x->span_start[x->spans] = (int32_t)s;
+            x->span_length[x->spans] = 1;
+            x->span_phrase[x->spans] = phrase;
+            x->spans++;
+        }
+        if (lead) w->alive[alive++] = (int32_t)s;
+    }
+    for (L = 2; L <= top && alive; L++) {
         Py_ssize_t kept = 0, a;
         x->length_first[L] = x->spans;
         for (a = 0; a < alive; a++) {

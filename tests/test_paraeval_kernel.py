@@ -101,6 +101,42 @@ def test_long_texts_and_wide_groups(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @needs_kernel
+def test_words_the_kernel_knows_by_id_and_words_it_hashes() -> None:
+    """The kernel looks one-word spans up by id below a bound on the table's ids, and hashes the
+    others: a table of some words of small ids and some far past the bound (and texts of words
+    in no phrase) matches as the Python path does."""
+    rng = random.Random(7)
+    words = [f"w{i}" for i in range(9)]
+    ids = {w: i if i < 3 else 1_000_000 + 7 * i for i, w in enumerate(words)}
+
+    def encode(texts: Any) -> tuple[array, array]:
+        out, offsets = array("i"), array("i", [0])
+        for text in texts:
+            out.extend(ids[w] for w in (text.split() if isinstance(text, str) else text))
+            offsets.append(len(out))
+        return out, offsets
+
+    pairs = [(0, 1), (1, 0), (2, 3), (3, 2)]
+    for _ in range(60):
+        phrases = [
+            (
+                " ".join(rng.choices(words, k=rng.randint(1, 3))),
+                " ".join(rng.choices(words, k=rng.randint(1, 3))),
+            )
+            for _ in range(rng.randint(1, 20))
+        ]
+        table = build_table(
+            TableSpec("<pairs>"), encode, [([a for a, _ in phrases], [b for _, b in phrases])]
+        )
+        texts = [
+            encode([rng.choices(words, k=rng.randint(0, 12)) for _ in range(rng.randint(1, 4))])
+            for _ in range(4)
+        ]
+        found = kernel_matches(table, texts, pairs)
+        assert found == [_python(table, texts[m], texts[p], None) for m, p in pairs]
+
+
+@needs_kernel
 @pytest.mark.parametrize("multi_ref", ["average", "best"])
 def test_a_run_on_the_kernel_prints_the_python_paths_report(
     multi_ref: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
