@@ -4,8 +4,8 @@
  * hashes, a filter of the hashes of their proper prefixes (a span that is no phrase's prefix
  * is not extended: a false positive costs a lookup, never a phrase), the one-word phrase of
  * each token id and whether a longer phrase starts with it (the first word of a span is
- * looked up by id, not hashed), and where each phrase's partners begin among the sorted pair
- * keys.
+ * looked up by id, not hashed), where each phrase's partners begin among the sorted pair
+ * keys, and the partners hashed of the phrases that have many.
  *
  * match() finds each text's phrases once (the spans of one sentence whose hash, then tokens,
  * are a phrase's), then per pair of texts does what match_pair does in Python, in the same
@@ -32,6 +32,12 @@
 /* The hash of a phrase: sum of (id + 1) * BASE^(distance from its end), modulo 2^64
  * (paraphrases._BASES[0]). */
 #define BASE 0x9E3779B97F4A7C15ULL
+/* A phrase with this many partners or more has them hashed too: a pair looks its peer's
+ * phrases up there when they are fewer than the partners by PROBE_RATIO. */
+#define HEAVY 256
+#define PROBE_RATIO 6
+/* Spreads a phrase id over the slots of a set of partners (the slot: the top bits). */
+#define SPREAD32 0x9E3779B1u
 /* Spreads a hash over the slots of an index (Fibonacci hashing). */
 #define SPREAD 0xD6E8FEB86659FD93ULL
 /* Counts of candidates saturate here (Python's are unbounded; a limit is clamped below it). */
@@ -63,10 +69,18 @@ typedef struct {
     uint64_t prefix_mask;
     int prefix_shift;
     int32_t *partners; /* phrases + 1: the first key of each phrase's pairs */
+    int32_t *partner;  /* per key a * phrases + b: b */
     /* Per token id below `words` (a span of one word looked up without hashing): */
     Py_ssize_t words;
     int32_t *word_phrase; /* the phrase of that one word, -1 none */
     unsigned char *leads; /* some phrase of two words or more starts with it */
+    /* The phrases of HEAVY partners or more (ascending), each's partners hashed in `sets` (a
+     * power of two of slots from set_first[h], the peer phrase or -1; its shift in set_shift). */
+    Py_ssize_t nheavy;
+    int32_t *heavy;
+    int64_t *set_first;
+    unsigned char *set_shift;
+    int32_t *sets;
 } Table;
 
 static const char TABLE_NAME[] = "rouge155py._paraeval.table";
@@ -78,8 +92,13 @@ static void table_free(Table *t) {
     free(t->slots);
     free(t->prefix);
     free(t->partners);
+    free(t->partner);
     free(t->word_phrase);
     free(t->leads);
+    free(t->heavy);
+    free(t->set_first);
+    free(t->set_shift);
+    free(t->sets);
     free(t);
 }
 
@@ -181,7 +200,8 @@ static PyObject *py_table(PyObject *self, PyObject *args) {
     t->slot_mask = ((uint64_t)1 << bits) - 1;
     t->slot_shift = 64 - bits;
     t->partners = (int32_t *)malloc(((size_t)t->phrases + 1) * sizeof(int32_t));
-    if (!t->has_length || !t->slots || !t->partners) {
+    t->partner = (int32_t *)malloc(((size_t)t->nkeys + 1) * sizeof(int32_t));
+    if (!t->has_length || !t->slots || !t->partners || !t->partner) {
         table_free(t);
         return PyErr_NoMemory();
     }
@@ -254,6 +274,48 @@ static PyObject *py_table(PyObject *self, PyObject *args) {
         int64_t first = (int64_t)i * t->phrases;
         while (k < t->nkeys && t->keys[k] < first) k++;
         t->partners[i] = (int32_t)k;
+    }
+    for (k = 0; k < t->nkeys; k++) t->partner[k] = (int32_t)(t->keys[k] % t->phrases);
+    /* The partners of the phrases that have many, hashed. */
+    {
+        int64_t slots = 0;
+        Py_ssize_t h = 0;
+        for (i = 0; i < t->phrases; i++)
+            if (t->partners[i + 1] - t->partners[i] >= HEAVY) t->nheavy++;
+        t->heavy = (int32_t *)malloc(((size_t)t->nheavy + 1) * sizeof(int32_t));
+        t->set_first = (int64_t *)malloc(((size_t)t->nheavy + 1) * sizeof(int64_t));
+        t->set_shift = (unsigned char *)malloc((size_t)t->nheavy + 1);
+        if (!t->heavy || !t->set_first || !t->set_shift) {
+            table_free(t);
+            return PyErr_NoMemory();
+        }
+        for (i = 0; i < t->phrases; i++) {
+            Py_ssize_t count = t->partners[i + 1] - t->partners[i];
+            if (count < HEAVY) continue;
+            bits = power_bits(2 * count);
+            t->heavy[h] = (int32_t)i;
+            t->set_first[h] = slots;
+            t->set_shift[h] = (unsigned char)(32 - bits);
+            slots += (int64_t)1 << bits;
+            h++;
+        }
+        t->set_first[h] = slots;
+        t->sets = (int32_t *)malloc(((size_t)slots + 1) * sizeof(int32_t));
+        if (!t->sets) {
+            table_free(t);
+            return PyErr_NoMemory();
+        }
+        memset(t->sets, 0xFF, ((size_t)slots + 1) * sizeof(int32_t));
+        for (h = 0; h < t->nheavy; h++) {
+            int32_t *set = t->sets + t->set_first[h];
+            uint32_t mask = (uint32_t)(t->set_first[h + 1] - t->set_first[h] - 1);
+            for (k = t->partners[t->heavy[h]]; k < t->partners[t->heavy[h] + 1]; k++) {
+                int32_t b = t->partner[k];
+                uint32_t at = ((uint32_t)b * SPREAD32) >> t->set_shift[h];
+                while (set[at] >= 0) at = (at + 1) & mask;
+                set[at] = b;
+            }
+        }
     }
     {
         PyObject *capsule = PyCapsule_New(t, TABLE_NAME, table_capsule_free);
@@ -377,6 +439,7 @@ typedef struct {
     /* The distinct phrases, ascending, and their spans by start: */
     Py_ssize_t distinct;
     int32_t *phrase;        /* distinct phrase ids */
+    int32_t *phrase_length; /* their lengths */
     Py_ssize_t *first;      /* distinct + 1: into by_phrase */
     int32_t *by_phrase;     /* span indices by (phrase, start) */
 } Text;
@@ -390,6 +453,7 @@ static void text_free(Text *x) {
     free(x->span_distinct);
     free(x->length_first);
     free(x->phrase);
+    free(x->phrase_length);
     free(x->first);
     free(x->by_phrase);
 }
@@ -494,8 +558,9 @@ static int text_spans(const Table *t, Text *x, SpanWork *w) {
     x->span_distinct = (int32_t *)malloc(((size_t)x->spans + 1) * sizeof(int32_t));
     x->by_phrase = (int32_t *)malloc(((size_t)x->spans + 1) * sizeof(int32_t));
     x->phrase = (int32_t *)malloc(((size_t)x->spans + 1) * sizeof(int32_t));
+    x->phrase_length = (int32_t *)malloc(((size_t)x->spans + 1) * sizeof(int32_t));
     x->first = (Py_ssize_t *)malloc(((size_t)x->spans + 2) * sizeof(Py_ssize_t));
-    if (!x->span_distinct || !x->by_phrase || !x->phrase || !x->first) return -1;
+    if (!x->span_distinct || !x->by_phrase || !x->phrase || !x->phrase_length || !x->first) return -1;
     if (GROW(w->keys, w->keys_room, x->spans + 1) < 0) return -1;
     for (k = 0; k < x->spans; k++) w->keys[k] = (uint64_t)(uint32_t)x->span_phrase[k] << 32 | (uint64_t)k;
     sort_u64(w->keys, x->spans);
@@ -504,6 +569,7 @@ static int text_spans(const Table *t, Text *x, SpanWork *w) {
         int32_t span = (int32_t)(w->keys[k] & 0xFFFFFFFFu);
         if (!k || x->span_phrase[span] != x->phrase[x->distinct - 1]) {
             x->first[x->distinct] = k;
+            x->phrase_length[x->distinct] = x->span_length[span];
             x->phrase[x->distinct++] = x->span_phrase[span];
         }
         x->by_phrase[k] = span;
@@ -1107,16 +1173,13 @@ static int64_t clipped(Pair *p, const Text *model, const Text *peer) {
     return hits;
 }
 
-/* Sets link k: model distinct phrase i (of ml words), peer distinct phrase j. */
-static int add_link(Pair *p, Py_ssize_t k, Py_ssize_t i, Py_ssize_t j, int32_t ml, const Table *t, const Text *peer) {
-    Link *l;
-    if (GROW(p->links, p->links_room, k + 1) < 0) return -1;
-    l = &p->links[k];
+/* Sets link k (room made for it): model distinct phrase i (of ml words), peer distinct phrase j. */
+static void add_link(Pair *p, Py_ssize_t k, Py_ssize_t i, Py_ssize_t j, int32_t ml, const Text *peer) {
+    Link *l = &p->links[k];
     l->i = (int32_t)i;
     l->j = (int32_t)j;
     l->ml = ml;
-    l->pl = (int32_t)(t->starts[peer->phrase[j] + 1] - t->starts[peer->phrase[j]]);
-    return 0;
+    l->pl = peer->phrase_length[j];
 }
 
 
@@ -1139,8 +1202,10 @@ static int match_pair(const Table *t, const Text *model, const Text *peer, const
     memset(p->peer_used, 0, (size_t)peer->n);
     /* The table's pairs between the model's phrases and the peer's: a phrase's partners are
      * one run of the sorted keys, each looked up among the peer's phrases (a bit per phrase of
-     * the table); past 32 partners per phrase of the peer, the peer's phrases are looked up in
-     * the run instead, each from where the last was found. */
+     * the table).  A phrase of many more partners than the peer has phrases, and of HEAVY or
+     * more, has its partners hashed: each of the peer's phrases is looked up there.  Past 32
+     * partners per phrase of the peer, the peer's phrases are looked up in the run instead,
+     * each from where the last was found.  Either way a phrase's links are by peer phrase. */
     slots = 16;
     while (slots < 2 * (size_t)peer->distinct) slots *= 2;
     if (GROW(p->peer_slots, p->peer_slots_room, 2 * slots) < 0) return NO_MEMORY;
@@ -1154,37 +1219,62 @@ static int match_pair(const Table *t, const Text *model, const Text *peer, const
         p->peer_bits[phrase >> 6] |= (uint64_t)1 << (phrase & 63);
     }
     for (i = 0; i < model->distinct; i++) {
-        int64_t a = model->phrase[i], base = a * t->phrases;
+        int64_t a = model->phrase[i];
         Py_ssize_t lo = t->partners[a], hi = t->partners[a + 1];
-        int32_t ml = (int32_t)(t->starts[a + 1] - t->starts[a]);
+        int32_t ml = model->phrase_length[i];
         p->link_first[i] = nlinks;
-        if (hi - lo <= 32 * peer->distinct) {
+        /* a link per partner and per peer phrase at most */
+        if (GROW(p->links, p->links_room, nlinks + (hi - lo < peer->distinct ? hi - lo : peer->distinct) + 1) < 0)
+            return NO_MEMORY;
+        if (hi - lo >= HEAVY && hi - lo > PROBE_RATIO * peer->distinct) {
+            /* each of the peer's phrases looked up among the partners hashed */
+            Py_ssize_t l = 0, h = t->nheavy - 1;
+            const int32_t *set;
+            uint32_t mask;
+            int shift;
+            while (l < h) {
+                Py_ssize_t mid = l + (h - l) / 2;
+                if (t->heavy[mid] < a)
+                    l = mid + 1;
+                else
+                    h = mid;
+            }
+            set = t->sets + t->set_first[l];
+            mask = (uint32_t)(t->set_first[l + 1] - t->set_first[l] - 1);
+            shift = t->set_shift[l];
+            for (k = 0; k < peer->distinct; k++) {
+                int32_t b = peer->phrase[k], found;
+                uint32_t at = ((uint32_t)b * SPREAD32) >> shift;
+                while ((found = set[at]) >= 0 && found != b) at = (at + 1) & mask;
+                if (found == b) add_link(p, nlinks++, i, k, ml, peer);
+            }
+        } else if (hi - lo <= 32 * peer->distinct) {
             for (k = lo; k < hi; k++) {
-                int64_t b = t->keys[k] - base;
+                int32_t b = t->partner[k];
                 size_t at;
                 if (!((p->peer_bits[b >> 6] >> (b & 63)) & 1)) continue;
                 at = (size_t)(((uint32_t)b * 0x9E3779B1u) & (uint32_t)(slots - 1));
                 while (p->peer_slots[2 * at] != (int32_t)b) at = (at + 1) & (slots - 1);
-                if (add_link(p, nlinks++, i, p->peer_slots[2 * at + 1], ml, t, peer) < 0) return NO_MEMORY;
+                add_link(p, nlinks++, i, p->peer_slots[2 * at + 1], ml, peer);
             }
         } else {
             Py_ssize_t at = lo;
             for (k = 0; k < peer->distinct && at < hi; k++) {
-                int64_t want = base + peer->phrase[k];
+                int32_t want = peer->phrase[k];
                 Py_ssize_t step = 1, l, h;
                 /* the first key >= want, galloping from `at` */
-                while (at + step < hi && t->keys[at + step] < want) step *= 2;
+                while (at + step < hi && t->partner[at + step] < want) step *= 2;
                 l = at;
                 h = at + step < hi ? at + step + 1 : hi;
                 while (l < h) {
                     Py_ssize_t mid = l + (h - l) / 2;
-                    if (t->keys[mid] < want)
+                    if (t->partner[mid] < want)
                         l = mid + 1;
                     else
                         h = mid;
                 }
                 at = l;
-                if (at < hi && t->keys[at] == want && add_link(p, nlinks++, i, k, ml, t, peer) < 0) return NO_MEMORY;
+                if (at < hi && t->partner[at] == want) add_link(p, nlinks++, i, k, ml, peer);
             }
         }
     }

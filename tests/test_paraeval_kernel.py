@@ -137,6 +137,28 @@ def test_words_the_kernel_knows_by_id_and_words_it_hashes() -> None:
 
 
 @needs_kernel
+def test_a_phrase_of_many_partners() -> None:
+    """A phrase paired with hundreds of others (the kernel looks the peer's phrases up among its
+    partners rather than going through them all): the same matches, the links in the same order."""
+    rng = random.Random(8)
+    words = [f"a{i}" for i in range(25)]
+    hub = [("hub", f"{a} {b}") for a in words for b in words]
+    for _ in range(12):
+        others = [(rng.choice(words), " ".join(rng.choices(words, k=rng.randint(1, 3)))) for _ in range(30)]
+        pairs = hub + others if rng.random() < 0.5 else others + hub
+        encode = word_ids({})
+        table = build_table(TableSpec("<pairs>"), encode, [([a for a, _ in pairs], [b for _, b in pairs])])
+        vocabulary = words + ["hub"] * 3
+        texts = [
+            encode([rng.choices(vocabulary, k=rng.randint(5, 25)) for _ in range(rng.randint(1, 3))])
+            for _ in range(4)
+        ]
+        for limit in (None, 3):
+            found = kernel_matches(table, texts, [(0, 1), (1, 0), (2, 3)], limit)
+            assert found == [_python(table, texts[m], texts[p], limit) for m, p in [(0, 1), (1, 0), (2, 3)]]
+
+
+@needs_kernel
 @pytest.mark.parametrize("multi_ref", ["average", "best"])
 def test_a_run_on_the_kernel_prints_the_python_paths_report(
     multi_ref: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
