@@ -61,6 +61,7 @@ typedef struct {
     const int32_t *order;
     const int64_t *keys;
     Py_ssize_t phrases, nhashes, nkeys, longest;
+    int phrase_bits; /* the bits of the largest phrase id */
     unsigned char *has_length; /* longest + 1: some phrase is that long */
     int32_t *slots;            /* index of the hashes: position + 1, 0 empty */
     uint64_t slot_mask;
@@ -194,6 +195,7 @@ static PyObject *py_table(PyObject *self, PyObject *args) {
         if (i && t->keys[i] <= t->keys[i - 1]) return refuse(t, "keys not strictly ascending");
         if (t->keys[i] < 0 || t->keys[i] / t->phrases >= t->phrases) return refuse(t, "keys out of range");
     }
+    while (t->phrase_bits < 31 && ((Py_ssize_t)1 << t->phrase_bits) < t->phrases) t->phrase_bits++;
     t->has_length = (unsigned char *)calloc((size_t)t->longest + 1, 1);
     bits = power_bits(2 * t->nhashes);
     t->slots = (int32_t *)calloc((size_t)1 << bits, sizeof(int32_t));
@@ -348,82 +350,25 @@ static int grow(void **at, size_t *room, size_t want, size_t size) {
 
 #define GROW(buffer, room, want) grow((void **)&(buffer), &(room), (size_t)(want), sizeof(*(buffer)))
 
-/* Sorts n uint64 ascending: quicksort (median of three, short runs by insertion), heapsort
- * past a depth of 2 log2(n), so that no input takes more than n log n steps. */
-static void sift_u64(uint64_t *a, Py_ssize_t root, Py_ssize_t n) {
-    uint64_t v = a[root];
-    for (;;) {
-        Py_ssize_t child = 2 * root + 1;
-        if (child >= n) break;
-        if (child + 1 < n && a[child + 1] > a[child]) child++;
-        if (a[child] <= v) break;
-        a[root] = a[child];
-        root = child;
+/* Sorts n keys phrase << 32 | index (indices ascending) by phrase, stably: by the digits of
+ * the phrase from the lowest, each of at most 8 bits (`bits`: those of the largest phrase);
+ * the sorted keys are in *a, *other the scratch. */
+static void sort_by_phrase(uint64_t **a, uint64_t **other, Py_ssize_t n, int bits) {
+    int passes = (bits + 7) / 8, width, pass;
+    if (!passes) return;
+    width = (bits + passes - 1) / passes;
+    for (pass = 0; pass < passes; pass++) {
+        Py_ssize_t count[257], k;
+        int shift = 32 + pass * width;
+        uint64_t mask = ((uint64_t)1 << width) - 1, *from = *a, *to = *other;
+        memset(count, 0, sizeof(count));
+        for (k = 0; k < n; k++) count[((from[k] >> shift) & mask) + 1]++;
+        if (count[(from[0] >> shift & mask) + 1] == n) continue; /* one digit: already in order */
+        for (k = 1; k <= (Py_ssize_t)mask; k++) count[k] += count[k - 1];
+        for (k = 0; k < n; k++) to[count[(from[k] >> shift) & mask]++] = from[k];
+        *a = to;
+        *other = from;
     }
-    a[root] = v;
-}
-
-static void sort_u64_depth(uint64_t *a, Py_ssize_t n, int depth) {
-    while (n > 16) {
-        uint64_t pivot, x, y, z;
-        Py_ssize_t i, j;
-        if (depth-- == 0) {
-            Py_ssize_t k;
-            for (k = n / 2 - 1; k >= 0; k--) sift_u64(a, k, n);
-            for (k = n - 1; k > 0; k--) {
-                uint64_t top = a[0];
-                a[0] = a[k];
-                a[k] = top;
-                sift_u64(a, 0, k);
-            }
-            return;
-        }
-        x = a[0];
-        y = a[n / 2];
-        z = a[n - 1];
-        pivot = x < y ? (y < z ? y : (x < z ? z : x)) : (x < z ? x : (y < z ? z : y));
-        i = 0;
-        j = n - 1;
-        for (;;) {
-            uint64_t swap;
-            while (a[i] < pivot) i++;
-            while (a[j] > pivot) j--;
-            if (i >= j) break;
-            swap = a[i];
-            a[i] = a[j];
-            a[j] = swap;
-            i++;
-            j--;
-        }
-        /* a[0..j] <= pivot <= a[j+1..n): the shorter side first, the longer one in the loop */
-        if (j + 1 < n - j - 1) {
-            sort_u64_depth(a, j + 1, depth);
-            a += j + 1;
-            n -= j + 1;
-        } else {
-            sort_u64_depth(a + j + 1, n - j - 1, depth);
-            n = j + 1;
-        }
-    }
-    {
-        Py_ssize_t k;
-        for (k = 1; k < n; k++) {
-            uint64_t v = a[k];
-            Py_ssize_t at = k;
-            while (at > 0 && a[at - 1] > v) {
-                a[at] = a[at - 1];
-                at--;
-            }
-            a[at] = v;
-        }
-    }
-}
-
-static void sort_u64(uint64_t *a, Py_ssize_t n) {
-    int depth = 0;
-    Py_ssize_t m;
-    for (m = n; m > 1; m >>= 1) depth += 2;
-    sort_u64_depth(a, n, depth);
 }
 
 /* -- texts and their phrases ------------------------------------------------------------- */
@@ -464,8 +409,8 @@ typedef struct {
     size_t hash_room;
     int32_t *alive;
     size_t alive_room;
-    uint64_t *keys; /* phrase << 32 | span: by phrase, then start (a phrase's spans have one length) */
-    size_t keys_room;
+    uint64_t *keys, *keys2; /* phrase << 32 | span: by phrase, then start (a phrase's spans have one length) */
+    size_t keys_room, keys2_room;
 } SpanWork;
 
 static int same_tokens(const int32_t *a, const int32_t *b, Py_ssize_t n) {
@@ -478,6 +423,7 @@ static int same_tokens(const int32_t *a, const int32_t *b, Py_ssize_t n) {
 /* The phrases of a text (its ids and sentence ends set): 0, or -1 on no memory. */
 static int text_spans(const Table *t, Text *x, SpanWork *w) {
     Py_ssize_t n = x->n, alive, s, L, top = t->longest < n ? t->longest : n, room = 0, k;
+    uint64_t *sorted, *scratch;
     x->length_first = (Py_ssize_t *)calloc((size_t)top + 2, sizeof(Py_ssize_t));
     if (!x->length_first) return -1;
     if (GROW(w->hash, w->hash_room, n + 1) < 0 || GROW(w->alive, w->alive_room, n + 1) < 0) return -1;
@@ -561,12 +507,14 @@ static int text_spans(const Table *t, Text *x, SpanWork *w) {
     x->phrase_length = (int32_t *)malloc(((size_t)x->spans + 1) * sizeof(int32_t));
     x->first = (Py_ssize_t *)malloc(((size_t)x->spans + 2) * sizeof(Py_ssize_t));
     if (!x->span_distinct || !x->by_phrase || !x->phrase || !x->phrase_length || !x->first) return -1;
-    if (GROW(w->keys, w->keys_room, x->spans + 1) < 0) return -1;
+    if (GROW(w->keys, w->keys_room, x->spans + 1) < 0 || GROW(w->keys2, w->keys2_room, x->spans + 1) < 0) return -1;
     for (k = 0; k < x->spans; k++) w->keys[k] = (uint64_t)(uint32_t)x->span_phrase[k] << 32 | (uint64_t)k;
-    sort_u64(w->keys, x->spans);
+    sorted = w->keys;
+    scratch = w->keys2;
+    if (x->spans) sort_by_phrase(&sorted, &scratch, x->spans, t->phrase_bits);
     x->distinct = 0;
     for (k = 0; k < x->spans; k++) {
-        int32_t span = (int32_t)(w->keys[k] & 0xFFFFFFFFu);
+        int32_t span = (int32_t)(sorted[k] & 0xFFFFFFFFu);
         if (!k || x->span_phrase[span] != x->phrase[x->distinct - 1]) {
             x->first[x->distinct] = k;
             x->phrase_length[x->distinct] = x->span_length[span];
@@ -1632,6 +1580,7 @@ static PyObject *py_match(PyObject *self, PyObject *args) {
     free(w.hash);
     free(w.alive);
     free(w.keys);
+    free(w.keys2);
     pair_free(&p);
     PyBuffer_Release(&pairs_view);
     return result;
