@@ -5,7 +5,7 @@
  * is not extended: a false positive costs a lookup, never a phrase), the one-word phrase of
  * each token id and whether a longer phrase starts with it (the first word of a span is
  * looked up by id, not hashed), where each phrase's partners begin among the sorted pair
- * keys, and the partners hashed of the phrases that have many.
+ * keys, and the partners of the phrases that have many as bitmaps.
  *
  * match() finds each text's phrases once (the spans of one sentence whose hash, then tokens,
  * are a phrase's), then per pair of texts does what match_pair does in Python, in the same
@@ -32,12 +32,11 @@
 /* The hash of a phrase: sum of (id + 1) * BASE^(distance from its end), modulo 2^64
  * (paraphrases._BASES[0]). */
 #define BASE 0x9E3779B97F4A7C15ULL
-/* A phrase with this many partners or more has them hashed too: a pair looks its peer's
- * phrases up there when they are fewer than the partners by PROBE_RATIO. */
-#define HEAVY 256
-#define PROBE_RATIO 6
-/* Spreads a phrase id over the slots of a set of partners (the slot: the top bits). */
-#define SPREAD32 0x9E3779B1u
+/* A phrase with this many partners or more has them as a bitmap too (the most partnered
+ * first, in at most 4 bytes per pair key): a pair looks its peer's phrases up there when they
+ * are fewer than the partners by PROBE_RATIO. */
+#define HEAVY 64
+#define PROBE_RATIO 2
 /* Spreads a hash over the slots of an index (Fibonacci hashing). */
 #define SPREAD 0xD6E8FEB86659FD93ULL
 /* Counts of candidates saturate here (Python's are unbounded; a limit is clamped below it). */
@@ -75,13 +74,11 @@ typedef struct {
     Py_ssize_t words;
     int32_t *word_phrase; /* the phrase of that one word, -1 none */
     unsigned char *leads; /* some phrase of two words or more starts with it */
-    /* The phrases of HEAVY partners or more (ascending), each's partners hashed in `sets` (a
-     * power of two of slots from set_first[h], the peer phrase or -1; its shift in set_shift). */
-    Py_ssize_t nheavy;
+    /* The phrases of heavy_least partners or more (ascending), each's partners a bitmap of
+     * bitmap_words words in `bitmaps`. */
+    Py_ssize_t nheavy, heavy_least, bitmap_words;
     int32_t *heavy;
-    int64_t *set_first;
-    unsigned char *set_shift;
-    int32_t *sets;
+    uint64_t *bitmaps;
 } Table;
 
 static const char TABLE_NAME[] = "rouge155py._paraeval.table";
@@ -97,9 +94,7 @@ static void table_free(Table *t) {
     free(t->word_phrase);
     free(t->leads);
     free(t->heavy);
-    free(t->set_first);
-    free(t->set_shift);
-    free(t->sets);
+    free(t->bitmaps);
     free(t);
 }
 
@@ -278,45 +273,31 @@ static PyObject *py_table(PyObject *self, PyObject *args) {
         t->partners[i] = (int32_t)k;
     }
     for (k = 0; k < t->nkeys; k++) t->partner[k] = (int32_t)(t->keys[k] % t->phrases);
-    /* The partners of the phrases that have many, hashed. */
+    /* The partners of the phrases that have many, as bitmaps: from HEAVY partners, or more
+     * where their bitmaps would take more than 4 bytes per key. */
     {
-        int64_t slots = 0;
         Py_ssize_t h = 0;
-        for (i = 0; i < t->phrases; i++)
-            if (t->partners[i + 1] - t->partners[i] >= HEAVY) t->nheavy++;
+        t->bitmap_words = t->phrases / 64 + 1;
+        t->heavy_least = HEAVY;
+        for (;;) {
+            t->nheavy = 0;
+            for (i = 0; i < t->phrases; i++)
+                if (t->partners[i + 1] - t->partners[i] >= t->heavy_least) t->nheavy++;
+            if (!t->nheavy || t->nheavy * t->bitmap_words * 2 <= t->nkeys) break;
+            t->heavy_least *= 2;
+        }
         t->heavy = (int32_t *)malloc(((size_t)t->nheavy + 1) * sizeof(int32_t));
-        t->set_first = (int64_t *)malloc(((size_t)t->nheavy + 1) * sizeof(int64_t));
-        t->set_shift = (unsigned char *)malloc((size_t)t->nheavy + 1);
-        if (!t->heavy || !t->set_first || !t->set_shift) {
+        t->bitmaps = (uint64_t *)calloc((size_t)t->nheavy * (size_t)t->bitmap_words + 1, sizeof(uint64_t));
+        if (!t->heavy || !t->bitmaps) {
             table_free(t);
             return PyErr_NoMemory();
         }
         for (i = 0; i < t->phrases; i++) {
-            Py_ssize_t count = t->partners[i + 1] - t->partners[i];
-            if (count < HEAVY) continue;
-            bits = power_bits(2 * count);
-            t->heavy[h] = (int32_t)i;
-            t->set_first[h] = slots;
-            t->set_shift[h] = (unsigned char)(32 - bits);
-            slots += (int64_t)1 << bits;
-            h++;
-        }
-        t->set_first[h] = slots;
-        t->sets = (int32_t *)malloc(((size_t)slots + 1) * sizeof(int32_t));
-        if (!t->sets) {
-            table_free(t);
-            return PyErr_NoMemory();
-        }
-        memset(t->sets, 0xFF, ((size_t)slots + 1) * sizeof(int32_t));
-        for (h = 0; h < t->nheavy; h++) {
-            int32_t *set = t->sets + t->set_first[h];
-            uint32_t mask = (uint32_t)(t->set_first[h + 1] - t->set_first[h] - 1);
-            for (k = t->partners[t->heavy[h]]; k < t->partners[t->heavy[h] + 1]; k++) {
-                int32_t b = t->partner[k];
-                uint32_t at = ((uint32_t)b * SPREAD32) >> t->set_shift[h];
-                while (set[at] >= 0) at = (at + 1) & mask;
-                set[at] = b;
-            }
+            uint64_t *bitmap = t->bitmaps + (size_t)h * (size_t)t->bitmap_words;
+            if (t->partners[i + 1] - t->partners[i] < t->heavy_least) continue;
+            t->heavy[h++] = (int32_t)i;
+            for (k = t->partners[i]; k < t->partners[i + 1]; k++)
+                bitmap[t->partner[k] >> 6] |= (uint64_t)1 << (t->partner[k] & 63);
         }
     }
     {
@@ -1150,8 +1131,8 @@ static int match_pair(const Table *t, const Text *model, const Text *peer, const
     memset(p->peer_used, 0, (size_t)peer->n);
     /* The table's pairs between the model's phrases and the peer's: a phrase's partners are
      * one run of the sorted keys, each looked up among the peer's phrases (a bit per phrase of
-     * the table).  A phrase of many more partners than the peer has phrases, and of HEAVY or
-     * more, has its partners hashed: each of the peer's phrases is looked up there.  Past 32
+     * the table).  A phrase of many more partners than the peer has phrases, and with a bitmap
+     * of its partners, has each of the peer's phrases looked up there instead.  Past 32
      * partners per phrase of the peer, the peer's phrases are looked up in the run instead,
      * each from where the last was found.  Either way a phrase's links are by peer phrase. */
     slots = 16;
@@ -1174,12 +1155,10 @@ static int match_pair(const Table *t, const Text *model, const Text *peer, const
         /* a link per partner and per peer phrase at most */
         if (GROW(p->links, p->links_room, nlinks + (hi - lo < peer->distinct ? hi - lo : peer->distinct) + 1) < 0)
             return NO_MEMORY;
-        if (hi - lo >= HEAVY && hi - lo > PROBE_RATIO * peer->distinct) {
-            /* each of the peer's phrases looked up among the partners hashed */
+        if (hi - lo >= t->heavy_least && hi - lo > PROBE_RATIO * peer->distinct) {
+            /* each of the peer's phrases looked up in the bitmap of the partners */
             Py_ssize_t l = 0, h = t->nheavy - 1;
-            const int32_t *set;
-            uint32_t mask;
-            int shift;
+            const uint64_t *bitmap;
             while (l < h) {
                 Py_ssize_t mid = l + (h - l) / 2;
                 if (t->heavy[mid] < a)
@@ -1187,14 +1166,10 @@ static int match_pair(const Table *t, const Text *model, const Text *peer, const
                 else
                     h = mid;
             }
-            set = t->sets + t->set_first[l];
-            mask = (uint32_t)(t->set_first[l + 1] - t->set_first[l] - 1);
-            shift = t->set_shift[l];
+            bitmap = t->bitmaps + (size_t)l * (size_t)t->bitmap_words;
             for (k = 0; k < peer->distinct; k++) {
-                int32_t b = peer->phrase[k], found;
-                uint32_t at = ((uint32_t)b * SPREAD32) >> shift;
-                while ((found = set[at]) >= 0 && found != b) at = (at + 1) & mask;
-                if (found == b) add_link(p, nlinks++, i, k, ml, peer);
+                int32_t b = peer->phrase[k];
+                if ((bitmap[b >> 6] >> (b & 63)) & 1) add_link(p, nlinks++, i, k, ml, peer);
             }
         } else if (hi - lo <= 32 * peer->distinct) {
             for (k = lo; k < hi; k++) {
