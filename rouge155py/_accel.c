@@ -2559,6 +2559,90 @@ static int token_id(TextState *st, const char *s, Py_ssize_t len, unsigned long 
     }
 }
 
+/* The documents of a batch as token ids: per document its tokens (tok[first[d] ..
+ * first[d+1])), its sentences (sent[sfirst[d] .. sfirst[d+1]] offsets into its tokens) and
+ * its longest sentence. */
+typedef struct {
+    RsInts tok, sent;
+    Py_ssize_t *first, *sfirst, *longest; /* ndocs + 1 each */
+    unsigned int top;                               /* every id or'ed */
+} Docs;
+
+static void docs_free(Docs *d) {
+    free(d->tok.items);
+    free(d->sent.items);
+    free(d->first);
+    memset(d, 0, sizeof(*d));
+}
+
+/* The word of a text at byte at (as many bytes as it has there, then zeros). */
+static inline unsigned long long text_word(const unsigned char *text, Py_ssize_t at, Py_ssize_t len) {
+    unsigned char tail[8] = {0};
+    if (at + 8 <= len) return load_word(text + at);
+    if (at < len) memcpy(tail, text + at, (size_t)(len - at)); /* at the text's end */
+    return load_word(tail);
+}
+
+/* How many of a word's bytes, from its first, are ASCII letters or digits (0 to 8), all
+ * bytes at once: a byte's high bit is set in a sum where it is past a bound. */
+static inline int alnum_run(unsigned long long x) {
+    const unsigned long long highs = BYTES(0x80);
+    unsigned long long t = x & ~highs, u = t | BYTES(0x20); /* u: letters folded to lowercase */
+    unsigned long long digit = (t + BYTES(0x80 - '0')) & ~(t + BYTES(0x7f - '9'));
+    unsigned long long letter = (u + BYTES(0x80 - 'a')) & ~(u + BYTES(0x7f - 'z'));
+    unsigned long long other = ~((digit | letter) & ~x) & highs, before = ((other & (0 - other)) - 1) & highs;
+    return (int)(((before >> 7) * BYTES(1)) >> 56);
+}
+
+/* A token's bytes, padded as the string tables keep them: in `small` up to 64 bytes, else in
+ * `big` (grown as needed, freed by the owner). */
+typedef struct {
+    unsigned long long small[8], *words, *big;
+    Py_ssize_t room; /* words of 8 bytes */
+} TokenWords;
+
+static void token_words_init(TokenWords *w) {
+    w->words = w->small;
+    w->big = NULL;
+    w->room = 8;
+}
+
+/* The token that starts at text[i] (an ASCII letter or digit): its bytes lowercased (the Perl's
+ * lc: an ASCII letter or digit with bit 0x20 set is lowercase) and padded into w->words, its
+ * length and its hash as str_hash makes it, its first two words read at once.  0, or -2 on no
+ * memory. */
+static inline int token_at(const unsigned char *text, Py_ssize_t i, Py_ssize_t len, TokenWords *w, Py_ssize_t *length,
+                           unsigned long long *hash) {
+    unsigned long long x0 = text_word(text, i, len), x1 = text_word(text, i + 8, len);
+    int r0 = alnum_run(x0), r1 = alnum_run(x1);
+    /* Without branches (they would go either way as tokens of up to 8 bytes and longer ones
+     * come): the second word counts where the first is full. */
+    unsigned long long full = 0 - (unsigned long long)(r0 >> 3);
+    Py_ssize_t n = r0 + (Py_ssize_t)(r1 & (int)full), q;
+    store_word(w->words, (x0 | BYTES(0x20)) & FIRST_BYTES[r0]);
+    store_word(w->words + 1, (x1 | BYTES(0x20)) & FIRST_BYTES[r1] & full);
+    *hash = hash_end(head_hash(load_word(w->words), load_word(w->words + 1), n));
+    if (n == 16) { /* a longer token: the rest a byte at a time, then its words */
+        Py_ssize_t j = i + 16, nwords;
+        while (j < len && TOKEN_BYTE[text[j]]) j++;
+        n = j - i;
+        nwords = (Py_ssize_t)PADDED(n) / 8;
+        if (nwords > w->room) {
+            unsigned long long *grown = (unsigned long long *)realloc(w->big, (size_t)(2 * nwords) * 8);
+            if (!grown) return -2;
+            if (!w->big) memcpy(grown, w->small, sizeof(w->small));
+            w->words = w->big = grown;
+            w->room = 2 * nwords;
+        }
+        for (q = 2; q < nwords; q++)
+            store_word(w->words + q,
+                       (text_word(text, i + 8 * q, len) | BYTES(0x20)) & FIRST_BYTES[n - 8 * q < 8 ? n - 8 * q : 8]);
+        *hash = str_hash((const char *)w->words, n);
+    }
+    *length = n;
+    return 0;
+}
+
 /* ---- The run's token ids of texts (Corpus.encode), each token asked of the run once ----
  *
  * A memo holds, for one dict of token -> id (a Corpus's TokenIds, whose __missing__ numbers
@@ -2594,10 +2678,9 @@ static PyObject *token_memo(PyObject *Py_UNUSED(self), PyObject *table) {
     return capsule;
 }
 
-/* The id of a token (s, padded, of len bytes of ASCII letters and digits): from the memo, or
- * asked of the dict and remembered.  0, or -1 with an exception set. */
-static int memo_id(TokenMemo *m, PyObject *table, const char *s, Py_ssize_t len, long *id) {
-    unsigned long long h = str_hash(s, len);
+/* The id of a token (s, padded, of len bytes of ASCII letters and digits; h its str_hash): from
+ * the memo, or asked of the dict and remembered.  0, or -1 with an exception set. */
+static int memo_id(TokenMemo *m, PyObject *table, const char *s, Py_ssize_t len, unsigned long long h, long *id) {
     PyObject *token, *found;
     int k = strtab_find(&m->tokens, s, len, h);
     long value;
@@ -2640,34 +2723,44 @@ static int memo_id(TokenMemo *m, PyObject *table, const char *s, Py_ssize_t len,
 /* Appends the ids of the tokens of data[0..len) to out: each maximal run of ASCII letters and
  * digits, lowercased under `lower` (the Perl's lc); else only a run that starts with a
  * lowercase letter or a digit counts, as it is.  drop: leave out negative ids (stopwords).
- * `pad` is scratch of *pad_room bytes.  0, or -1 with an exception set. */
+ * w holds each token as it is looked up.  0, or -1 with an exception set. */
 static int memo_tokens(TokenMemo *m, PyObject *table, const unsigned char *data, Py_ssize_t len, int lower,
-                       int drop, RsInts *out, char **pad, size_t *pad_room) {
+                       int drop, RsInts *out, TokenWords *w) {
     Py_ssize_t i = 0;
     while (i < len) {
-        Py_ssize_t start, n, q;
+        Py_ssize_t start, n;
+        unsigned long long h;
         long id;
         if (!TOKEN_BYTE[data[i]]) {
             i++;
             continue;
         }
-        start = i;
-        while (i < len && TOKEN_BYTE[data[i]]) i++;
-        if (!lower && data[start] >= 'A' && data[start] <= 'Z') continue; /* not a counted token */
-        n = i - start;
-        if (PADDED(n) > *pad_room) {
-            size_t room = 2 * PADDED(n);
-            char *grown = (char *)realloc(*pad, room);
-            if (!grown) {
+        if (lower) {
+            if (token_at(data, i, len, w, &n, &h) < 0) {
                 PyErr_NoMemory();
                 return -1;
             }
-            *pad = grown;
-            *pad_room = room;
+            i += n;
+        } else {
+            start = i;
+            while (i < len && TOKEN_BYTE[data[i]]) i++;
+            if (data[start] >= 'A' && data[start] <= 'Z') continue; /* not a counted token */
+            n = i - start;
+            if ((Py_ssize_t)PADDED(n) / 8 > w->room) {
+                Py_ssize_t room = 2 * (Py_ssize_t)PADDED(n) / 8;
+                unsigned long long *grown = (unsigned long long *)realloc(w->big, (size_t)room * 8);
+                if (!grown) {
+                    PyErr_NoMemory();
+                    return -1;
+                }
+                w->words = w->big = grown;
+                w->room = room;
+            }
+            memset(w->words, 0, PADDED(n));
+            memcpy(w->words, data + start, (size_t)n);
+            h = str_hash((const char *)w->words, n);
         }
-        for (q = 0; q < n; q++) (*pad)[q] = (char)(lower ? TOKEN_BYTE[data[start + q]] : data[start + q]);
-        memset(*pad + n, 0, PADDED(n) - (size_t)n);
-        if (memo_id(m, table, *pad, n, &id) < 0) return -1;
+        if (memo_id(m, table, (const char *)w->words, n, h, &id) < 0) return -1;
         if (id < 0 && drop) continue;
         if (rs_ints_push(out, (int)id) < 0 || out->count > INT_MAX / 2) {
             PyErr_NoMemory();
@@ -2716,11 +2809,11 @@ static PyObject *encode(PyObject *Py_UNUSED(self), PyObject *args) {
     int drop;
     TokenMemo *m;
     RsInts ids = {NULL, 0, 0}, offsets = {NULL, 0, 0};
-    char *pad = NULL;
-    size_t pad_room = 0;
+    TokenWords w;
     Py_ssize_t t;
     if (!PyArg_ParseTuple(args, "O!OpO", &PyList_Type, &list, &table, &drop, &capsule)) return NULL;
     if (!(m = memo_of(capsule, table))) return NULL;
+    token_words_init(&w);
     texts = PyList_AsTuple(list); /* held as it is: the dict's __missing__ runs Python code */
     if (!texts) return NULL;
     if (rs_ints_push(&offsets, 0) < 0) {
@@ -2730,7 +2823,7 @@ static PyObject *encode(PyObject *Py_UNUSED(self), PyObject *args) {
     for (t = 0; t < PyTuple_GET_SIZE(texts); t++) {
         Py_ssize_t len;
         const unsigned char *data = latin1_bytes(PyTuple_GET_ITEM(texts, t), &len);
-        if (!data || memo_tokens(m, table, data, len, 0, drop, &ids, &pad, &pad_room) < 0) goto done;
+        if (!data || memo_tokens(m, table, data, len, 0, drop, &ids, &w) < 0) goto done;
         if (rs_ints_push(&offsets, (int)ids.count) < 0) {
             PyErr_NoMemory();
             goto done;
@@ -2739,7 +2832,7 @@ static PyObject *encode(PyObject *Py_UNUSED(self), PyObject *args) {
     result = ids_and_offsets(&ids, &offsets);
 done:
     Py_XDECREF(texts);
-    free(pad);
+    free(w.big);
     rs_ints_free(&ids);
     rs_ints_free(&offsets);
     return result;
@@ -2754,12 +2847,12 @@ static PyObject *encode_lines(PyObject *Py_UNUSED(self), PyObject *args) {
     int drop;
     TokenMemo *m;
     RsInts ids = {NULL, 0, 0}, offsets = {NULL, 0, 0};
-    char *pad = NULL;
-    size_t pad_room = 0;
+    TokenWords w;
     const unsigned char *data;
     Py_ssize_t len, at = 0;
     if (!PyArg_ParseTuple(args, "UOpO", &text, &table, &drop, &capsule)) return NULL;
     if (!(m = memo_of(capsule, table))) return NULL;
+    token_words_init(&w);
     if (PyUnicode_READY(text) < 0) return NULL;
     if (PyUnicode_KIND(text) != PyUnicode_1BYTE_KIND) Py_RETURN_NONE;
     data = PyUnicode_1BYTE_DATA(text);
@@ -2773,7 +2866,7 @@ static PyObject *encode_lines(PyObject *Py_UNUSED(self), PyObject *args) {
         const unsigned char *end = (const unsigned char *)memchr(data + at, '\n', (size_t)(len - at));
         Py_ssize_t stop = end ? end - data : len;
         if (stop > at) {
-            if (memo_tokens(m, table, data + at, stop - at, 1, drop, &ids, &pad, &pad_room) < 0) goto done;
+            if (memo_tokens(m, table, data + at, stop - at, 1, drop, &ids, &w) < 0) goto done;
             if (rs_ints_push(&offsets, (int)ids.count) < 0) {
                 PyErr_NoMemory();
                 goto done;
@@ -2784,53 +2877,19 @@ static PyObject *encode_lines(PyObject *Py_UNUSED(self), PyObject *args) {
     result = ids_and_offsets(&ids, &offsets);
 done:
     Py_DECREF(text);
-    free(pad);
+    free(w.big);
     rs_ints_free(&ids);
     rs_ints_free(&offsets);
     return result;
-}
-
-/* The documents of a batch as token ids: per document its tokens (tok[first[d] ..
- * first[d+1])), its sentences (sent[sfirst[d] .. sfirst[d+1]] offsets into its tokens) and
- * its longest sentence. */
-typedef struct {
-    RsInts tok, sent;
-    Py_ssize_t *first, *sfirst, *longest; /* ndocs + 1 each */
-    unsigned int top;                               /* every id or'ed */
-} Docs;
-
-static void docs_free(Docs *d) {
-    free(d->tok.items);
-    free(d->sent.items);
-    free(d->first);
-    memset(d, 0, sizeof(*d));
-}
-
-/* The word of a text at byte at (as many bytes as it has there, then zeros). */
-static inline unsigned long long text_word(const unsigned char *text, Py_ssize_t at, Py_ssize_t len) {
-    unsigned char tail[8] = {0};
-    if (at + 8 <= len) return load_word(text + at);
-    if (at < len) memcpy(tail, text + at, (size_t)(len - at)); /* at the text's end */
-    return load_word(tail);
-}
-
-/* How many of a word's bytes, from its first, are ASCII letters or digits (0 to 8), all
- * bytes at once: a byte's high bit is set in a sum where it is past a bound. */
-static inline int alnum_run(unsigned long long x) {
-    const unsigned long long highs = BYTES(0x80);
-    unsigned long long t = x & ~highs, u = t | BYTES(0x20); /* u: letters folded to lowercase */
-    unsigned long long digit = (t + BYTES(0x80 - '0')) & ~(t + BYTES(0x7f - '9'));
-    unsigned long long letter = (u + BYTES(0x80 - 'a')) & ~(u + BYTES(0x7f - 'z'));
-    unsigned long long other = ~((digit | letter) & ~x) & highs, before = ((other & (0 - other)) - 1) & highs;
-    return (int)(((before >> 7) * BYTES(1)) >> 56);
 }
 
 /* Tokens of a text of SPL lines, lowercased as the Perl's lc: runs of ASCII letters and
  * digits, each line a sentence.  0, -2 on no memory. */
 static int docs_add(Docs *d, Py_ssize_t k, TextState *st, const unsigned char *text, Py_ssize_t len, int stem,
                     int drop) {
-    unsigned long long small[8], *words = small, *big = NULL;
-    Py_ssize_t i = 0, start = d->tok.count, sentence = 0, longest = 0, room = 8;
+    TokenWords tw;
+    Py_ssize_t i = 0, start = d->tok.count, sentence = 0, longest = 0;
+    token_words_init(&tw);
     d->first[k] = start;
     d->sfirst[k] = d->sent.count;
     if (rs_ints_push(&d->sent, 0) < 0) return -2;
@@ -2847,40 +2906,16 @@ static int docs_add(Docs *d, Py_ssize_t k, TextState *st, const unsigned char *t
             continue;
         }
         if (TOKEN_BYTE[c]) {
-            /* The token padded, its first two words at once, and hashed as str_hash does: an
-             * ASCII letter or digit with bit 0x20 set is lowercase (the Perl's lc). */
-            unsigned long long x0 = text_word(text, i, len), x1 = text_word(text, i + 8, len), h;
-            int r0 = alnum_run(x0), r1 = alnum_run(x1), id;
-            /* Without branches (they would go either way as tokens of up to 8 bytes and
-             * longer ones come): the second word counts where the first is full. */
-            unsigned long long full = 0 - (unsigned long long)(r0 >> 3);
-            Py_ssize_t n = r0 + (Py_ssize_t)(r1 & (int)full), q;
-            store_word(words, (x0 | BYTES(0x20)) & FIRST_BYTES[r0]);
-            store_word(words + 1, (x1 | BYTES(0x20)) & FIRST_BYTES[r1] & full);
-            h = hash_end(head_hash(load_word(words), load_word(words + 1), n));
-            if (n == 16) { /* a longer token: the rest a byte at a time, then its words */
-                Py_ssize_t j = i + 16, nwords;
-                while (j < len && TOKEN_BYTE[text[j]]) j++;
-                n = j - i;
-                nwords = (Py_ssize_t)PADDED(n) / 8;
-                if (nwords > room) {
-                    unsigned long long *grown = (unsigned long long *)realloc(big, (size_t)(2 * nwords) * 8);
-                    if (!grown) {
-                        free(big);
-                        return -2;
-                    }
-                    if (!big) memcpy(grown, small, sizeof(small));
-                    words = big = grown;
-                    room = 2 * nwords;
-                }
-                for (q = 2; q < nwords; q++)
-                    store_word(words + q, (text_word(text, i + 8 * q, len) | BYTES(0x20)) &
-                                              FIRST_BYTES[n - 8 * q < 8 ? n - 8 * q : 8]);
-                h = str_hash((const char *)words, n);
+            Py_ssize_t n;
+            unsigned long long h;
+            int id;
+            if (token_at(text, i, len, &tw, &n, &h) < 0) {
+                free(tw.big);
+                return -2;
             }
-            id = token_id(st, (const char *)words, n, h, stem, drop);
+            id = token_id(st, (const char *)tw.words, n, h, stem, drop);
             if (id == -2 || (id >= 0 && rs_ints_push(&d->tok, id) < 0)) {
-                free(big);
+                free(tw.big);
                 return -2;
             }
             if (id >= 0) d->top |= (unsigned int)id;
@@ -2889,7 +2924,7 @@ static int docs_add(Docs *d, Py_ssize_t k, TextState *st, const unsigned char *t
         }
         i++;
     }
-    free(big);
+    free(tw.big);
     if (d->tok.count > INT_MAX / 2) return -2;
     d->longest[k] = longest;
     return 0;

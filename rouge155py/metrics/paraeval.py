@@ -635,9 +635,8 @@ class ParaEval(Metric):
 
         return corpus.view(("paraeval", document, stem), make)
 
-    def _match(
-        self, corpus: Corpus, table: PhraseTable, model: Document, peer: Document, stem: bool
-    ) -> PairMatch:
+    def _match(self, corpus: Corpus, model: Document, peer: Document, stem: bool) -> PairMatch:
+        table = self.table(corpus, stem)
         peer_text = self._text(corpus, table, peer, stem)
         return match_pair(self._text(corpus, table, model, stem), peer_text, table)
 
@@ -647,11 +646,10 @@ class ParaEval(Metric):
         Models are stemmed as the peer is (:meth:`model_stems`), so one table serves both.
         """
         stem = task.peer_stem
-        table = self.table(corpus, stem)
         out = []
         for document in task.models:
             key = ("paraeval-match", document, task.peer, stem)
-            found = corpus.view(key, functools.partial(self._match, corpus, table, document, task.peer, stem))
+            found = corpus.view(key, functools.partial(self._match, corpus, document, task.peer, stem))
             if not found.exact:
                 self.inexact.append(task.instance_id)
             out.append(found)
