@@ -180,7 +180,7 @@ if TYPE_CHECKING:
             state_bytes: int,
             candidate_bytes: int,
             match_type: type[_Match],
-            candidate_type: type[tuple[int, int, int, int]],
+            candidate_type: Optional[type[tuple[int, int, int, int]]],
             /,
         ) -> list[_Match]: ...
 

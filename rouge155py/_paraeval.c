@@ -1410,7 +1410,8 @@ static PyObject *candidates_made(const Cand *c, Py_ssize_t n, PyTypeObject *type
     return out;
 }
 
-/* The list of PairMatch of the pairs' counts (11 per pair) and candidates. */
+/* The list of PairMatch of the pairs' counts (11 per pair) and candidates (cand_type NULL: none
+ * kept, each pair's two tuples of them empty). */
 static PyObject *matches_made(const int64_t *out, Py_ssize_t npairs, const Cand *all, PyTypeObject *match_type,
                               PyTypeObject *cand_type) {
     PyObject *list = PyList_New(npairs);
@@ -1430,8 +1431,8 @@ static PyObject *matches_made(const int64_t *out, Py_ssize_t npairs, const Cand 
         items[4] = PyLong_FromLongLong(row[6]);
         items[5] = PyLong_FromLongLong(row[7]);
         items[6] = PyBool_FromLong((long)row[8]);
-        items[7] = candidates_made(all + at, (Py_ssize_t)row[9], cand_type);
-        items[8] = candidates_made(all + at + row[9], (Py_ssize_t)row[10], cand_type);
+        items[7] = cand_type ? candidates_made(all + at, (Py_ssize_t)row[9], cand_type) : PyTuple_New(0);
+        items[8] = cand_type ? candidates_made(all + at + row[9], (Py_ssize_t)row[10], cand_type) : PyTuple_New(0);
         at += (Py_ssize_t)(row[9] + row[10]);
         made = tuple_made(match_type, items, 9);
         if (!made) {
@@ -1455,7 +1456,8 @@ static int tuple_type(PyObject *type) {
  * pairs: int32 buffer of (model text, peer text) indices.  Per pair a match_type of (model
  * words, peer words, (tier 1's model words, peer words), (tier 2's), tier 3, tier 3 after tier
  * 1 alone, exact, tier 1's candidates, tier 2's), each candidate a candidate_type of (model
- * start, model length, peer start, peer length). */
+ * start, model length, peer start, peer length); candidate_type None: the counts only (the
+ * tuples of candidates empty). */
 static PyObject *py_match(PyObject *self, PyObject *args) {
     PyObject *capsule, *texts, *pairs_obj, *limit_obj, *bytes_obj, *state_obj, *cand_obj, *match_type, *cand_type;
     PyObject *result = NULL;
@@ -1476,7 +1478,7 @@ static PyObject *py_match(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "OO!OOOOOOO:match", &capsule, &PyList_Type, &texts, &pairs_obj, &limit_obj,
                           &bytes_obj, &state_obj, &cand_obj, &match_type, &cand_type))
         return NULL;
-    if (tuple_type(match_type) < 0 || tuple_type(cand_type) < 0) return NULL;
+    if (tuple_type(match_type) < 0 || (cand_type != Py_None && tuple_type(cand_type) < 0)) return NULL;
     t = (Table *)PyCapsule_GetPointer(capsule, TABLE_NAME);
     if (!t) return NULL;
     if (clamped(limit_obj, &lim.limit) < 0 || clamped(bytes_obj, &lim.search_bytes) < 0 ||
@@ -1534,20 +1536,25 @@ static PyObject *py_match(PyObject *self, PyObject *args) {
                 failed = done;
                 break;
             }
-            if (grow((void **)&all, &all_room, nall + (size_t)(row[9] + row[10]), sizeof(Cand)) < 0) {
+            if (cand_type == Py_None) {
+                /* no candidates kept */
+            } else if (grow((void **)&all, &all_room, nall + (size_t)(row[9] + row[10]), sizeof(Cand)) < 0) {
                 failed = NO_MEMORY;
                 break;
+            } else {
+                if (row[9]) memcpy(all + nall, p.chosen, (size_t)row[9] * sizeof(Cand));
+                nall += (size_t)row[9];
+                if (row[10]) memcpy(all + nall, p.words, (size_t)row[10] * sizeof(Cand));
+                nall += (size_t)row[10];
             }
-            if (row[9]) memcpy(all + nall, p.chosen, (size_t)row[9] * sizeof(Cand));
-            nall += (size_t)row[9];
-            if (row[10]) memcpy(all + nall, p.words, (size_t)row[10] * sizeof(Cand));
-            nall += (size_t)row[10];
             if (gil_check(&gil, (size_t)(model->n + peer->n) + 1) < 0) failed = RAISED;
         }
         gil_restore(&gil);
     }
     if (failed == NO_MEMORY) PyErr_NoMemory();
-    if (!failed) result = matches_made(out, npairs, all, (PyTypeObject *)match_type, (PyTypeObject *)cand_type);
+    if (!failed)
+        result = matches_made(out, npairs, all, (PyTypeObject *)match_type,
+                              cand_type == Py_None ? NULL : (PyTypeObject *)cand_type);
     for (k = 0; k < ntexts; k++) text_free(&xs[k]);
     free(xs);
     free(out);

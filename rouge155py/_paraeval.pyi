@@ -5,7 +5,7 @@ int64 keys: :class:`~rouge155py.metrics.paraphrases.PhraseTable`'s); texts are i
 token ids and of where each sentence starts.
 """
 
-from typing import Any, TypeVar
+from typing import Any, Optional, TypeVar
 
 from _typeshed import ReadableBuffer
 from typing_extensions import CapsuleType
@@ -31,14 +31,15 @@ def match(
     state_bytes: int,
     candidate_bytes: int,
     match_type: type[_Match],
-    candidate_type: type[tuple[int, int, int, int]],
+    candidate_type: Optional[type[tuple[int, int, int, int]]],
     /,
 ) -> list[_Match]:
     """The tiers of each (model, peer) pair of texts (``pairs``: int32 indices into ``texts``),
     each a ``match_type`` of (model words, peer words, (tier 1's model words, peer words),
     (tier 2's), tier 3, tier 3 after tier 1 alone, exact, tier 1's candidates, tier 2's), a
     candidate a ``candidate_type`` of (model start, model length, peer start, peer length): the
-    fields of ``PairMatch`` and ``Candidate``. The limit and bytes are tier 1's bounds
+    fields of ``PairMatch`` and ``Candidate`` (``candidate_type`` None: the counts only, the
+    tuples of candidates empty). The limit and bytes are tier 1's bounds
     (``paraeval.MAX_STATES`` or the caller's, ``MAX_SEARCH_BYTES`` and the bytes it counts per
     state and candidate)."""
 

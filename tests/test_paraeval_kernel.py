@@ -76,6 +76,8 @@ def test_the_kernel_matches_as_python_on_random_texts_and_tables(
         )
         found = kernel_matches(table, texts, pairs, limit)
         assert found is not None
+        counted = kernel_matches(table, texts, pairs, limit, candidates=False)
+        assert counted == [m._replace(phrases=(), words=()) for m in found]
         for (model, peer), match in zip(pairs, found):
             expected = _python(table, texts[model], texts[peer], limit)
             assert match == expected, (texts[model], texts[peer], limit)
@@ -271,3 +273,29 @@ def test_the_kernels_stub_names_its_functions() -> None:
         if isinstance(node, ast.ClassDef) and node.name == "ParaEvalKernel"
     )
     assert {node.name for node in protocol.body if isinstance(node, ast.FunctionDef)} == stubbed
+
+
+@needs_kernel
+def test_a_tasks_matches_keep_their_candidates_after_its_counts(tmp_path: Path) -> None:
+    """counts() matches on the kernel without the candidates; matches() of the same task, asked
+    after it, still has them (the Python path's)."""
+    from rouge155py.inputs.readers import SummaryText
+    from rouge155py.metrics.base import Task
+    from rouge155py.metrics.paraeval import ParaEval
+    from rouge155py.metrics.paraphrases import TableSpec
+    from rouge155py.text.corpus import Corpus
+    from rouge155py.text.stage import TextSettings, text_stage
+
+    path = tmp_path / "t.tsv"
+    path.write_text("lifted\tsuspended\nlibya sanctions\tsanctions against libya\n")
+    peer = SummaryText("the un lifted libya sanctions\n", "SPL")
+    model = SummaryText("the un suspended sanctions against libya\n", "SPL")
+    task = Task("P", 0, "E", peer, (model,), False, ((False, False),), "E.P")
+    metric = ParaEval("3", spec=TableSpec(str(path)))
+    corpus = Corpus(text_stage(TextSettings()), 0, 0)
+    metric.prepare(corpus, False)
+    counted = metric.counts(corpus, [task])
+    (match,) = metric.matches(corpus, task)
+    assert counted == [[paraeval.variant_counts("3", match)]]
+    assert match.phrases == (paraeval.Candidate(3, 3, 3, 2),)
+    assert match.words == (paraeval.Candidate(2, 1, 2, 1),)

@@ -540,11 +540,16 @@ def word_ids(vocabulary: dict[Any, int]) -> Callable[[Sequence[Any]], tuple[arra
 
 
 def kernel_matches(
-    table: PhraseTable, texts: list[Encoded], pairs: Sequence[tuple[int, int]], limit: Optional[int] = None
+    table: PhraseTable,
+    texts: list[Encoded],
+    pairs: Sequence[tuple[int, int]],
+    limit: Optional[int] = None,
+    candidates: bool = True,
 ) -> Optional[list[PairMatch]]:
     """:func:`match_pair` of each (model, peer) pair of ``texts`` (each a text's token ids and
     where each of its sentences starts, int32 arrays) on the C kernel, all at once: the same
-    matches, or None where the kernel is not in use or refuses the table."""
+    matches (without ``candidates``, their ``phrases`` and ``words`` empty: the counts only),
+    or None where the kernel is not in use or refuses the table."""
     kernel = _kernel.paraeval_kernel()
     if kernel is None or _STATE_BYTES < 1 or _CANDIDATE_BYTES < 0:
         return None
@@ -564,8 +569,12 @@ def kernel_matches(
         _STATE_BYTES,
         _CANDIDATE_BYTES,
         PairMatch,
-        Candidate,
+        Candidate if candidates else None,
     )
+
+
+# The corpus's keys of a pair's matches: whole (:meth:`ParaEval.matches`), or for the counts.
+_MATCHED, _COUNTED = "paraeval-match", "paraeval-counts"
 
 
 def variant_counts(variant: str, match: PairMatch) -> PairCounts:
@@ -645,10 +654,16 @@ class ParaEval(Metric):
 
         Models are stemmed as the peer is (:meth:`model_stems`), so one table serves both.
         """
+        return self._tiers(corpus, task, _MATCHED)
+
+    def _tiers(self, corpus: Corpus, task: Task, kind: str) -> list[PairMatch]:
+        """The matches of a task's models kept under ``kind``: :data:`_MATCHED`, or
+        :data:`_COUNTED` (those :meth:`counts` reads: where the kernel made them, without their
+        candidates)."""
         stem = task.peer_stem
         out = []
         for document in task.models:
-            key = ("paraeval-match", document, task.peer, stem)
+            key = (kind, document, task.peer, stem)
             found = corpus.view(key, functools.partial(self._match, corpus, document, task.peer, stem))
             if not found.exact:
                 self.inexact.append(task.instance_id)
@@ -656,9 +671,9 @@ class ParaEval(Metric):
         return out
 
     def _match_on_kernel(self, corpus: Corpus, tasks: list[Task]) -> None:
-        """The tiers of every pair of the tasks not matched yet, on the C kernel at once (kept as
-        :meth:`matches` keeps them; nothing where the kernel is not in use). The table and the
-        documents are read in the order :meth:`matches` reads them."""
+        """The counts of every pair of the tasks not counted yet, on the C kernel at once (kept
+        for :meth:`counts`, without their candidates; nothing where the kernel is not in use).
+        The table and the documents are read in the order :meth:`matches` reads them."""
         if _kernel.paraeval_kernel() is None:
             return
         by_stem: dict[bool, tuple[dict[Hashable, int], list[Encoded], dict[Hashable, tuple[int, int]]]] = {}
@@ -669,14 +684,18 @@ class ParaEval(Metric):
             places, texts, pairs = by_stem.setdefault(stem, ({}, [], {}))
             peer = -1
             for document in task.models:
-                key = ("paraeval-match", document, task.peer, stem)
+                key = (_COUNTED, document, task.peer, stem)
                 if key in pairs or corpus.viewed(key):
                     continue
                 if peer < 0:
                     peer = self._place(corpus, task.peer, stem, places, texts)
                 pairs[key] = (self._place(corpus, document, stem, places, texts), peer)
         for stem, (_, texts, pairs) in by_stem.items():
-            found = kernel_matches(self.table(corpus, stem), texts, list(pairs.values())) if pairs else None
+            found = (
+                kernel_matches(self.table(corpus, stem), texts, list(pairs.values()), candidates=False)
+                if pairs
+                else None
+            )
             for made, match in zip(pairs, found or ()):
                 corpus.view(made, functools.partial(_same, match))
 
@@ -693,7 +712,7 @@ class ParaEval(Metric):
 
     def counts(self, corpus: Corpus, tasks: list[Task]) -> list[list[PairCounts]]:  # type: ignore[override]
         self._match_on_kernel(corpus, tasks)
-        return [[variant_counts(self.variant, m) for m in self.matches(corpus, t)] for t in tasks]
+        return [[variant_counts(self.variant, m) for m in self._tiers(corpus, t, _COUNTED)] for t in tasks]
 
     def score_pair(self, peer: Sequence[Any], model: Sequence[Any]) -> PairCounts:  # type: ignore[override]
         """The row's counts of one peer against one model given as tokens (a list of tokens, or
