@@ -1673,21 +1673,6 @@ static void reader_capsule_free(PyObject *capsule) {
     free(r);
 }
 
-/* Makes room for `want` items of `size` bytes in *at (holding *room): -1 on no memory. */
-static int load_grow(void **at, size_t *room, size_t want, size_t size) {
-    size_t next;
-    void *moved;
-    if (want <= *room) return 0;
-    next = *room ? *room : 64;
-    while (next < want) next *= 2;
-    if (next > SIZE_MAX / size) return -1;
-    moved = realloc(*at, next * size);
-    if (!moved) return -1;
-    *at = moved;
-    *room = next;
-    return 0;
-}
-
 /* A reader's index of its texts, on 2^bits slots: -1 on no memory. */
 static int reader_index(Reader *r, int bits) {
     uint64_t mask = ((uint64_t)1 << bits) - 1;
@@ -1710,7 +1695,7 @@ static int reader_index(Reader *r, int bits) {
 static int reader_start(Reader *r) {
     reader_clear(r);
     if (!(r->texts = PyList_New(0))) return -1;
-    if (reader_index(r, 10) < 0 || load_grow((void **)&r->ends, &r->ends_room, 1, sizeof(size_t)) < 0) {
+    if (reader_index(r, 10) < 0 || grow((void **)&r->ends, &r->ends_room, 1, sizeof(size_t)) < 0) {
         PyErr_NoMemory();
         return -1;
     }
@@ -1724,7 +1709,7 @@ static int64_t reader_text(Reader *r, const char *s, Py_ssize_t n) {
     size_t k, from = r->nbytes, words = (size_t)n / 8;
     uint64_t h = 0x84222325CBF29CE4ULL ^ (uint64_t)n, at, found;
     char *to;
-    if (load_grow((void **)&r->bytes, &r->bytes_room, from + (size_t)n + 8, 1) < 0) goto no_memory;
+    if (grow((void **)&r->bytes, &r->bytes_room, from + (size_t)n + 8, 1) < 0) goto no_memory;
     to = r->bytes + from;
     for (k = 0; k < (size_t)n; k++) {
         char c = s[k];
@@ -1746,8 +1731,8 @@ static int64_t reader_text(Reader *r, const char *s, Py_ssize_t n) {
         at = (at + 1) & r->slot_mask;
     }
     if (r->ntexts >= INT32_MAX - 1) goto no_memory;
-    if (load_grow((void **)&r->ends, &r->ends_room, r->ntexts + 2, sizeof(size_t)) < 0 ||
-        load_grow((void **)&r->text_hash, &r->texts_room, r->ntexts + 1, sizeof(uint64_t)) < 0)
+    if (grow((void **)&r->ends, &r->ends_room, r->ntexts + 2, sizeof(size_t)) < 0 ||
+        grow((void **)&r->text_hash, &r->texts_room, r->ntexts + 1, sizeof(uint64_t)) < 0)
         goto no_memory;
     {
         PyObject *text = PyUnicode_DecodeLatin1(to, n, NULL);
@@ -1772,8 +1757,8 @@ static int reader_pair(Reader *r, const char *left, Py_ssize_t left_n, const cha
                        Py_ssize_t length, Py_ssize_t max_lines, Py_ssize_t max_bytes) {
     int64_t a, b;
     if ((a = reader_text(r, left, left_n)) < 0 || (b = reader_text(r, right, right_n)) < 0) return -1;
-    if (load_grow((void **)&r->lefts, &r->lefts_room, r->npairs + 1, sizeof(int32_t)) < 0 ||
-        load_grow((void **)&r->rights, &r->rights_room, r->npairs + 1, sizeof(int32_t)) < 0) {
+    if (grow((void **)&r->lefts, &r->lefts_room, r->npairs + 1, sizeof(int32_t)) < 0 ||
+        grow((void **)&r->rights, &r->rights_room, r->npairs + 1, sizeof(int32_t)) < 0) {
         PyErr_NoMemory();
         return -1;
     }
@@ -1998,7 +1983,7 @@ static PyObject *py_builder(PyObject *self, PyObject *args) {
     (void)self;
     (void)args;
     b = calloc(1, sizeof(Builder));
-    if (!b || builder_rehash(b, 10) < 0 || load_grow((void **)&b->starts, &b->starts_room, 1, sizeof(int64_t)) < 0) {
+    if (!b || builder_rehash(b, 10) < 0 || grow((void **)&b->starts, &b->starts_room, 1, sizeof(int64_t)) < 0) {
         if (b) free(b->slots);
         free(b);
         return PyErr_NoMemory();
@@ -2032,9 +2017,9 @@ static int64_t builder_phrase(Builder *b, const int32_t *tokens, Py_ssize_t n, u
         at = (at + 1) & b->slot_mask;
     }
     if (b->phrases >= INT32_MAX) return -1;
-    if (load_grow((void **)&b->tokens, &b->tokens_room, b->ntokens + (size_t)n, sizeof(int32_t)) < 0) return -1;
-    if (load_grow((void **)&b->starts, &b->starts_room, (size_t)b->phrases + 2, sizeof(int64_t)) < 0) return -1;
-    if (load_grow((void **)&b->hashes, &b->hashes_room, (size_t)b->phrases + 1, sizeof(uint64_t)) < 0) return -1;
+    if (grow((void **)&b->tokens, &b->tokens_room, b->ntokens + (size_t)n, sizeof(int32_t)) < 0) return -1;
+    if (grow((void **)&b->starts, &b->starts_room, (size_t)b->phrases + 2, sizeof(int64_t)) < 0) return -1;
+    if (grow((void **)&b->hashes, &b->hashes_room, (size_t)b->phrases + 1, sizeof(uint64_t)) < 0) return -1;
     memcpy(b->tokens + b->ntokens, tokens, (size_t)n * sizeof(int32_t));
     b->ntokens += (size_t)n;
     b->hashes[b->phrases] = h1;
@@ -2147,7 +2132,7 @@ static PyObject *py_builder_add(PyObject *self, PyObject *args) {
         ids[kept++] = (int32_t)phrase;
     }
     /* kept / 2 pairs: their phrases, then their paraphrases */
-    if (load_grow((void **)&b->pairs, &b->pairs_room, 2 * b->npairs + (size_t)kept, sizeof(int32_t)) < 0) {
+    if (grow((void **)&b->pairs, &b->pairs_room, 2 * b->npairs + (size_t)kept, sizeof(int32_t)) < 0) {
         PyErr_NoMemory();
         goto done;
     }
