@@ -312,7 +312,9 @@ static int mark_lcs(const int *model, Py_ssize_t m, const int *peer, Py_ssize_t 
         here = lcs_at(rows + m * words, n);
         above = lcs_at(rows + (m - 1) * words, n);
     }
-    while (i && j) {
+    /* Plain, the walk ends where L[i][j] is 0: no token of model[0..i) is in peer[0..j), so
+     * nothing is left to mark. */
+    while (i && j && (f || here)) {
         if (model[i - 1] == peer[j - 1]) {
             j--;
             mask[--i] = 1;
