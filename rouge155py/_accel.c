@@ -39,6 +39,12 @@
 #define GIL_CHECK_EVERY CHECK_CELLS
 #include "_gil.h"
 
+#if defined(__GNUC__) || defined(__clang__)
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define ALWAYS_INLINE inline
+#endif
+
 typedef struct {
     /* ROUGE-W, by cells */
     double *cells[2];     /* the row above and the current row of the table's values */
@@ -302,8 +308,8 @@ static int cell_rows(const int *model, Py_ssize_t m, const int *peer, Py_ssize_t
  * takes one from here, a move up keeps it, and a move left keeps both (it is taken where
  * L[i][j-1] = L[i][j] = L[i-1][j] + 1, so L[i-1][j-1] = L[i-1][j]).  -1 when a signal handler
  * raised. */
-static int mark_lcs(const int *model, Py_ssize_t m, const int *peer, Py_ssize_t n, const double *f,
-                    Work *w, unsigned char *mask) {
+static ALWAYS_INLINE int mark_lcs(const int *model, Py_ssize_t m, const int *peer, Py_ssize_t n,
+                                  const double *f, Work *w, unsigned char *mask) {
     const unsigned long long *rows = w->rows;
     Py_ssize_t words = w->words, i = m, j = n, here = 0, above = 0;
     size_t stride = (size_t)n / 8 + 1;
@@ -465,6 +471,16 @@ static Py_ssize_t longest_sentence(const int *off, Py_ssize_t sentences, Py_ssiz
 
 /* The marks of every model sentence against every peer sentence, into mask (ROUGE-L: each
  * peer sentence's masks made once, for all model sentences): 0, -1 when a signal handler raised. */
+/* On x86-64 Linux with GCC, union_marks (mark_lcs inlined in it) is built twice, and the
+ * loader picks the build for the CPU: one counts a row's bits with the popcnt instruction
+ * (GCC turns popcount's sum of bits into it), the other runs anywhere. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__) && defined(__GLIBC__)
+#define POPCNT_CLONES __attribute__((target_clones("popcnt", "default")))
+#else
+#define POPCNT_CLONES
+#endif
+
+POPCNT_CLONES
 static int union_marks(const int *mt, const int *mo, Py_ssize_t ms, Py_ssize_t mlongest, const int *pt,
                        const int *po, Py_ssize_t ps, const double *f, Work *w, unsigned char *mask) {
     Py_ssize_t s, t;
@@ -2613,11 +2629,6 @@ static void token_words_init(TokenWords *w) {
  * lc: an ASCII letter or digit with bit 0x20 set is lowercase) and padded into w->words, which
  * it returns (NULL on no memory), its length and its hash as str_hash makes it, its first two
  * words read at once. */
-#if defined(__GNUC__) || defined(__clang__)
-#define ALWAYS_INLINE inline __attribute__((always_inline))
-#else
-#define ALWAYS_INLINE inline
-#endif
 /* (Inlined into its callers' loops: as a call, score_pairs' tokens took 5% longer.) */
 static ALWAYS_INLINE const char *token_at(const unsigned char *text, Py_ssize_t i, Py_ssize_t len, TokenWords *w,
                                           Py_ssize_t *length, unsigned long long *hash) {
