@@ -1156,17 +1156,9 @@ static int match_pair(const Table *t, const Text *model, const Text *peer, const
         if (GROW(p->links, p->links_room, nlinks + (hi - lo < peer->distinct ? hi - lo : peer->distinct) + 1) < 0)
             return NO_MEMORY;
         if (hi - lo >= t->heavy_least && hi - lo > PROBE_RATIO * peer->distinct) {
-            /* each of the peer's phrases looked up in the bitmap of the partners */
-            Py_ssize_t l = 0, h = t->nheavy - 1;
-            const uint64_t *bitmap;
-            while (l < h) {
-                Py_ssize_t mid = l + (h - l) / 2;
-                if (t->heavy[mid] < a)
-                    l = mid + 1;
-                else
-                    h = mid;
-            }
-            bitmap = t->bitmaps + (size_t)l * (size_t)t->bitmap_words;
+            /* each of the peer's phrases looked up in the bitmap of the partners (a is heavy) */
+            const uint64_t *bitmap =
+                t->bitmaps + (size_t)lower_bound32(t->heavy, t->nheavy - 1, a) * (size_t)t->bitmap_words;
             for (k = 0; k < peer->distinct; k++) {
                 int32_t b = peer->phrase[k];
                 if ((bitmap[b >> 6] >> (b & 63)) & 1) add_link(p, nlinks++, i, k, ml, peer);
@@ -1184,19 +1176,11 @@ static int match_pair(const Table *t, const Text *model, const Text *peer, const
             Py_ssize_t at = lo;
             for (k = 0; k < peer->distinct && at < hi; k++) {
                 int32_t want = peer->phrase[k];
-                Py_ssize_t step = 1, l, h;
-                /* the first key >= want, galloping from `at` */
+                Py_ssize_t step = 1, h;
+                /* the first partner >= want, galloping from `at` */
                 while (at + step < hi && t->partner[at + step] < want) step *= 2;
-                l = at;
                 h = at + step < hi ? at + step + 1 : hi;
-                while (l < h) {
-                    Py_ssize_t mid = l + (h - l) / 2;
-                    if (t->partner[mid] < want)
-                        l = mid + 1;
-                    else
-                        h = mid;
-                }
-                at = l;
+                at += lower_bound32(t->partner + at, h - at, want);
                 if (at < hi && t->partner[at] == want) add_link(p, nlinks++, i, k, ml, peer);
             }
         }

@@ -161,6 +161,31 @@ def test_a_phrase_of_many_partners() -> None:
 
 
 @needs_kernel
+def test_several_phrases_of_many_partners_and_short_peers() -> None:
+    """Phrases of 40 to 625 partners beside each other, against texts of one phrase up: each is
+    matched by a bitmap of its own partners, by a gallop through them (more partners than 32
+    per peer phrase, too few for a bitmap) or by going through them, as the Python path does."""
+    rng = random.Random(9)
+    words = [f"a{i}" for i in range(25)]
+    two = [f"{a} {b}" for a in words for b in words]
+    for _ in range(6):
+        hubs = [[(f"hub{h}", b) for b in rng.sample(two, size)] for h, size in enumerate((40, 100, 300, 625))]
+        pairs = [pair for hub in hubs for pair in hub] + [
+            (rng.choice(two), rng.choice(two)) for _ in range(30)
+        ]
+        rng.shuffle(pairs)
+        encode = word_ids({})
+        table = build_table(TableSpec("<pairs>"), encode, [([a for a, _ in pairs], [b for _, b in pairs])])
+        vocabulary = words + [f"hub{h}" for h in range(4)] * 4
+        texts = [encode([rng.choices(vocabulary, k=rng.choice((1, 3, 8, 25)))]) for _ in range(6)]
+        texts += [encode([rng.choice(hub)[1].split()]) for hub in hubs for _ in range(2)]  # one phrase each
+        wanted = [(m, p) for m in range(len(texts)) for p in range(len(texts))]
+        assert kernel_matches(table, texts, wanted) == [
+            _python(table, texts[m], texts[p], None) for m, p in wanted
+        ]
+
+
+@needs_kernel
 @pytest.mark.parametrize("multi_ref", ["average", "best"])
 def test_a_run_on_the_kernel_prints_the_python_paths_report(
     multi_ref: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
