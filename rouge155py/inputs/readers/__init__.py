@@ -60,11 +60,10 @@ def read_sentences(document: Document, lowercase: bool = True) -> list[str]:
 
 def sentence_text(document: Document) -> str:
     """The document's sentences as one text, a line each (not yet lowercased): an SPL
-    document's own text, whose lines are its sentences (an empty one holds no token)."""
-    kind = _format(document.input_format, tuple(_READERS))
-    if kind == "SPL":
-        return document.content()
-    return "\n".join(read_sentences(document))
+    document's own text (:func:`spl_text`), whose lines are its sentences (an empty one holds no
+    token)."""
+    text = spl_text(document)
+    return "\n".join(read_sentences(document)) if text is None else text
 
 
 def spl_text(document: Document) -> Optional[str]:
