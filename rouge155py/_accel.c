@@ -2625,6 +2625,18 @@ static void token_words_init(TokenWords *w) {
     w->room = 8;
 }
 
+/* Room in w->words for nwords words, the words held kept: 0, or -1 on no memory. */
+static int token_words_room(TokenWords *w, Py_ssize_t nwords) {
+    unsigned long long *grown;
+    if (nwords <= w->room) return 0;
+    grown = (unsigned long long *)realloc(w->big, (size_t)(2 * nwords) * 8);
+    if (!grown) return -1;
+    if (!w->big) memcpy(grown, w->small, sizeof(w->small));
+    w->words = w->big = grown;
+    w->room = 2 * nwords;
+    return 0;
+}
+
 /* The token that starts at text[i] (an ASCII letter or digit): its bytes lowercased (the Perl's
  * lc: an ASCII letter or digit with bit 0x20 set is lowercase) and padded into w->words, which
  * it returns (NULL on no memory), its length and its hash as str_hash makes it, its first two
@@ -2648,13 +2660,8 @@ static ALWAYS_INLINE const char *token_at(const unsigned char *text, Py_ssize_t 
         while (j < len && TOKEN_BYTE[text[j]]) j++;
         n = j - i;
         nwords = (Py_ssize_t)PADDED(n) / 8;
-        if (nwords > w->room) {
-            unsigned long long *grown = (unsigned long long *)realloc(w->big, (size_t)(2 * nwords) * 8);
-            if (!grown) return NULL;
-            if (!w->big) memcpy(grown, w->small, sizeof(w->small));
-            w->words = w->big = words = grown;
-            w->room = 2 * nwords;
-        }
+        if (token_words_room(w, nwords) < 0) return NULL;
+        words = w->words;
         for (q = 2; q < nwords; q++)
             store_word(words + q,
                        (text_word(text, i + 8 * q, len) | BYTES(0x20)) & FIRST_BYTES[n - 8 * q < 8 ? n - 8 * q : 8]);
@@ -2769,15 +2776,9 @@ static int memo_tokens(TokenMemo *m, PyObject *table, const unsigned char *data,
             while (i < len && TOKEN_BYTE[data[i]]) i++;
             if (data[start] >= 'A' && data[start] <= 'Z') continue; /* not a counted token */
             n = i - start;
-            if ((Py_ssize_t)PADDED(n) / 8 > w->room) {
-                Py_ssize_t room = 2 * (Py_ssize_t)PADDED(n) / 8;
-                unsigned long long *grown = (unsigned long long *)realloc(w->big, (size_t)room * 8);
-                if (!grown) {
-                    PyErr_NoMemory();
-                    return -1;
-                }
-                w->words = w->big = grown;
-                w->room = room;
+            if (token_words_room(w, (Py_ssize_t)PADDED(n) / 8) < 0) {
+                PyErr_NoMemory();
+                return -1;
             }
             memset(w->words, 0, PADDED(n));
             memcpy(w->words, data + start, (size_t)n);

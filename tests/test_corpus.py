@@ -185,6 +185,7 @@ def test_existence_is_asked_once(make_corpus: Callable[..., Corpus], tmp_path: P
 def _random_spl(rng: random.Random) -> str:
     pieces = ["the", "The", "CATS", "cats", "Running", "ran", "a1", "9b", "x", "on", "OF", "of", "mat"]
     pieces += ["was", "an", "it", "\n", "\n\n", " ", ", ", "...", "\r", "\t", "\xe9t\xe9", "caf\xe9", "-"]
+    pieces += ["long" * 20, "Longer" * 60 + "9"]  # tokens past the kernel's 64 bytes kept in place
     return "".join(rng.choice(pieces) + rng.choice(("", " ", "")) for _ in range(rng.randrange(0, 40)))
 
 
@@ -201,10 +202,13 @@ def test_an_spl_text_read_whole_by_the_kernel_gives_the_python_ids(
     texts = [_random_spl(rng) for _ in range(300)] + ["", "\n", "A\n\nB", "no newline at the end"]
     kernel = Corpus(Tokenizer(data, stopwords), 0, 0)
     found = [[kernel.sentence_ids(SummaryText(t, "spl"), stem) for stem in (False, True)] for t in texts]
+    # Texts encoded as they are (a run that starts with a capital is no counted token).
+    found_texts = [kernel.encode(t.split("\n"), False) for t in texts]
     monkeypatch.setattr(rouge155py._kernel, "accel", None)
     python = Corpus(Tokenizer(data, stopwords), 0, 0)
     expected = [[python.sentence_ids(SummaryText(t, "spl"), stem) for stem in (False, True)] for t in texts]
     assert found == expected
+    assert found_texts == [python.encode(t.split("\n"), False) for t in texts]
     assert kernel.vocabulary == python.vocabulary
 
 
