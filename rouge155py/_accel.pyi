@@ -36,12 +36,15 @@ def bootstrap_sums(
     step: int = 1,
     order: Optional[ReadableBuffer] = None,
     keyed: int = -1,
+    ahead: int = -1,
     /,
 ) -> None:
     """The Perl's resample sums of rows of three floats (or of tables of them, from the same
     draws) into ``out``: resamples first, first + step, ...; divided by ``divisor`` unless 0.
     ``keyed``: draw from each table's distinct rows and the instances' keys when the rows are
-    large (-1), never (0), whenever they allow it (1): the same sums."""
+    large (-1), never (0), whenever they allow it (1); ``ahead``: how far ahead keyed draws ask
+    for their keys and values, the fastest on the first resamples (-1) or one of three (0 to 2):
+    the same sums."""
 
 def sort_and_sum(values: WriteableBuffer, /) -> float:
     """Sort float64 values in place (ascending, NaN last); their sum added in that order."""

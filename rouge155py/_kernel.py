@@ -56,6 +56,7 @@ if TYPE_CHECKING:
             step: int = 1,
             order: Optional[ReadableBuffer] = None,
             keyed: int = -1,
+            ahead: int = -1,
             /,
         ) -> None: ...
 

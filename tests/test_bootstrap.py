@@ -440,7 +440,7 @@ def test_keyed_rows_give_the_sums_of_the_rows(tables: int, ordered: bool) -> Non
     order = array("q", rng.sample(range(n), n)) if ordered else None
     for few in (values[:-1] or values, values):
         width = 3 * len(few)
-        for resamples, first, step in ((7, 0, 1), (6, 5, 3)):
+        for resamples, first, step in ((7, 0, 1), (6, 5, 3), (53, 2, 1)):
             keyed, plain = array("d", bytes(8 * width * resamples)), array("d", bytes(8 * width * resamples))
             kernel.bootstrap_sums(tuple(few), resamples, keyed, float(n), first, step, order, 1)
             kernel.bootstrap_sums(tuple(few), resamples, plain, float(n), first, step, order, 0)
@@ -453,14 +453,14 @@ def test_keyed_rows_give_the_sums_of_the_rows(tables: int, ordered: bool) -> Non
 @needs_kernel
 @pytest.mark.parametrize("tables", [1, 2, 3, 5])
 def test_every_path_adds_the_perls_draws_in_order(tables: int) -> None:
-    """Packed, keyed and plain draws, with and without an order, for 1 to 40 instances (fewer
-    and more than the draws the kernel asks for ahead) and an odd number of resamples (the last
-    one alone): each sum is the drawn rows added one by one in the order of the Perl's draws
-    (plain integers), bit for bit."""
+    """Packed, keyed and plain draws, with and without an order, for 1 to 40 instances and
+    around 48 and 64 (fewer and more than the draws the kernel asks for ahead, at each of its
+    distances) and an odd number of resamples (the last one alone): each sum is the drawn rows
+    added one by one in the order of the Perl's draws (plain integers), bit for bit."""
     kernel = _kernel.accel
     rng = random.Random(tables)
     levels = [0.0, -0.0, 0.25, 1 / 3, 0.1 + 0.2, 1.0, 2 / 7, 1e-5]
-    for n in [*range(1, 41), 97]:
+    for n in [*range(1, 41), 47, 48, 49, 63, 64, 65, 97]:
         # rows from at most n / 4 + 1 distinct ones, so that keyed=1 keys them
         pools = [[[rng.choice(levels) for _ in range(3)] for _ in range(n // 4 + 1)] for _ in range(tables)]
         values = [array("d", [v for _ in range(n) for v in rng.choice(pool)]) for pool in pools]
@@ -476,15 +476,26 @@ def test_every_path_adds_the_perls_draws_in_order(tables: int) -> None:
                         drawn = table[3 * row : 3 * row + 3]
                         sums = list(drawn) if sums is None else [a + b for a, b in zip(sums, drawn)]
                     expected.extend(sums)
-            for keyed in (0, 1):
+            for keyed, ahead in ((0, -1), (1, -1), (1, 0), (1, 1), (1, 2)):
                 out = array("d", bytes(8 * 3 * tables * resamples))
                 given_order = array("q", order) if ordered else None
-                kernel.bootstrap_sums(tuple(values), resamples, out, 0.0, first, step, given_order, keyed)
-                assert out.tobytes() == array("d", expected).tobytes(), (n, ordered, keyed)
+                kernel.bootstrap_sums(
+                    tuple(values), resamples, out, 0.0, first, step, given_order, keyed, ahead
+                )
+                assert out.tobytes() == array("d", expected).tobytes(), (n, ordered, keyed, ahead)
             if tables == 1 and not ordered:
                 out = array("d", bytes(24 * resamples))
                 kernel.bootstrap_sums(values[0], resamples, out, 0.0, first, step)
                 assert out.tobytes() == array("d", expected).tobytes(), n
+
+
+@needs_kernel
+def test_how_far_ahead_is_checked() -> None:
+    rows = array("d", [0.5] * 30)
+    out = array("d", bytes(24 * 4))
+    for ahead in (-2, 3):
+        with pytest.raises(ValueError, match="ahead"):
+            _kernel.accel.bootstrap_sums(rows, 4, out, 0.0, 0, 1, None, 1, ahead)
 
 
 @needs_kernel
