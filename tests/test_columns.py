@@ -133,3 +133,12 @@ def test_scored_batches_pickle_their_progressions_small() -> None:
     # nothing (the eval's tuple of peer IDs is shared: a memo reference of 2 bytes each)
     floats = sum(8 * len(rows.values) for rows in batch.rows.values())
     assert floats >= 3000 * 24 and len(pickle.dumps(batch)) < floats + 3000 * 2 + 4000
+
+
+def test_values_whose_steps_would_leave_int64_are_an_array() -> None:
+    """A column whose first two values step so far that its length of such steps leaves int64
+    is not a progression (its values kept as they are)."""
+    values = [10**18 - 1, 5, *range(7, 20)]  # 14 steps of 10**18 down would pass -2**63
+    column = IntColumn(values)
+    assert list(column) == values and not column.is_progression()
+    assert IntColumn([2**62, 0, -(2**62)]).is_progression()

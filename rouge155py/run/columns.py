@@ -181,4 +181,6 @@ def _progression(values: Union[array, list, tuple]) -> bool:
     step = values[1] - first
     if not step:
         return values.count(first) == count
+    if values[-1] != first + step * (count - 1):  # also where the steps would leave int64
+        return False
     return array("q", values) == array("q", range(first, first + step * count, step))
