@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 import pickle
 import random
+from array import array
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Callable
 
@@ -34,7 +36,10 @@ from rouge155py import (
 from rouge155py.inputs.config import EvalConfig, config_from_documents
 from rouge155py.inputs.readers import Document, SummaryFile, SummaryText
 from rouge155py.run import batches as batches_module
+from rouge155py.run.columns import IntColumn
 from rouge155py.run.executors import load_config
+from rouge155py.run.ids import IdColumn
+from rouge155py.run.score import RowTable
 
 DOOR_CASES = 200
 CONFIG_CASES = 200
@@ -231,6 +236,78 @@ def test_a_batch_holds_rows_not_texts() -> None:
         for instance, row in result.instances.items()
     }
     assert rows == expected and len(rows) == 150
+
+
+def test_eval_entries_numbered_as_lines_are_held_as_numbers(monkeypatch: Any) -> None:
+    """Eval IDs that are numbers (as line-aligned files and the API number them): the batch
+    holds them, and its instances' IDs, as numbers, and pickles them so; the report's bytes and
+    rows are those of the IDs held as strings. Other IDs stay strings."""
+    predictions = [f"the cat sat on mat {k}" for k in range(40)]
+    references = [f"a cat sat on the mat {k % 7}" for k in range(40)]
+    rouge = Rouge(max_ngram=2, resamples=10)
+    numbered = list(
+        eval_items(
+            config_from_documents({"1": [_text(p) for p in predictions]}, [[_text(r)] for r in references])
+        )
+    )
+    assert [item[1].eval_id for item in numbered[:3]] == ["1", "2", "3"]
+    renamed = [EvalItem(k, replace(ev, eval_id=f"e{ev.eval_id}")) for k, ev in numbered]
+    batch = score_batch(numbered, rouge)
+    assert isinstance(batch.table.eval_ids, IdColumn) and batch.table.eval_ids.numbered()
+    assert all(isinstance(rows.ids, IdColumn) and rows.ids.numbered() for rows in batch.rows.values())
+    assert b"40.1" not in pickle.dumps(batch)
+    kept = score_batch(renamed, rouge)
+    assert not isinstance(kept.table.eval_ids, IdColumn)
+    with monkeypatch.context() as patched:
+        patched.setattr(batches_module, "numbered_ids", lambda ids, suffix="": ids)
+        as_strings = score_batch(numbered, rouge)
+    assert not isinstance(as_strings.table.eval_ids, IdColumn)
+    one, other = summarize_batches([batch], rouge), summarize_batches([as_strings], rouge)
+    assert one.to_legacy() == other.to_legacy()
+    for mine, theirs in zip(one.results, other.results):
+        assert dict(mine.instances.items()) == dict(theirs.instances.items())
+    assert sorted(one.result("ROUGE-1").instances)[:2] == ["1.1", "10.1"]
+
+
+def test_each_table_of_a_peer_keeps_its_own_ids() -> None:
+    """The tables of a peer's metrics are numbered once where they hold the same IDs, and each
+    on its own where they do not."""
+    batch = ScoredBatch(())
+    ids = {0: ["1.A", "2.A"], 1: ["1.A", "2.A"], 2: ["1.A", "3.A"], 3: ["1.A", "x.A"]}
+    for index, names in ids.items():
+        batch.rows[("A", index)] = RowTable.of_floats(list(names), array("d", [0.5] * 3 * len(names)))
+    batch.rows[("B", 0)] = RowTable.of_floats(["1.A", "2.A"], array("d", [0.5] * 6))
+    batches_module._number_ids(batch)
+    for index, names in ids.items():
+        assert batch.rows[("A", index)].ids == names
+    assert [isinstance(batch.rows[("A", k)].ids, IdColumn) for k in range(4)] == [True, True, True, False]
+    assert batch.rows[("A", 0)].ids is not batch.rows[("A", 1)].ids
+    assert batch.rows[("B", 0)].ids == ["1.A", "2.A"] and not isinstance(batch.rows[("B", 0)].ids, IdColumn)
+
+
+def test_numbered_evals_from_batches_in_any_order_are_put_in_order_as_strings_are() -> None:
+    """Evals of numbered IDs merged from batches in any order: the order of their positions, or
+    the error naming the first eval found twice (the same position, or the same ID), as the
+    same IDs held as strings give them."""
+    rng = random.Random(3)
+    for case in range(400):
+        count = rng.randint(1, 60)
+        positions = rng.sample(range(3 * count), count)
+        numbers = [p + 1 for p in positions]
+        for _ in range(rng.choice([0, 0, 1, 2])):  # an eval again: at its own position, or another
+            k, j = rng.randrange(count), rng.randrange(count)
+            if rng.random() < 0.5:
+                positions[j] = positions[k]
+            else:
+                numbers[j] = numbers[k]
+        outcomes = []
+        for ids in (IdColumn(array("q", numbers)), [str(n) for n in numbers]):
+            table = batches_module.EvalTable(positions=IntColumn(positions), eval_ids=ids)
+            try:
+                outcomes.append(list(batches_module._eval_order(table)))
+            except UsageError as error:
+                outcomes.append(str(error))
+        assert outcomes[0] == outcomes[1], (case, positions, numbers)
 
 
 def test_texts_and_eval_entries_are_items_alike() -> None:

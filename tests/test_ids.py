@@ -9,7 +9,7 @@ from array import array
 import pytest
 
 from rouge155py import Rouge
-from rouge155py.run.ids import IdColumn, string_order
+from rouge155py.run.ids import IdColumn, numbered_ids, string_order
 
 
 @pytest.mark.parametrize("suffix", ["", ".1", ".A", ".12"])
@@ -57,3 +57,37 @@ def test_the_api_holds_its_ids_as_numbers_with_the_same_report() -> None:
     assert isinstance(instances._ids, IdColumn) and instances._ids.numbered()  # type: ignore[attr-defined]
     assert sorted(instances) == sorted(f"{k}.1" for k in range(1, 31))
     assert instances["30.1"] == instances["30.1"] and len(instances) == 30
+
+
+@pytest.mark.parametrize("suffix", ["", ".1", ".sys A"])
+def test_ids_that_are_numbers_are_held_as_numbers(suffix: str) -> None:
+    """Each ID f"{n}{suffix}", n as str writes it: the same IDs as numbers; any other ID anywhere
+    in the list, the list as it is."""
+    listed = [f"{n}{suffix}" for n in (3, 0, 17, 10**18 - 1, 5, 4)]
+    column = numbered_ids(listed, suffix)
+    assert isinstance(column, IdColumn) and column.numbered() and column == listed
+    assert list(column.numbers) == [3, 0, 17, 10**18 - 1, 5, 4]
+    for other in ("07", "+7", "-7", " 7", "7 ", "7.0", "\u0667", "", "x", f"{10**18}", "1e3"):
+        for at in (0, 3, 6):
+            ids = [*listed[:at], f"{other}{suffix}", *listed[at:]]
+            assert numbered_ids(ids, suffix) is ids
+    wrong = [*listed[:2], "3.other", *listed[2:]]
+    assert numbered_ids(wrong, suffix) is wrong
+    assert numbered_ids([], suffix) == [] and numbered_ids(column, suffix) is column
+
+
+def test_the_string_order_of_any_numbers_is_their_sorted_order() -> None:
+    """Numbers of every width from 0 to 10**18 - 1, some twice, in any order (a cluster's
+    batches merged as they come): the positions of the IDs sorted as strings (stable)."""
+    rng = random.Random(8)
+    for _ in range(200):
+        count = rng.randint(1, 200)
+        numbers = [
+            rng.choice([0, 1, 10, 12, 120])
+            if rng.random() < 0.2
+            else rng.randint(0, 10 ** rng.randint(1, 18) - 1)
+            for _ in range(count)
+        ]
+        for suffix in ("", ".1", ".B"):
+            column = IdColumn(array("q", numbers), suffix)
+            assert list(string_order(column)) == sorted(range(count), key=list(column).__getitem__)

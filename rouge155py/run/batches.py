@@ -38,7 +38,7 @@ from ..report import Report
 from ..report.results import Counts, Row, Summary, eval_id_of
 from ..settings.options import HoldsOptions, Options, as_options
 from .columns import IntColumn
-from .ids import IdColumn, Ids
+from .ids import IdColumn, Ids, copied, numbered_ids
 from .plan import (
     check_resamples,
     eval_chunks,
@@ -502,7 +502,25 @@ def scored_batch(items: Iterable[Item], options: Union[Options, HoldsOptions]) -
                 table.missing[row] = missing[ev.eval_id]
             if ev.eval_id in failures:
                 table.failures[row] = failures[ev.eval_id]
+    _number_ids(batch)
     return batch
+
+
+def _number_ids(batch: ScoredBatch) -> None:
+    """A batch's eval and instance IDs held as numbers where they are numbers (see
+    :func:`~rouge155py.run.ids.numbered_ids`): the tables of a peer's metrics hold the same IDs,
+    made numbers once."""
+    batch.table.eval_ids = numbered_ids(batch.table.eval_ids)
+    for grouped in (batch.rows, batch.stemmed_rows):
+        made: dict[str, tuple[Ids, Ids]] = {}  # peer ID -> (the IDs as they were, as numbers)
+        for (peer_id, _), rows in grouped.items():
+            was = made.get(peer_id)
+            if was is not None and was[0] == rows.ids:
+                rows.ids = copied(was[1])
+                continue
+            numbered = numbered_ids(rows.ids, f".{peer_id}")
+            made[peer_id] = (rows.ids, numbered)
+            rows.ids = numbered
 
 
 def score_texts(config: TextConfig, start: int, stop: int, options: Options) -> ScoredBatch:
@@ -856,6 +874,8 @@ def _eval_order(evals: EvalTable) -> Sequence[int]:
     positions = evals.positions
     if positions.increasing() and _distinct(evals.eval_ids):
         return range(len(evals))  # the batches came in order (one process, threads), none twice
+    if isinstance(evals.eval_ids, IdColumn) and evals.eval_ids.numbered():
+        return _numbered_eval_order(positions, evals.eval_ids)
     order = sorted(range(len(evals)), key=positions.__getitem__)
     seen: set[str] = set()
     for k, row in enumerate(order):
@@ -864,6 +884,30 @@ def _eval_order(evals: EvalTable) -> Sequence[int]:
             raise UsageError(f"eval {eval_id!r} (position {positions[row]}) is in two batches")
         seen.add(eval_id)
     return order
+
+
+def _numbered_eval_order(positions: IntColumn, eval_ids: IdColumn) -> array:
+    """:func:`_eval_order` where the eval IDs are numbers (batches of numbered evals from a
+    cluster, in any order), in int64 arrays: the same order, and the same first eval found twice,
+    without a string or an int object an eval."""
+    import numpy as np
+
+    at = np.frombuffer(positions.as_array(), dtype=np.int64)
+    order = np.argsort(at, kind="stable")
+    placed = at[order]
+    twice = np.flatnonzero(placed[1:] == placed[:-1]) + 1  # a position after its equal
+    del placed
+    numbers = np.frombuffer(eval_ids.numbers.as_array(), dtype=np.int64)[order]
+    again = np.ones(len(numbers), dtype=bool)
+    again[np.unique(numbers, return_index=True)[1]] = False  # an eval ID after its first place
+    del numbers
+    found = [int(k[0]) for k in (twice, np.flatnonzero(again)) if len(k)]
+    if found:
+        row = int(order[min(found)])
+        raise UsageError(f"eval {eval_ids[row]!r} (position {positions[row]}) is in two batches")
+    rows = array("q")
+    rows.frombytes(order.astype(np.int64).tobytes())
+    return rows
 
 
 def _distinct(eval_ids: Ids) -> bool:

@@ -53,6 +53,10 @@ class IntColumn(MutableSequence[int]):
         values = self._array
         return all(map(operator.lt, values, values[1:]))
 
+    def as_array(self) -> array:
+        """The values as an int64 array (the column's own while it holds one: do not change it)."""
+        return array("q", self) if self._array is None else self._array
+
     def is_progression(self) -> bool:
         """Whether the values are still held as a progression (then :attr:`step` is theirs)."""
         return self._array is None

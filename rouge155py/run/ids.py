@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import operator
 from array import array
-from typing import Iterable, Iterator, MutableSequence, Sequence, Union, overload
+from typing import Iterable, Iterator, MutableSequence, Optional, Sequence, Union, overload
 
 from .columns import IntColumn
 
-__all__ = ["IdColumn", "Ids", "copied", "string_order"]
+__all__ = ["IdColumn", "Ids", "copied", "numbered_ids", "string_order"]
 
 
 class IdColumn(MutableSequence[str]):
@@ -113,6 +113,28 @@ class IdColumn(MutableSequence[str]):
 Ids = Union[list[str], IdColumn]
 
 
+def numbered_ids(ids: Ids, suffix: str = "") -> Ids:
+    """The IDs as an :class:`IdColumn` of numbers where each is ``f"{n}{suffix}"``, ``n`` written as
+    ``str`` writes a number below 10**18 (``"7"``, ``"7.P"``; not ``"07"`` or ``"+7"``); else
+    ``ids`` as they are. Evals given as entries or read from line-aligned files are numbered so:
+    held as numbers, a million IDs take 8 MB instead of about 110."""
+    if isinstance(ids, IdColumn) or not ids:
+        return ids
+    cut = len(suffix)
+    numbers = array("q")
+    for value in ids:
+        head = value[: len(value) - cut]
+        if (
+            value[len(head) :] != suffix
+            or not (head.isascii() and head.isdigit())
+            or (head[0] == "0" and len(head) > 1)
+            or len(head) > 18
+        ):
+            return ids
+        numbers.append(int(head))
+    return IdColumn(IntColumn(numbers), suffix)
+
+
 def copied(ids: Ids) -> Ids:
     """A column of the same IDs that grows apart from this one."""
     return ids.copy() if isinstance(ids, IdColumn) else list(ids)
@@ -129,9 +151,28 @@ def string_order(ids: Sequence[str]) -> array:
         count = len(numbers)
         if count and numbers[0] == 1 and numbers[-1] == count and numbers.increasing():
             return _decimal_walk(count)
-        keys = [str(n) for n in numbers]
-        return array("q", sorted(range(count), key=keys.__getitem__))
+        order = _decimal_order(numbers.as_array())
+        if order is not None:
+            return order
     return array("q", sorted(range(len(ids)), key=ids.__getitem__))
+
+
+def _decimal_order(numbers: array) -> Optional[array]:
+    """The positions of the numbers (each from 0 to 10**18 - 1; else None) in the order of their
+    decimal strings, without making one: by the number written to the longest one's width with
+    zeros after it, then by its own width (a number before the longer ones it begins); a stable
+    sort, as ``sorted`` is."""
+    import numpy as np
+
+    values = np.frombuffer(numbers, dtype=np.int64)
+    if not len(values) or values.min() < 0 or values.max() >= 10**18:
+        return None if len(values) else array("q")
+    widths = np.maximum(np.searchsorted(10 ** np.arange(18, dtype=np.int64), values, side="right"), 1)
+    widest = int(widths.max())
+    padded = values * (10 ** (widest - widths)).astype(np.int64)
+    order = array("q")
+    order.frombytes(np.lexsort((widths, padded)).astype(np.int64).tobytes())
+    return order
 
 
 def _decimal_walk(count: int) -> array:
