@@ -1004,7 +1004,7 @@ static void trial_start(AheadTrial *trial, Py_ssize_t pairs, Py_ssize_t asked) {
     trial->timed = 0;
     trial->chosen = asked >= 0 ? asked : DEFAULT_AHEAD;
     if (asked < 0 && pairs >= 4 * N_AHEADS * TRIAL_ROUNDS && trial_clock() >= 0.0) trial->chosen = -1;
-    for (i = 0; i < N_AHEADS; i++) trial->least[i] = -1.0;
+    for (i = 0; i < N_AHEADS; i++) trial->least[i] = HUGE_VAL;
 }
 
 /* The distance for the next pair. */
@@ -1012,11 +1012,10 @@ static Py_ssize_t trial_next(const AheadTrial *trial) {
     return trial->chosen >= 0 ? trial->chosen : trial->timed % N_AHEADS;
 }
 
-/* A pair done with distance `taken` in `seconds`. */
+/* A pair done with distance `taken` in `seconds`, while trying. */
 static void trial_note(AheadTrial *trial, Py_ssize_t taken, double seconds) {
     Py_ssize_t i;
-    if (trial->chosen >= 0) return;
-    if (trial->least[taken] < 0.0 || seconds < trial->least[taken]) trial->least[taken] = seconds;
+    if (seconds < trial->least[taken]) trial->least[taken] = seconds;
     if (++trial->timed < N_AHEADS * TRIAL_ROUNDS) return;
     trial->chosen = 0;
     for (i = 1; i < N_AHEADS; i++)

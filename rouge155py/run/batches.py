@@ -37,7 +37,7 @@ from ..metrics.plan import metric_plan
 from ..report import Report
 from ..report.results import Counts, Row, Summary, eval_id_of
 from ..settings.options import HoldsOptions, Options, as_options
-from .columns import IntColumn
+from .columns import IntColumn, int64_array
 from .ids import IdColumn, Ids, copied, numbered_ids
 from .plan import (
     check_resamples,
@@ -905,9 +905,7 @@ def _numbered_eval_order(positions: IntColumn, eval_ids: IdColumn) -> array:
     if found:
         row = int(order[min(found)])
         raise UsageError(f"eval {eval_ids[row]!r} (position {positions[row]}) is in two batches")
-    rows = array("q")
-    rows.frombytes(order.astype(np.int64).tobytes())
-    return rows
+    return int64_array(order)
 
 
 def _distinct(eval_ids: Ids) -> bool:

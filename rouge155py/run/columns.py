@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import operator
 from array import array
-from typing import Iterable, Iterator, MutableSequence, Optional, Union, overload
+from typing import Any, Iterable, Iterator, MutableSequence, Optional, Union, overload
 
-__all__ = ["IntColumn"]
+__all__ = ["IntColumn", "int64_array"]
 
 
 class IntColumn(MutableSequence[int]):
@@ -188,3 +188,10 @@ def _progression(values: Union[array, list, tuple]) -> bool:
     if values[-1] != first + step * (count - 1):  # also where the steps would leave int64
         return False
     return array("q", values) == array("q", range(first, first + step * count, step))
+
+
+def int64_array(values: Any) -> array:
+    """A numpy array of integers as an int64 ``array`` (positions an order gives, say)."""
+    out = array("q")
+    out.frombytes(values.astype("int64").tobytes())
+    return out

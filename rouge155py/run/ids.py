@@ -12,7 +12,7 @@ import operator
 from array import array
 from typing import Iterable, Iterator, MutableSequence, Optional, Sequence, Union, overload
 
-from .columns import IntColumn
+from .columns import IntColumn, int64_array
 
 __all__ = ["IdColumn", "Ids", "copied", "numbered_ids", "string_order"]
 
@@ -165,14 +165,14 @@ def _decimal_order(numbers: array) -> Optional[array]:
     import numpy as np
 
     values = np.frombuffer(numbers, dtype=np.int64)
-    if not len(values) or values.min() < 0 or values.max() >= 10**18:
-        return None if len(values) else array("q")
+    if not len(values):
+        return array("q")
+    if values.min() < 0 or values.max() >= 10**18:
+        return None
     widths = np.maximum(np.searchsorted(10 ** np.arange(18, dtype=np.int64), values, side="right"), 1)
     widest = int(widths.max())
     padded = values * (10 ** (widest - widths)).astype(np.int64)
-    order = array("q")
-    order.frombytes(np.lexsort((widths, padded)).astype(np.int64).tobytes())
-    return order
+    return int64_array(np.lexsort((widths, padded)))
 
 
 def _decimal_walk(count: int) -> array:
