@@ -1,7 +1,7 @@
 """Line-aligned files (``--hyp``, ``--ref``) that are regular files are read a chunk of lines at a
-time, every file in step, as they are scored: the same reports, notes and errors as the files
-read whole (standard input, ``-j`` and ``-v`` read them so), and no limit on a file's size, only
-on a line's."""
+time, every file in step, as they are scored (under ``-j``, by threads, where the kernel scores
+them): the same reports, notes and errors as the files read whole (standard input, ``-v``, and
+``-j`` on worker processes read them so), and no limit on a file's size, only on a line's."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from click.testing import CliRunner
 import rouge155py.inputs.aligned as aligned_module
 import rouge155py.inputs.sources as sources_module
 import rouge155py.run.executors as executors
+from rouge155py._kernel import kernel_available
 from rouge155py.cli import main
 
 REPO = Path(__file__).resolve().parent.parent
@@ -99,7 +100,8 @@ def test_files_read_in_chunks_give_what_they_give_read_whole(
     """Random files (several systems and references, empty and blank lines, non-ASCII bytes,
     ``<q>`` in lines, CRLF ends, a last line without its end, files of different lengths), read
     3 lines at a time and whole (one of them from standard input): the same stdout, stderr and
-    exit code, with and without --skip-empty and --sentence-separator, and -l now and then."""
+    exit code, with and without --skip-empty and --sentence-separator, and -l now and then; and
+    read so under -j 2 (threads score the chunks), where the kernel takes the run."""
     rng = random.Random(seed)
     args, data = _random_files(tmp_path, rng)
     piped = rng.choice(list(data))  # the file given as standard input to the run that reads whole
@@ -111,6 +113,8 @@ def test_files_read_in_chunks_give_what_they_give_read_whole(
         assert (code, out, err.replace(piped.encode(), b"-")) == _outcome(
             [*options, *whole_args], data[piped]
         ), (extra, data)
+        if not limited and kernel_available():
+            assert _streamed(monkeypatch, ["-j", "2", *options, *args]) == (code, out, err), (extra, data)
 
 
 @pytest.mark.parametrize(
@@ -151,8 +155,9 @@ def test_nothing_to_score_once_every_chunk_is_read(tmp_path: Path, monkeypatch: 
 def test_files_larger_than_a_configuration_may_be_are_read_a_line_at_a_time(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Regular files have no size limit (a line has); standard input, and any file under -j or
-    -v (all read whole), keep the configuration's."""
+    """Regular files have no size limit (a line has), under -j too where the kernel scores them
+    (threads); standard input, and any file under -v or on -j's worker processes (all read
+    whole), keep the configuration's."""
     limit = 4000
     monkeypatch.setattr(sources_module, "MAX_CONFIG_BYTES", limit)  # the whole read's and a line's
     monkeypatch.setattr(executors, "TEXT_CHUNK", 3)
@@ -164,7 +169,9 @@ def test_files_larger_than_a_configuration_may_be_are_read_a_line_at_a_time(
     code, out, err = _outcome(args)
     assert (code, err) == (0, b"") and b"1 ROUGE-1 Average_R: 0.66667" in out
     refused = f"rouge155py: error: {hyp} is larger than 0 MiB: refused\n".encode()
-    assert _outcome(["-j", "2", *args]) == (LIMIT_EXIT, b"", refused)
+    on_threads = (code, out, err) if kernel_available() else (LIMIT_EXIT, b"", refused)
+    assert _outcome(["-j", "2", *args]) == on_threads
+    assert _outcome(["-j", "2", "-l", "100", *args]) == (LIMIT_EXIT, b"", refused)  # workers: read whole
     assert _outcome(["-v", *args])[::2] == (LIMIT_EXIT, refused)
     whole = _outcome([*args[:3], "--hyp", "-", "--ref", str(ref)], hyp.read_bytes())
     assert whole == (LIMIT_EXIT, b"", b"rouge155py: error: standard input is larger than 0 MiB: refused\n")
@@ -203,3 +210,32 @@ def test_the_first_chunks_are_read_ahead_for_the_hint(
     streamed = _streamed(monkeypatch, args)
     assert b"hint: 14 of the first 14 summaries" in streamed[2]
     assert streamed == _outcome([*args[:3], "--hyp", "-", "--ref", str(ref)], hyp.read_bytes())
+
+
+@pytest.mark.skipif(not kernel_available(), reason="-j 2 reads the files whole on workers without the kernel")
+def test_a_chunks_error_comes_before_a_later_chunks_under_threads(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One process scores a chunk before it reads the next, so the error of scoring the eighth
+    chunk (3 lines each; the first seven are read ahead for the run's hint) is the run's, not
+    that of reading the ninth (the files' lengths differ there); under -j 2 the threads' reader
+    is ahead of them, and the run's error is still the eighth chunk's."""
+    import rouge155py.run.batches as batches_module
+    from rouge155py.errors import RougeError
+
+    scored = batches_module.score_chunk
+
+    def failing(config, places, options):  # type: ignore[no-untyped-def]
+        if places[0] == 21:
+            raise RougeError("the eighth chunk failed")
+        return scored(config, places, options)
+
+    monkeypatch.setattr(batches_module, "score_chunk", failing)
+    monkeypatch.setattr(executors, "score_chunk", failing)
+    hyp, ref = tmp_path / "h.txt", tmp_path / "r.txt"
+    hyp.write_bytes(b"the cat sat\n" * 40)
+    ref.write_bytes(b"a cat sat\n" * 25)
+    args = ["-a", "-n", "1", "--hyp", str(hyp), "--ref", str(ref)]
+    alone = _streamed(monkeypatch, args)
+    assert alone[::2] == (1, b"rouge155py: error: the eighth chunk failed\n")
+    assert _streamed(monkeypatch, ["-j", "2", *args]) == alone

@@ -17,6 +17,7 @@ from typing import Optional
 import pytest
 from click.testing import CliRunner, Result
 
+from rouge155py._kernel import kernel_available
 from rouge155py.cli import main
 from rouge155py.report import CSV_COLUMNS
 
@@ -549,15 +550,20 @@ def test_aligned_missing_file(tmp_path: Path) -> None:
 
 def test_aligned_file_is_read_as_a_summary_file_is(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A directory is an input error; standard input beyond the configuration's size limit, and a
-    file under -j (both read whole), are refused (exit 7) rather than read whole; a regular file
-    is read a chunk of lines at a time, whatever its size."""
+    file on -j's worker processes (both read whole), are refused (exit 7) rather than read whole;
+    a regular file is read a chunk of lines at a time, whatever its size (under -j too, by
+    threads, where the kernel scores it)."""
     ref = _lines(tmp_path / "ref.txt", ["a b", "c d"])
     assert_error(invoke("--hyp", str(tmp_path), "--ref", ref), INPUT_EXIT, "Is a directory")
     import rouge155py.inputs.sources
 
     monkeypatch.setattr(rouge155py.inputs.sources, "MAX_CONFIG_BYTES", 6)
     assert invoke("--hyp", ref, "--ref", ref).exit_code == 0
-    assert_error(invoke("-j", "2", "--hyp", ref, "--ref", ref), LIMIT_EXIT, "larger than")
+    if kernel_available():
+        assert invoke("-j", "2", "--hyp", ref, "--ref", ref).exit_code == 0
+    else:
+        assert_error(invoke("-j", "2", "--hyp", ref, "--ref", ref), LIMIT_EXIT, "larger than")
+    assert_error(invoke("-j", "2", "-l", "100", "--hyp", ref, "--ref", ref), LIMIT_EXIT, "larger than")
     result = _runner().invoke(main, ["-e", DATA, "--hyp", "-", "--ref", ref], input=b"a b\nc d\n")
     assert_error(result, LIMIT_EXIT, "standard input is larger than 0 MiB")
 

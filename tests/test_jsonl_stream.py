@@ -16,6 +16,7 @@ import pytest
 import rouge155py.inputs.sources as sources_module
 import rouge155py.run.executors as executors
 from rouge155py import RougeError, evaluate_args, format_legacy
+from rouge155py._kernel import kernel_available
 from rouge155py.errors import LimitError
 
 REPO = Path(__file__).resolve().parent.parent
@@ -63,7 +64,8 @@ def test_a_file_read_in_chunks_gives_what_it_gives_read_whole(
 ) -> None:
     """Random files (plain pairs, several references, sentence lists, several systems, IDs of
     their own, some repeated, empty summaries, non-ASCII text), read 3 objects at a time from
-    the file and whole from standard input: the same report and notes, or the same error."""
+    the file and whole from standard input: the same report and notes, or the same error; and
+    under -j 2, where threads score the chunks."""
     rng = random.Random(seed)
     monkeypatch.setattr(executors, "TEXT_CHUNK", 3)
     objects = [_object(rng, k + 1) for k in range(rng.randint(1, 14))]
@@ -83,6 +85,8 @@ def test_a_file_read_in_chunks_gives_what_it_gives_read_whole(
             for value in streamed
         )
         assert named == _from_stdin(monkeypatch, data, args), (extra, lines)
+        if kernel_available():  # -j 2: threads score the chunks as they are read
+            assert _outcome(["-j", "2", *args, "--jsonl", path]) == streamed, (extra, lines)
 
 
 PLAIN = {"prediction": "the cat sat", "reference": "a cat sat"}

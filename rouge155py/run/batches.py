@@ -75,8 +75,10 @@ __all__ = [
     "TextItem",
     "batch_scorer",
     "eval_items",
+    "merged_batches",
     "peer_id_list",
     "score_batch",
+    "score_chunk",
     "score_chunks",
     "score_in_chunks",
     "score_text_chunks",
@@ -591,7 +593,7 @@ def score_text_chunks(
             if progress is not None:
                 progress("scoring", min(total, start + size), total)
 
-    return _merged_batches(batches())
+    return merged_batches(batches())
 
 
 def score_chunks(
@@ -608,19 +610,24 @@ def score_chunks(
     def batches() -> Iterator[ScoredBatch]:
         done = 0
         for config, places in chunks:
-            if isinstance(config, TextConfig):
-                yield score_texts(config, 0, config.items, options)
-            else:
-                yield scored_batch([EvalItem(place, ev) for place, ev in zip(places, config.evals)], options)
+            yield score_chunk(config, places, options)
             done += len(places)
             del config, places
             if progress is not None:
                 progress("scoring", done, max(done, total()))
 
-    return _merged_batches(batches())
+    return merged_batches(batches())
 
 
-def _merged_batches(batches: Iterable[ScoredBatch]) -> list[ScoredBatch]:
+def score_chunk(config: EvalConfig, places: Sequence[int], options: Options) -> ScoredBatch:
+    """Step 1 on one chunk of a source read a chunk at a time: texts by columns as
+    :func:`score_texts` scores them, else its evals at their places."""
+    if isinstance(config, TextConfig):
+        return score_texts(config, 0, config.items, options)
+    return scored_batch([EvalItem(place, ev) for place, ev in zip(places, config.evals)], options)
+
+
+def merged_batches(batches: Iterable[ScoredBatch]) -> list[ScoredBatch]:
     """One batch of batches scored one after another, each merged as it comes (its rows grow the
     first one's in place, and it is spent): ``[]`` for none."""
     merged: Optional[ScoredBatch] = None
@@ -733,7 +740,7 @@ def score_in_chunks(
             if progress is not None:
                 progress("scoring", done, total)
 
-    return _merged_batches(batches())
+    return merged_batches(batches())
 
 
 def summaries_here(

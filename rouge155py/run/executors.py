@@ -4,7 +4,8 @@ on chunks of evals) and step 2 (the bootstrap of the (peer, metric) tables), for
 
 * :class:`ThisProcess`: both steps here, one chunk after the other.
 * :class:`Threads`: ``jobs`` threads (:class:`concurrent.futures.ThreadPoolExecutor`) for evals
-  given in memory that the C kernel scores: it lets the GIL go, and no text is copied.
+  that the C kernel scores, given in memory or from a file that holds them line by line (JSONL,
+  line-aligned files): it lets the GIL go, and no text is copied.
 * :class:`WorkerRun`: ``-j N``, this process and N - 1 worker processes
   (:class:`concurrent.futures.ProcessPoolExecutor`).
 
@@ -47,7 +48,7 @@ import sys
 import threading
 import time
 from collections import deque
-from typing import TYPE_CHECKING, Any, Callable, Optional, Protocol, Union
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional, Protocol, Union
 
 from ..errors import RougeError, UsageError, WorkerStopped
 from ..inputs.config import Eval, EvalConfig, TextConfig, XmlEval, XmlEvalStream
@@ -61,6 +62,8 @@ from .batches import (
     TEXT_CHUNK,
     EvalItem,
     ScoredBatch,
+    merged_batches,
+    score_chunk,
     score_chunks,
     score_in_chunks,
     score_text_chunks,
@@ -124,12 +127,13 @@ class Executor(Protocol):
 
 
 def executor_for(options: Options, plan: RunPlan, in_memory: bool = False) -> Executor:
-    """The one choice of executor: under ``jobs``/``-j N``, threads for evals given in memory that
-    the C kernel scores (``plan.kernel``: measured faster than processes, which are sent the
-    texts), else workers; without it (and under ``-v``, which prints every instance's texts in
-    the Perl's walk order) this process."""
+    """The one choice of executor: under ``jobs``/``-j N``, threads for evals that the C kernel
+    scores (``plan.kernel``: measured faster than processes, which are sent the texts) where they
+    are given in memory or come from a source read a chunk at a time (a JSONL file, line-aligned
+    files: the threads score each chunk as the next is read), else workers; without it (and under
+    ``-v``, which prints every instance's texts in the Perl's walk order) this process."""
     if options.jobs > 1 and not options.verbose:
-        if in_memory and plan.kernel:
+        if plan.kernel and (in_memory or hasattr(options.source, "read_in_chunks")):
             return Threads(options.jobs)
         return WorkerRun(options.jobs)
     return ThisProcess()
@@ -257,6 +261,8 @@ class Threads(ThisProcess):
 
     def score(self, evals: Evals, options: Options, progress: Optional[ProgressFn]) -> list[ScoredBatch]:
         """The batches of every eval, chunks scored by the threads (each with its own scorer)."""
+        if isinstance(evals, StreamedEvals):
+            return merged_batches(self._chunk_batches(evals, options, progress))
         config = evals.whole()
         jobs = self.jobs
         if isinstance(config, TextConfig):
@@ -287,6 +293,44 @@ class Threads(ThisProcess):
             if progress is not None:
                 progress("scoring", min(total, len(batches) * size), total)
         return batches
+
+    def _chunk_batches(
+        self, evals: StreamedEvals, options: Options, progress: Optional[ProgressFn]
+    ) -> Iterator[ScoredBatch]:
+        """The batch of each chunk of a source read a chunk at a time, in the source's order: this
+        thread reads the next chunk while the threads score the last ones, and holds at most
+        ``jobs + 1`` chunks. A chunk's error comes before the error of reading a later one, as in
+        one process, which scores a chunk before it reads the next."""
+        pending: deque[tuple[Future[ScoredBatch], int]] = deque()
+        submit = self._threads(self.jobs).submit
+        chunks = evals.chunks()
+        done = 0
+
+        def collected() -> ScoredBatch:
+            nonlocal done
+            future, count = pending.popleft()
+            batch = future.result()
+            done += count
+            if progress is not None:
+                progress("scoring", done, max(done, evals.estimated_total()))
+            return batch
+
+        while True:
+            try:
+                chunk = next(chunks, None)
+            except Exception:
+                while pending:
+                    collected()  # an earlier chunk's error first
+                raise
+            if chunk is None:
+                break
+            config, places = chunk
+            pending.append((submit(score_chunk, config, places, options), len(places)))
+            del chunk, config, places
+            while len(pending) > self.jobs:
+                yield collected()
+        while pending:
+            yield collected()
 
     def summaries(
         self, tables: list[RowTable], options: Options, progress: Optional[ProgressFn] = None
