@@ -357,6 +357,9 @@ static int table_add(RsVocab *v, Table *t, size_t j, const char *s, Py_ssize_t n
     return 0;
 }
 
+/* A vocabulary's two tables start at 64 slots and double as they fill. score() called once per
+ * pair makes a vocabulary at each call: emptying 1,024 slots in each table took about 0.9 us
+ * of that call's 2.7 (a batch's tables grow to its size at the same cost as before). */
 RsVocab *rs_vocab_new(int stem) {
     RsVocab *v = (RsVocab *)calloc(1, sizeof(RsVocab));
     if (!v) return NULL;
@@ -365,7 +368,7 @@ RsVocab *rs_vocab_new(int stem) {
     v->arena = (char *)malloc((size_t)v->arena_capacity);
     v->token_capacity = 64;
     v->token = (char *)malloc((size_t)v->token_capacity);
-    if (!v->arena || !v->token || slots_make(&v->words, 1024) < 0 || slots_make(&v->read, 1024) < 0) {
+    if (!v->arena || !v->token || slots_make(&v->words, 64) < 0 || slots_make(&v->read, 64) < 0) {
         rs_vocab_free(v);
         return NULL;
     }
