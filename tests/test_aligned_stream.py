@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
-from typing import Optional
+from typing import Any, Optional
 
 import pytest
 from click.testing import CliRunner
@@ -225,7 +225,7 @@ def test_a_chunks_error_comes_before_a_later_chunks_under_threads(
 
     scored = batches_module.score_chunk
 
-    def failing(config, places, options):  # type: ignore[no-untyped-def]
+    def failing(config: Any, places: Any, options: Any) -> Any:
         if places[0] == 21:
             raise RougeError("the eighth chunk failed")
         return scored(config, places, options)
