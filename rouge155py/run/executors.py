@@ -233,9 +233,9 @@ class ThisProcess:
 
 
 class Threads(ThisProcess):
-    """``jobs`` threads of this process, for evals given in memory that the C kernel scores: it
-    lets the GIL go while it scores a chunk, and no text is copied to another process. One
-    pool runs both steps."""
+    """``jobs`` threads of this process, for evals that the C kernel scores, given in memory or
+    read a chunk at a time (:meth:`_chunk_batches`): it lets the GIL go while it scores a chunk,
+    and no text is copied to another process. One pool runs both steps."""
 
     def __init__(self, jobs: int) -> None:
         self.jobs = min(jobs, max_workers())  # -j's cap: more threads only compete for the CPUs

@@ -44,7 +44,8 @@ class RunPlan(NamedTuple):
 
     #: The metrics, in the report's order (:func:`~rouge155py.metrics.plan.metric_plan`).
     metrics: list[Metric]
-    #: Whether the C kernel scores them (evals given in memory are then scored on threads).
+    #: Whether the C kernel scores them (under ``jobs``, evals given in memory or read a chunk at
+    #: a time are then scored on threads: :func:`~rouge155py.run.executors.executor_for`).
     kernel: bool
 
 
