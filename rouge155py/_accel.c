@@ -58,6 +58,8 @@ typedef struct {
     int *kinds;           /* per peer position, the kind of its token (the order of first sight) */
     int *mask_of;         /* per kind, the index of its mask; -1: none */
     int *given;           /* the kinds given a mask for the current model sentence */
+    int *kept;            /* the model sentence's tokens that the peer sentence holds, in order */
+    int *kept_at;         /* their positions in the model sentence */
     Py_ssize_t words, table_slots; /* the current peer sentence's words per row, and slots */
     int every_kind;       /* every kind has its mask, for all model sentences */
     void *block;          /* all of the above, in one allocation */
@@ -91,7 +93,7 @@ static int work_make(Work *w, Py_ssize_t m, Py_ssize_t n, int weighted) {
     if (weighted)
         at = (char *)malloc(rows * 2 * (sizeof(double) + sizeof(int)) + (size_t)m * ((size_t)n / 8 + 1) + 1);
     else
-        at = (char *)malloc((vectors + masks) * 8 + (slots * 2 + (size_t)n * 2 + (size_t)m + 1) * sizeof(int));
+        at = (char *)malloc((vectors + masks) * 8 + (slots * 2 + (size_t)n * 2 + (size_t)m * 3 + 1) * sizeof(int));
     if (!at) return -1;
     w->block = at;
     if (weighted) {
@@ -107,6 +109,8 @@ static int work_make(Work *w, Py_ssize_t m, Py_ssize_t n, int weighted) {
         w->kinds = w->slots + 2 * slots;
         w->mask_of = w->kinds + n;
         w->given = w->mask_of + n;
+        w->kept = w->given + m + 1;
+        w->kept_at = w->kept + m;
     }
     return 0;
 }
@@ -232,22 +236,35 @@ static int vector_rows(const int *model, Py_ssize_t m, Py_ssize_t n, Work *w) {
     unsigned long long *rows = w->rows;
     int status = 0;
     for (k = 0; k < words; k++) rows[k] = ~0ULL;
-    for (i = 1; i <= m && status == 0; i++) {
-        const unsigned long long *above = rows + (i - 1) * words;
-        unsigned long long *row = rows + i * words;
-        int kind = token_kind(w, model[i - 1]), at = kind < 0 ? -1 : w->mask_of[kind];
-        if (at < 0) {
-            for (k = 0; k < words; k++) row[k] = above[k]; /* a token the peer sentence lacks */
-        } else {
-            const unsigned long long *match = w->masks + at * words;
-            unsigned long long carry = 0;
-            for (k = 0; k < words; k++) {
-                unsigned long long v = above[k], sum = v + (v & match[k]), out = sum + carry;
-                carry = (unsigned long long)(sum < v) | (unsigned long long)(out < sum);
-                row[k] = out | (v & ~match[k]);
+    if (words == 1) { /* a peer sentence of up to 64 tokens: a row is a word */
+        unsigned long long v = ~0ULL;
+        for (i = 1; i <= m; i++) {
+            int kind = token_kind(w, model[i - 1]), at = kind < 0 ? -1 : w->mask_of[kind];
+            if (at >= 0) {
+                unsigned long long match = w->masks[at];
+                v = (v + (v & match)) | (v & ~match);
             }
+            rows[i] = v;
         }
-        status = row_done(w, n);
+        status = gil_check(&w->gil, (size_t)m * (size_t)n);
+    } else {
+        for (i = 1; i <= m && status == 0; i++) {
+            const unsigned long long *above = rows + (i - 1) * words;
+            unsigned long long *row = rows + i * words;
+            int kind = token_kind(w, model[i - 1]), at = kind < 0 ? -1 : w->mask_of[kind];
+            if (at < 0) {
+                for (k = 0; k < words; k++) row[k] = above[k]; /* a token the peer sentence lacks */
+            } else {
+                const unsigned long long *match = w->masks + at * words;
+                unsigned long long carry = 0;
+                for (k = 0; k < words; k++) {
+                    unsigned long long v = above[k], sum = v + (v & match[k]), out = sum + carry;
+                    carry = (unsigned long long)(sum < v) | (unsigned long long)(out < sum);
+                    row[k] = out | (v & ~match[k]);
+                }
+            }
+            status = row_done(w, n);
+        }
     }
     for (k = 0; k < given; k++) w->mask_of[w->given[k]] = -1;
     return status;
@@ -307,32 +324,63 @@ static int cell_rows(const int *model, Py_ssize_t m, const int *peer, Py_ssize_t
  * backtrack goes up exactly where L[i-1][j] = L[i][j].  It follows here = L[i][j] and above =
  * L[i-1][j], counting the bits of a row once, as it reaches the row below it: a diagonal move
  * takes one from here, a move up keeps it, and a move left keeps both (it is taken where
- * L[i][j-1] = L[i][j] = L[i-1][j] + 1, so L[i-1][j-1] = L[i-1][j]).  -1 when a signal handler
- * raised. */
+ * L[i][j-1] = L[i][j] = L[i-1][j] + 1, so L[i-1][j-1] = L[i-1][j]).  Plain, the table is made
+ * of the model tokens that the peer sentence holds, in order: the row of a token it lacks is
+ * the row above, where the backtrack goes up (the tokens differ, and the cell above equals
+ * this one), so leaving those rows out gives the same moves between the rows kept, and the
+ * same marks.  -1 when a signal handler raised. */
 static ALWAYS_INLINE int mark_lcs(const int *model, Py_ssize_t m, const int *peer, Py_ssize_t n,
                                   const double *f, Work *w, unsigned char *mask) {
     const unsigned long long *rows = w->rows;
-    Py_ssize_t words = w->words, i = m, j = n, here = 0, above = 0;
-    size_t stride = (size_t)n / 8 + 1;
-    if ((f ? cell_rows(model, m, peer, n, f, w) : vector_rows(model, m, n, w)) < 0) return -1;
-    if (!f) {
-        here = lcs_at(rows + m * words, n);
-        above = lcs_at(rows + (m - 1) * words, n);
-    }
-    /* Plain, the walk ends where L[i][j] is 0: no token of model[0..i) is in peer[0..j), so
-     * nothing is left to mark. */
-    while (i && j && (f || here)) {
-        if (model[i - 1] == peer[j - 1]) {
-            j--;
-            mask[--i] = 1;
-            here--;
-        } else if (f ? UP_BIT(w->up + (size_t)(i - 1) * stride, j) : above == here) {
-            i--;
-        } else {
-            j--;
-            continue;
+    const int *at = w->kept_at; /* the model position of each row kept */
+    Py_ssize_t words = w->words, kept = 0, i, j = n, here, above;
+    if (f) {
+        size_t stride = (size_t)n / 8 + 1;
+        if (cell_rows(model, m, peer, n, f, w) < 0) return -1;
+        for (i = m; i && j;) {
+            if (model[i - 1] == peer[j - 1]) {
+                j--;
+                mask[--i] = 1;
+            } else if (UP_BIT(w->up + (size_t)(i - 1) * stride, j)) {
+                i--;
+            } else {
+                j--;
+            }
         }
-        if (!f && i) above = lcs_at(rows + (i - 1) * words, j);
+        return 0;
+    }
+    for (i = 0; i < m; i++) {
+        if (token_kind(w, model[i]) < 0) continue;
+        w->kept[kept] = model[i];
+        w->kept_at[kept++] = (int)i;
+    }
+    if (kept == 0) return 0; /* no token in common: nothing to mark */
+    model = w->kept;
+    if (vector_rows(model, kept, n, w) < 0) return -1;
+    i = kept;
+    here = lcs_at(rows + i * words, n);
+    above = lcs_at(rows + (i - 1) * words, n);
+    /* The walk ends where L[i][j] is 0: no token of model[0..i) is in peer[0..j), so nothing
+     * is left to mark.  Where it goes left (the tokens differ and L[i-1][j] < L[i][j]), it goes
+     * on left to the nearest peer position holding model[i-1], then diagonally: to its left
+     * L[i-1][j] only falls, so it stays below L[i][j], which the row keeps only through a match
+     * (L[i][0] is 0). */
+    while (i && j && here) {
+        const int token = model[i - 1];
+        if (token != peer[j - 1]) {
+            if (above == here) {
+                if (--i) above = lcs_at(rows + (i - 1) * words, j);
+                continue;
+            }
+            do j--;
+            while (j > 0 && token != peer[j - 1]);
+            if (j == 0) break; /* not reached: a match is left of a cell that goes left */
+        }
+        j--;
+        i--;
+        mask[at[i]] = 1;
+        here--;
+        if (i) above = lcs_at(rows + (i - 1) * words, j);
     }
     return 0;
 }
