@@ -27,6 +27,9 @@
 #include <math.h>
 #include <stdio.h>
 #include <time.h>
+#if defined(__SSE2__)
+#include <emmintrin.h> /* SSE2: on every x86-64 */
+#endif
 
 #include "_rs_text.h"
 
@@ -834,14 +837,36 @@ typedef struct {
 static const Ahead AHEADS[] = {{8, 3}, {16, 8}, {48, 24}};
 #define N_AHEADS ((Py_ssize_t)(sizeof AHEADS / sizeof AHEADS[0]))
 #define KEYS_RING 64 /* a power of two above every keys distance: the keys of the draws on their way */
+/* A table's running sums of one resample: on x86-64 (SSE2, always there) R and P as one pair
+ * of doubles added together (each half is its own IEEE addition: the same sums), F alone, so
+ * that two resamples of three tables keep their 12 sums in the 16 registers (as 18 doubles,
+ * some went to the stack and back every draw). */
+#if defined(__SSE2__)
+typedef struct {
+    __m128d rp;
+    double f;
+} RowSum;
+#define ROW_SET(s, v) ((s).rp = _mm_loadu_pd(v), (s).f = (v)[2])
+#define ROW_ADD(s, v) ((s).rp = _mm_add_pd((s).rp, _mm_loadu_pd(v)), (s).f += (v)[2])
+#define ROW_OUT(o, s) (_mm_storeu_pd((o), (s).rp), (o)[2] = (s).f)
+#else
+typedef struct {
+    double r, p, f;
+} RowSum;
+#define ROW_SET(s, v) ((s).r = (v)[0], (s).p = (v)[1], (s).f = (v)[2])
+#define ROW_ADD(s, v) ((s).r += (v)[0], (s).p += (v)[1], (s).f += (v)[2])
+#define ROW_OUT(o, s) ((o)[0] = (s).r, (o)[1] = (s).p, (o)[2] = (s).f)
+#endif
 #define DEFINE_KEYED2(NAME, T, KEY)                                                              \
     static void NAME(const KEY *keys, const double *const *values, Py_ssize_t n,                 \
                      unsigned long long sa, unsigned long long sb, double *oa, double *ob,       \
                      const Ahead *far) {                                                         \
-        double a[3 * (T)] = {0.0}, b[3 * (T)] = {0.0};                                           \
+        RowSum a[T], b[T];                                                                       \
         const KEY *ra[KEYS_RING], *rb[KEYS_RING];                                                \
         const Py_ssize_t keys_ahead = far->keys, values_ahead = far->values;                     \
-        Py_ssize_t k, c, t, ahead = n < keys_ahead ? n : keys_ahead;                             \
+        Py_ssize_t k, t, ahead = n < keys_ahead ? n : keys_ahead;                                \
+        memset(a, 0, sizeof a); /* the sums of no draw: zeros */                                 \
+        memset(b, 0, sizeof b);                                                                  \
         for (k = 0; k < ahead; k++) {                                                            \
             sa = DRAND48_NEXT(sa);                                                               \
             sb = DRAND48_NEXT(sb);                                                               \
@@ -873,17 +898,17 @@ static const Ahead AHEADS[] = {{8, 3}, {16, 8}, {48, 24}};
             UNROLLED for (t = 0; t < (T); t++) {                                                 \
                 const double *va = values[t] + 3 * (size_t)ka[t], *vb = values[t] + 3 * (size_t)kb[t]; \
                 if (k == 0) {                                                                    \
-                    for (c = 0; c < 3; c++) a[3 * t + c] = va[c];                                \
-                    for (c = 0; c < 3; c++) b[3 * t + c] = vb[c];                                \
+                    ROW_SET(a[t], va);                                                           \
+                    ROW_SET(b[t], vb);                                                           \
                 } else {                                                                         \
-                    for (c = 0; c < 3; c++) a[3 * t + c] += va[c];                               \
-                    for (c = 0; c < 3; c++) b[3 * t + c] += vb[c];                               \
+                    ROW_ADD(a[t], va);                                                           \
+                    ROW_ADD(b[t], vb);                                                           \
                 }                                                                                \
             }                                                                                    \
         }                                                                                        \
-        for (c = 0; c < 3 * (T); c++) {                                                          \
-            oa[c] = a[c];                                                                        \
-            ob[c] = b[c];                                                                        \
+        UNROLLED for (t = 0; t < (T); t++) {                                                     \
+            ROW_OUT(oa + 3 * t, a[t]);                                                           \
+            ROW_OUT(ob + 3 * t, b[t]);                                                           \
         }                                                                                        \
     }
 
