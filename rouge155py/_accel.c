@@ -335,7 +335,7 @@ static int cell_rows(const int *model, Py_ssize_t m, const int *peer, Py_ssize_t
 static ALWAYS_INLINE int mark_lcs(const int *model, Py_ssize_t m, const int *peer, Py_ssize_t n,
                                   const double *f, Work *w, unsigned char *mask) {
     const unsigned long long *rows = w->rows;
-    const int *at = w->kept_at; /* the model position of each row kept */
+    const int *at; /* plain: the model position of each row kept */
     Py_ssize_t words = w->words, kept = 0, i, j = n, here, above;
     if (f) {
         size_t stride = (size_t)n / 8 + 1;
@@ -359,6 +359,7 @@ static ALWAYS_INLINE int mark_lcs(const int *model, Py_ssize_t m, const int *pee
     }
     if (kept == 0) return 0; /* no token in common: nothing to mark */
     model = w->kept;
+    at = w->kept_at;
     if (vector_rows(model, kept, n, w) < 0) return -1;
     i = kept;
     here = lcs_at(rows + i * words, n);
