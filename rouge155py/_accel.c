@@ -61,7 +61,7 @@ typedef struct {
     int *kinds;           /* per peer position, the kind of its token (the order of first sight) */
     int *mask_of;         /* per kind, the index of its mask; -1: none */
     int *given;           /* the kinds given a mask for the current model sentence */
-    int *kept;            /* the model sentence's tokens that the peer sentence holds, in order */
+    int *kept;            /* the kinds of the model sentence's tokens that the peer sentence holds */
     int *kept_at;         /* their positions in the model sentence */
     Py_ssize_t words, table_slots; /* the current peer sentence's words per row, and slots */
     int every_kind;       /* every kind has its mask, for all model sentences */
@@ -214,13 +214,13 @@ static int token_kind(const Work *w, int token) {
     return w->slots[2 * token_slot(w->slots, w->table_slots, token) + 1];
 }
 
-/* The masks of the kinds of the model sentence's tokens: a mask per kind at most, so no more
- * than the model sentence has tokens.  Returns how many kinds were given one. */
-static Py_ssize_t sentence_masks(Work *w, const int *model, Py_ssize_t m, Py_ssize_t n) {
+/* The masks of the kinds of a model sentence's kept tokens: a mask per kind at most, so no
+ * more than the model sentence has tokens.  Returns how many kinds were given one. */
+static Py_ssize_t sentence_masks(Work *w, const int *kinds, Py_ssize_t m, Py_ssize_t n) {
     Py_ssize_t words = w->words, given = 0, i, j;
     for (i = 0; i < m; i++) {
-        int kind = token_kind(w, model[i]);
-        if (kind >= 0 && w->mask_of[kind] < 0) {
+        int kind = kinds[i];
+        if (w->mask_of[kind] < 0) {
             w->mask_of[kind] = (int)given;
             w->given[given++] = kind;
         }
@@ -233,38 +233,30 @@ static Py_ssize_t sentence_masks(Work *w, const int *model, Py_ssize_t m, Py_ssi
     return given;
 }
 
-/* The rows of the table by bit vectors, against the peer sentence of lcs_peer. */
-static int vector_rows(const int *model, Py_ssize_t m, Py_ssize_t n, Work *w) {
-    Py_ssize_t words = w->words, given = w->every_kind ? 0 : sentence_masks(w, model, m, n), i, k;
+/* The rows of the table by bit vectors, against the peer sentence of lcs_peer: row i of the
+ * model tokens of kinds[0..m), each a kind the peer sentence holds. */
+static int vector_rows(const int *kinds, Py_ssize_t m, Py_ssize_t n, Work *w) {
+    Py_ssize_t words = w->words, given = w->every_kind ? 0 : sentence_masks(w, kinds, m, n), i, k;
     unsigned long long *rows = w->rows;
     int status = 0;
     for (k = 0; k < words; k++) rows[k] = ~0ULL;
     if (words == 1) { /* a peer sentence of up to 64 tokens: a row is a word */
         unsigned long long v = ~0ULL;
         for (i = 1; i <= m; i++) {
-            int kind = token_kind(w, model[i - 1]), at = kind < 0 ? -1 : w->mask_of[kind];
-            if (at >= 0) {
-                unsigned long long match = w->masks[at];
-                v = (v + (v & match)) | (v & ~match);
-            }
+            unsigned long long match = w->masks[w->mask_of[kinds[i - 1]]];
+            v = (v + (v & match)) | (v & ~match);
             rows[i] = v;
         }
         status = gil_check(&w->gil, (size_t)m * (size_t)n);
     } else {
         for (i = 1; i <= m && status == 0; i++) {
             const unsigned long long *above = rows + (i - 1) * words;
-            unsigned long long *row = rows + i * words;
-            int kind = token_kind(w, model[i - 1]), at = kind < 0 ? -1 : w->mask_of[kind];
-            if (at < 0) {
-                for (k = 0; k < words; k++) row[k] = above[k]; /* a token the peer sentence lacks */
-            } else {
-                const unsigned long long *match = w->masks + at * words;
-                unsigned long long carry = 0;
-                for (k = 0; k < words; k++) {
-                    unsigned long long v = above[k], sum = v + (v & match[k]), out = sum + carry;
-                    carry = (unsigned long long)(sum < v) | (unsigned long long)(out < sum);
-                    row[k] = out | (v & ~match[k]);
-                }
+            const unsigned long long *match = w->masks + w->mask_of[kinds[i - 1]] * words;
+            unsigned long long *row = rows + i * words, carry = 0;
+            for (k = 0; k < words; k++) {
+                unsigned long long v = above[k], sum = v + (v & match[k]), out = sum + carry;
+                carry = (unsigned long long)(sum < v) | (unsigned long long)(out < sum);
+                row[k] = out | (v & ~match[k]);
             }
             status = row_done(w, n);
         }
@@ -335,7 +327,7 @@ static int cell_rows(const int *model, Py_ssize_t m, const int *peer, Py_ssize_t
 static ALWAYS_INLINE int mark_lcs(const int *model, Py_ssize_t m, const int *peer, Py_ssize_t n,
                                   const double *f, Work *w, unsigned char *mask) {
     const unsigned long long *rows = w->rows;
-    const int *at; /* plain: the model position of each row kept */
+    const int *kinds, *at; /* plain: the kind and the model position of each row kept */
     Py_ssize_t words = w->words, kept = 0, i, j = n, here, above;
     if (f) {
         size_t stride = (size_t)n / 8 + 1;
@@ -353,14 +345,15 @@ static ALWAYS_INLINE int mark_lcs(const int *model, Py_ssize_t m, const int *pee
         return 0;
     }
     for (i = 0; i < m; i++) {
-        if (token_kind(w, model[i]) < 0) continue;
-        w->kept[kept] = model[i];
+        int kind = token_kind(w, model[i]);
+        if (kind < 0) continue;
+        w->kept[kept] = kind;
         w->kept_at[kept++] = (int)i;
     }
     if (kept == 0) return 0; /* no token in common: nothing to mark */
-    model = w->kept;
+    kinds = w->kept;
     at = w->kept_at;
-    if (vector_rows(model, kept, n, w) < 0) return -1;
+    if (vector_rows(kinds, kept, n, w) < 0) return -1;
     i = kept;
     here = lcs_at(rows + i * words, n);
     above = lcs_at(rows + (i - 1) * words, n);
@@ -370,14 +363,14 @@ static ALWAYS_INLINE int mark_lcs(const int *model, Py_ssize_t m, const int *pee
      * L[i-1][j] only falls, so it stays below L[i][j], which the row keeps only through a match
      * (L[i][0] is 0). */
     while (i && j && here) {
-        const int token = model[i - 1];
-        if (token != peer[j - 1]) {
+        const int kind = kinds[i - 1]; /* equal kinds, equal tokens */
+        if (kind != w->kinds[j - 1]) {
             if (above == here) {
                 if (--i) above = lcs_at(rows + (i - 1) * words, j);
                 continue;
             }
             do j--;
-            while (j > 0 && token != peer[j - 1]);
+            while (j > 0 && kind != w->kinds[j - 1]);
             if (j == 0) break; /* not reached: a match is left of a cell that goes left */
         }
         j--;
