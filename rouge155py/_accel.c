@@ -736,7 +736,11 @@ static PyObject *union_lcs(PyObject *Py_UNUSED(self), PyObject *args) {
 #define PREFETCH(address) ((void)0)
 #endif
 #define DRAND48_NEXT(state) (((state) * 0x5DEECE66DULL + 0xBULL) & 0xFFFFFFFFFFFFULL)
-#define DRAWN_ROW(n, state, width) ((width) * (Py_ssize_t)((double)(n) * ((double)(state) * 0x1p-48)))
+/* Perl's int(n * drand48()) is (int)(n * (state * 2^-48)): state * 2^-48 is exact, so that is
+ * one rounding of the real n * state * 2^-48.  scale = n * 2^-48 is exact too (n < 2^53), so
+ * one multiply, scale * state, rounds the same real number: the same index, one multiply less
+ * a draw. */
+#define DRAWN_ROW(scale, state, width) ((width) * (Py_ssize_t)((scale) * (double)(state)))
 /* The generator's state `steps` draws later. */
 static inline unsigned long long drand48_ahead(unsigned long long state, int steps) {
     while (steps-- > 0) state = DRAND48_NEXT(state);
@@ -745,11 +749,12 @@ static inline unsigned long long drand48_ahead(unsigned long long state, int ste
 #define DEFINE_DRAWS(NAME, T)                                                                    \
     static void NAME(const double *p, Py_ssize_t n, unsigned long long state, double *out) {   \
         double acc[3 * (T)] = {0.0};                                                             \
+        const double scale = (double)n * 0x1p-48;                                                \
         Py_ssize_t k, c;                                                                         \
         for (k = 0; k < n; k++) {                                                                \
             const double *row;                                                                   \
             state = DRAND48_NEXT(state);                                                         \
-            row = p + DRAWN_ROW(n, state, 3 * (T));                                              \
+            row = p + DRAWN_ROW(scale, state, 3 * (T));                                          \
             if (k == 0) {                                                                        \
                 UNROLLED for (c = 0; c < 3 * (T); c++) acc[c] = row[c];                          \
             } else {                                                                             \
@@ -765,11 +770,12 @@ static inline unsigned long long drand48_ahead(unsigned long long state, int ste
         double a[3 * (T)] = {0.0}, b[3 * (T)] = {0.0};                                           \
         const double *ra[DRAWS_RING], *rb[DRAWS_RING];                                           \
         Py_ssize_t k, c, ahead = n < DRAWS_AHEAD ? n : DRAWS_AHEAD;                              \
+        const double scale = (double)n * 0x1p-48;                                                \
         for (k = 0; k < ahead; k++) {                                                            \
             sa = DRAND48_NEXT(sa);                                                               \
             sb = DRAND48_NEXT(sb);                                                               \
-            ra[k] = p + DRAWN_ROW(n, sa, 3 * (T));                                               \
-            rb[k] = p + DRAWN_ROW(n, sb, 3 * (T));                                               \
+            ra[k] = p + DRAWN_ROW(scale, sa, 3 * (T));                                           \
+            rb[k] = p + DRAWN_ROW(scale, sb, 3 * (T));                                           \
             PREFETCH(ra[k]);                                                                     \
             PREFETCH(rb[k]);                                                                     \
         }                                                                                        \
@@ -778,8 +784,8 @@ static inline unsigned long long drand48_ahead(unsigned long long state, int ste
             if (k + DRAWS_AHEAD < n) {                                                           \
                 sa = DRAND48_NEXT(sa);                                                           \
                 sb = DRAND48_NEXT(sb);                                                           \
-                xa = ra[(k + DRAWS_AHEAD) & (DRAWS_RING - 1)] = p + DRAWN_ROW(n, sa, 3 * (T));   \
-                xb = rb[(k + DRAWS_AHEAD) & (DRAWS_RING - 1)] = p + DRAWN_ROW(n, sb, 3 * (T));   \
+                xa = ra[(k + DRAWS_AHEAD) & (DRAWS_RING - 1)] = p + DRAWN_ROW(scale, sa, 3 * (T)); \
+                xb = rb[(k + DRAWS_AHEAD) & (DRAWS_RING - 1)] = p + DRAWN_ROW(scale, sb, 3 * (T)); \
                 PREFETCH(xa);                                                                    \
                 PREFETCH(xb);                                                                    \
             }                                                                                    \
@@ -859,13 +865,14 @@ typedef struct {
         const KEY *ra[KEYS_RING], *rb[KEYS_RING];                                                \
         const Py_ssize_t keys_ahead = far->keys, values_ahead = far->values;                     \
         Py_ssize_t k, t, ahead = n < keys_ahead ? n : keys_ahead;                                \
+        const double scale = (double)n * 0x1p-48;                                                \
         memset(a, 0, sizeof a); /* the sums of no draw: zeros */                                 \
         memset(b, 0, sizeof b);                                                                  \
         for (k = 0; k < ahead; k++) {                                                            \
             sa = DRAND48_NEXT(sa);                                                               \
             sb = DRAND48_NEXT(sb);                                                               \
-            ra[k] = keys + DRAWN_ROW(n, sa, (T));                                                \
-            rb[k] = keys + DRAWN_ROW(n, sb, (T));                                                \
+            ra[k] = keys + DRAWN_ROW(scale, sa, (T));                                            \
+            rb[k] = keys + DRAWN_ROW(scale, sb, (T));                                            \
             PREFETCH(ra[k]);                                                                     \
             PREFETCH(rb[k]);                                                                     \
         }                                                                                        \
@@ -874,8 +881,8 @@ typedef struct {
             if (k + keys_ahead < n) {                                                            \
                 sa = DRAND48_NEXT(sa);                                                           \
                 sb = DRAND48_NEXT(sb);                                                           \
-                ka = ra[(k + keys_ahead) & (KEYS_RING - 1)] = keys + DRAWN_ROW(n, sa, (T));      \
-                kb = rb[(k + keys_ahead) & (KEYS_RING - 1)] = keys + DRAWN_ROW(n, sb, (T));      \
+                ka = ra[(k + keys_ahead) & (KEYS_RING - 1)] = keys + DRAWN_ROW(scale, sa, (T));  \
+                kb = rb[(k + keys_ahead) & (KEYS_RING - 1)] = keys + DRAWN_ROW(scale, sb, (T));  \
                 PREFETCH(ka);                                                                    \
                 PREFETCH(kb);                                                                    \
             }                                                                                    \
