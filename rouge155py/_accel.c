@@ -737,9 +737,10 @@ static PyObject *union_lcs(PyObject *Py_UNUSED(self), PyObject *args) {
 #endif
 #define DRAND48_NEXT(state) (((state) * 0x5DEECE66DULL + 0xBULL) & 0xFFFFFFFFFFFFULL)
 /* Perl's int(n * drand48()) is (int)(n * (state * 2^-48)): state * 2^-48 is exact, so that is
- * one rounding of the real n * state * 2^-48.  scale = n * 2^-48 is exact too (n < 2^53), so
- * one multiply, scale * state, rounds the same real number: the same index, one multiply less
- * a draw. */
+ * one rounding of the real n * state * 2^-48.  DRAW_SCALE(n) = n * 2^-48 is exact too
+ * (n < 2^53), so one multiply, scale * state, rounds the same real number: the same index, one
+ * multiply less a draw.  A loop makes its scale once, before its draws. */
+#define DRAW_SCALE(n) ((double)(n) * 0x1p-48)
 #define DRAWN_ROW(scale, state, width) ((width) * (Py_ssize_t)((scale) * (double)(state)))
 /* The generator's state `steps` draws later. */
 static inline unsigned long long drand48_ahead(unsigned long long state, int steps) {
@@ -749,7 +750,7 @@ static inline unsigned long long drand48_ahead(unsigned long long state, int ste
 #define DEFINE_DRAWS(NAME, T)                                                                    \
     static void NAME(const double *p, Py_ssize_t n, unsigned long long state, double *out) {   \
         double acc[3 * (T)] = {0.0};                                                             \
-        const double scale = (double)n * 0x1p-48;                                                \
+        const double scale = DRAW_SCALE(n);                                                      \
         Py_ssize_t k, c;                                                                         \
         for (k = 0; k < n; k++) {                                                                \
             const double *row;                                                                   \
@@ -770,7 +771,7 @@ static inline unsigned long long drand48_ahead(unsigned long long state, int ste
         double a[3 * (T)] = {0.0}, b[3 * (T)] = {0.0};                                           \
         const double *ra[DRAWS_RING], *rb[DRAWS_RING];                                           \
         Py_ssize_t k, c, ahead = n < DRAWS_AHEAD ? n : DRAWS_AHEAD;                              \
-        const double scale = (double)n * 0x1p-48;                                                \
+        const double scale = DRAW_SCALE(n);                                                      \
         for (k = 0; k < ahead; k++) {                                                            \
             sa = DRAND48_NEXT(sa);                                                               \
             sb = DRAND48_NEXT(sb);                                                               \
@@ -865,7 +866,7 @@ typedef struct {
         const KEY *ra[KEYS_RING], *rb[KEYS_RING];                                                \
         const Py_ssize_t keys_ahead = far->keys, values_ahead = far->values;                     \
         Py_ssize_t k, t, ahead = n < keys_ahead ? n : keys_ahead;                                \
-        const double scale = (double)n * 0x1p-48;                                                \
+        const double scale = DRAW_SCALE(n);                                                      \
         memset(a, 0, sizeof a); /* the sums of no draw: zeros */                                 \
         memset(b, 0, sizeof b);                                                                  \
         for (k = 0; k < ahead; k++) {                                                            \
