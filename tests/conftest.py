@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 from pathlib import Path
-from typing import Iterator, Optional
+from typing import Any, Iterator, Optional
 
 import pytest
 from click.testing import CliRunner
@@ -27,6 +27,19 @@ NETWORK_OFF = {
     "TRANSFORMERS_OFFLINE": "1",
 }
 os.environ.update(NETWORK_OFF)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """With pytest-xdist's ``-n``, each test file's tests go to one worker (``--dist loadfile``;
+    a ``--dist`` other than ``load`` is kept), so that a module's fixtures, such as the Perl's
+    runs of the generated cases, run once. A hook, not ``addopts``: without xdist (``-p
+    no:xdist``, or not installed) the suite runs in one process."""
+    if config.getoption("dist") != "load":
+        return None
+    from xdist.scheduler import LoadFileScheduling
+
+    return LoadFileScheduling(config, log)
 
 
 def untracked(root: Path) -> Optional[set[str]]:
